@@ -1,0 +1,99 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tidings",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tidings", targets: ["tidings"]),
+    ],
+    targets: [
+        // C bindings: system libraries located through pkg-config.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // Prefixed C helpers for the variadic and macro APIs Swift cannot call.
+        .target(
+            name: "CTidingsShims",
+            dependencies: ["CMicroHTTPD", "CCurl", "CCrypto"]
+        ),
+
+        // Wrappers: the only Swift modules that import C.
+        .target(
+            name: "TidingsCrypto",
+            dependencies: ["CCrypto", "CTidingsShims"]
+        ),
+        .target(name: "TidingsObservability"),
+        .target(
+            name: "TidingsHTTPServer",
+            dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsObservability"]
+        ),
+        .target(
+            name: "TidingsHTTPClient",
+            dependencies: ["CCurl", "CTidingsShims", "TidingsObservability"]
+        ),
+        .target(
+            name: "TidingsPostgres",
+            dependencies: ["CLibPQ", "TidingsCrypto", "TidingsObservability"]
+        ),
+
+        // Wiring: configuration, private PostgreSQL, operational endpoints.
+        .target(
+            name: "TidingsApp",
+            dependencies: [
+                "TidingsCrypto",
+                "TidingsObservability",
+                "TidingsHTTPServer",
+                "TidingsHTTPClient",
+                "TidingsPostgres",
+            ]
+        ),
+        .executableTarget(
+            name: "tidings",
+            dependencies: ["TidingsApp"]
+        ),
+
+        .testTarget(
+            name: "TidingsCryptoTests",
+            dependencies: ["TidingsCrypto"]
+        ),
+        .testTarget(
+            name: "TidingsObservabilityTests",
+            dependencies: ["TidingsObservability"]
+        ),
+        .testTarget(
+            name: "TidingsHTTPServerTests",
+            dependencies: ["TidingsHTTPServer", "TidingsObservability"]
+        ),
+        .testTarget(
+            name: "TidingsHTTPClientTests",
+            dependencies: ["TidingsHTTPClient", "TidingsObservability"]
+        ),
+        .testTarget(
+            name: "TidingsPostgresTests",
+            dependencies: ["TidingsPostgres", "TidingsObservability"]
+        ),
+        .testTarget(
+            name: "TidingsAppTests",
+            dependencies: ["TidingsApp", "TidingsHTTPClient"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

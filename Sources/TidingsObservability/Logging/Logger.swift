@@ -1,0 +1,72 @@
+import FoundationEssentials
+
+/// A structured logger: a value carrying a label, a minimum level and
+/// metadata. Enrich it by copying (`logger[metadataKey: "watch.id"] = ...`);
+/// every line is one JSON object on the sink.
+public struct Logger: Sendable {
+    public var label: String
+    public var logLevel: LogLevel
+    public var metadata: [String: String]
+    private let sink: any LogSink
+
+    public init(label: String, logLevel: LogLevel = .info, sink: any LogSink = StandardOutputLogSink()) {
+        self.label = label
+        self.logLevel = logLevel
+        self.metadata = [:]
+        self.sink = sink
+    }
+
+    public subscript(metadataKey key: String) -> String? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func isEnabled(_ level: LogLevel) -> Bool {
+        level >= logLevel
+    }
+
+    public func log(
+        level: LogLevel,
+        _ message: @autoclosure () -> String,
+        metadata extra: [String: String] = [:]
+    ) {
+        guard isEnabled(level) else { return }
+        var fields = metadata
+        for (key, value) in extra { fields[key] = value }
+        sink.write(line: LogLineEncoder.encode(
+            timestamp: Date(),
+            level: level,
+            label: label,
+            message: message(),
+            metadata: fields
+        ))
+    }
+
+    public func trace(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+        log(level: .trace, message(), metadata: metadata)
+    }
+
+    public func debug(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+        log(level: .debug, message(), metadata: metadata)
+    }
+
+    public func info(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+        log(level: .info, message(), metadata: metadata)
+    }
+
+    public func notice(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+        log(level: .notice, message(), metadata: metadata)
+    }
+
+    public func warning(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+        log(level: .warning, message(), metadata: metadata)
+    }
+
+    public func error(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+        log(level: .error, message(), metadata: metadata)
+    }
+
+    public func critical(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+        log(level: .critical, message(), metadata: metadata)
+    }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// Observations counted into cumulative buckets, one series per label set.
+public final class Histogram: Sendable {
+    public static let defaultLatencyBuckets: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    struct Series {
+        var bucketCounts: [UInt64]
+        var count: UInt64 = 0
+        var sum: Double = 0
+    }
+
+    public let name: String
+    public let help: String
+    public let buckets: [Double]
+    private let series = Mutex<[MetricLabels: Series]>([:])
+
+    init(name: String, help: String, buckets: [Double]) {
+        self.name = name
+        self.help = help
+        self.buckets = buckets.sorted()
+    }
+
+    public func observe(_ value: Double, labels: MetricLabels = [:]) {
+        let index = buckets.firstIndex { value <= $0 } ?? buckets.count
+        series.withLock { all in
+            var entry = all[labels] ?? Series(bucketCounts: Array(repeating: 0, count: buckets.count + 1))
+            entry.bucketCounts[index] += 1
+            entry.count += 1
+            entry.sum += value
+            all[labels] = entry
+        }
+    }
+
+    public func count(labels: MetricLabels = [:]) -> UInt64 {
+        series.withLock { $0[labels]?.count ?? 0 }
+    }
+}
+
+extension Histogram: PrometheusRenderable {
+    func render(into output: inout String) {
+        output += "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
+        for (labels, entry) in series.withLock({ $0 }).sorted(by: { $0.key.rendered < $1.key.rendered }) {
+            var cumulative: UInt64 = 0
+            for (index, bound) in buckets.enumerated() {
+                cumulative += entry.bucketCounts[index]
+                output += "\(name)_bucket\(labels.rendered(adding: "le", PrometheusNumber.format(bound))) \(cumulative)\n"
+            }
+            cumulative += entry.bucketCounts[buckets.count]
+            output += "\(name)_bucket\(labels.rendered(adding: "le", "+Inf")) \(cumulative)\n"
+            output += "\(name)_sum\(labels.rendered) \(PrometheusNumber.format(entry.sum))\n"
+            output += "\(name)_count\(labels.rendered) \(entry.count)\n"
+        }
+    }
+}
