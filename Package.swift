@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsHTTPClient"]
+            dependencies: ["TidingsApp", "TidingsHTTPClient", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]

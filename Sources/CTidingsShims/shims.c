@@ -48,6 +48,16 @@ uint16_t CTidingsShims_MHD_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+struct MHD_OptionItem CTidingsShims_MHD_option_uri_log(CTidingsShims_MHD_uri_log_callback callback, void *cls) {
+    struct MHD_OptionItem item = { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)callback, cls };
+    return item;
+}
+
+unsigned int CTidingsShims_MHD_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
+}
+
 CURLcode CTidingsShims_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }

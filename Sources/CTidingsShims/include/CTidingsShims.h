@@ -45,6 +45,15 @@ const struct sockaddr *CTidingsShims_MHD_client_address(struct MHD_Connection *c
 /// The port a daemon listens on (useful after binding port 0).
 uint16_t CTidingsShims_MHD_bound_port(struct MHD_Daemon *daemon);
 
+/// The request-line callback (MHD_OPTION_URI_LOG_CALLBACK) as an option item.
+/// It sees the raw request target before parsing; its result becomes the
+/// request's initial `req_cls`.
+typedef void *(*CTidingsShims_MHD_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+struct MHD_OptionItem CTidingsShims_MHD_option_uri_log(CTidingsShims_MHD_uri_log_callback callback, void *cls);
+
+/// The number of connections a daemon currently holds open.
+unsigned int CTidingsShims_MHD_current_connections(struct MHD_Daemon *daemon);
+
 // MARK: libcurl
 
 CURLcode CTidingsShims_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);

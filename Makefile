@@ -1,0 +1,32 @@
+# Tidings: `make run` serves, `make test` tests. Both install what they need.
+
+SWIFT ?= swift
+RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev postgresql
+BENCH_PACKAGES := wrk
+
+.PHONY: run test build release deps bench clean
+
+deps:
+	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product tidings
+
+# Serves on 127.0.0.1:8080 with a private PostgreSQL in ./.tidings unless
+# TIDINGS_DATABASE_URL is set. Ctrl-C stops both cleanly.
+run: release
+	exec "$$($(SWIFT) build -c release --show-bin-path)/tidings"
+
+# Starts a throwaway PostgreSQL, runs the whole suite, stops it.
+test: deps
+	scripts/run-tests.sh
+
+bench: deps
+	@scripts/install-deps.sh $(BENCH_PACKAGES)
+	bench/http.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,49 @@
+import Foundation
+import TidingsObservability
+
+/// The `tidings` command line: `serve` (default), `migrate`, `--help`,
+/// `--version`. Returns the process exit status.
+public enum TidingsCommand {
+    public static let version = "0.1.0"
+
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        let command = arguments.dropFirst().first ?? "serve"
+        switch command {
+        case "-h", "--help", "help":
+            print(ConfigurationVariable.helpText, terminator: "")
+            return 0
+        case "--version", "version":
+            print("tidings \(version)")
+            return 0
+        case "serve", "migrate":
+            break
+        default:
+            FileHandle.standardError.write(Data("tidings: unknown command \"\(command)\"\n\n\(ConfigurationVariable.helpText)".utf8))
+            return 2
+        }
+
+        let configuration: Configuration
+        do {
+            configuration = try Configuration(environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("tidings: invalid configuration: \(error)\n".utf8))
+            return 78
+        }
+        let logger = Logger(label: "tidings", logLevel: configuration.logLevel)
+
+        do {
+            if command == "migrate" {
+                try Application.migrate(configuration: configuration, logger: logger)
+                return 0
+            }
+            let application = try Application.start(configuration: configuration, logger: logger)
+            let signal = ShutdownSignal.wait()
+            logger.notice("signal received", metadata: ["signal": signal])
+            application.shutdown()
+            return 0
+        } catch {
+            logger.critical("tidings could not start", metadata: ["error": "\(error)"])
+            return 1
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import TidingsHTTPClient
+import TidingsHTTPServer
+import TidingsObservability
+
+/// Everything Tidings can be told at start-up. Built from the environment
+/// only in the entry point; everything else receives this value.
+public struct Configuration: Sendable {
+    public var databaseURL: String?
+    public var dataDirectory: String = "./.tidings"
+    public var listenHost: String = "127.0.0.1"
+    public var listenPort: Int = 8080
+    public var adminToken: String?
+    public var allowPrivateTargets = false
+    public var logLevel: LogLevel = .info
+    public var httpThreads = 4
+    public var httpConnectionLimit = 1024
+    public var httpIdleTimeout: Duration = .seconds(30)
+    public var maxBodySize = 1 << 20
+    public var databasePoolSize = 8
+    public var databaseAcquireTimeout: Duration = .seconds(5)
+    public var shutdownTimeout: Duration = .seconds(10)
+    public var outboundConnectTimeout: Duration = .seconds(10)
+    public var outboundTimeout: Duration = .seconds(30)
+    public var outboundMaxResponseSize = 5 << 20
+    public var resourcesDirectory: String?
+
+    public init() {}
+
+    /// Reads every `TIDINGS_*` variable; the first invalid one stops start-up
+    /// with an error naming it.
+    public init(environment: [String: String]) throws(ConfigurationError) {
+        let reader = EnvironmentReader(environment: environment)
+        databaseURL = reader.string("TIDINGS_DATABASE_URL")
+        dataDirectory = reader.string("TIDINGS_DATA_DIR") ?? dataDirectory
+        if let listen = try reader.parsed("TIDINGS_LISTEN", expected: "host:port, e.g. 127.0.0.1:8080", ValueParsers.listenAddress) {
+            (listenHost, listenPort) = listen
+        }
+        adminToken = reader.string("TIDINGS_ADMIN_TOKEN")
+        if let token = adminToken, token.count < 32 {
+            throw ConfigurationError(variable: "TIDINGS_ADMIN_TOKEN", message: "must be at least 32 characters long (it guards the admin API)")
+        }
+        allowPrivateTargets = try reader.parsed("TIDINGS_ALLOW_PRIVATE_TARGETS", expected: "true or false", ValueParsers.bool) ?? allowPrivateTargets
+        logLevel = try reader.parsed("TIDINGS_LOG_LEVEL", expected: "one of trace, debug, info, notice, warning, error, critical") {
+            LogLevel(rawValue: $0.lowercased())
+        } ?? logLevel
+        httpThreads = try reader.parsed("TIDINGS_HTTP_THREADS", expected: "a positive integer", ValueParsers.positiveInteger) ?? httpThreads
+        httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer", ValueParsers.positiveInteger) ?? httpConnectionLimit
+        httpIdleTimeout = try reader.duration("TIDINGS_HTTP_IDLE_TIMEOUT") ?? httpIdleTimeout
+        maxBodySize = try reader.size("TIDINGS_MAX_BODY_SIZE") ?? maxBodySize
+        databasePoolSize = try reader.parsed("TIDINGS_DATABASE_POOL_SIZE", expected: "a positive integer", ValueParsers.positiveInteger) ?? databasePoolSize
+        databaseAcquireTimeout = try reader.duration("TIDINGS_DATABASE_ACQUIRE_TIMEOUT") ?? databaseAcquireTimeout
+        shutdownTimeout = try reader.duration("TIDINGS_SHUTDOWN_TIMEOUT") ?? shutdownTimeout
+        outboundConnectTimeout = try reader.duration("TIDINGS_OUTBOUND_CONNECT_TIMEOUT") ?? outboundConnectTimeout
+        outboundTimeout = try reader.duration("TIDINGS_OUTBOUND_TIMEOUT") ?? outboundTimeout
+        outboundMaxResponseSize = try reader.size("TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE") ?? outboundMaxResponseSize
+        resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
+    }
+
+    var httpServerConfiguration: HTTPServerConfiguration {
+        var server = HTTPServerConfiguration()
+        server.host = listenHost
+        server.port = listenPort
+        server.threadCount = httpThreads
+        server.connectionLimit = httpConnectionLimit
+        server.connectionIdleTimeout = httpIdleTimeout
+        server.maxBodySize = maxBodySize
+        server.shutdownGracePeriod = shutdownTimeout
+        return server
+    }
+
+    var httpClientConfiguration: HTTPClientConfiguration {
+        var client = HTTPClientConfiguration()
+        client.allowPrivateTargets = allowPrivateTargets
+        client.connectTimeout = outboundConnectTimeout
+        client.timeout = outboundTimeout
+        client.maxResponseSize = outboundMaxResponseSize
+        return client
+    }
+}
+
+/// Reads and validates single variables; empty values count as unset.
+private struct EnvironmentReader {
+    let environment: [String: String]
+
+    func string(_ name: String) -> String? {
+        guard let value = environment[name]?.trimmingWhitespace(), !value.isEmpty else { return nil }
+        return value
+    }
+
+    func parsed<Value>(_ name: String, expected: String, _ parse: (String) -> Value?) throws(ConfigurationError) -> Value? {
+        guard let raw = string(name) else { return nil }
+        guard let value = parse(raw) else {
+            throw ConfigurationError(variable: name, message: "invalid value \"\(raw)\"; expected \(expected)")
+        }
+        return value
+    }
+
+    func duration(_ name: String) throws(ConfigurationError) -> Duration? {
+        let value = try parsed(name, expected: "a duration such as 500ms, 15s, 5m or 2h", ValueParsers.duration)
+        if let value, value <= .zero {
+            throw ConfigurationError(variable: name, message: "must be greater than zero")
+        }
+        return value
+    }
+
+    func size(_ name: String) throws(ConfigurationError) -> Int? {
+        let value = try parsed(name, expected: "a size such as 1048576, 512KiB or 1MiB", ValueParsers.byteCount)
+        if let value, value <= 0 {
+            throw ConfigurationError(variable: name, message: "must be greater than zero")
+        }
+        return value
+    }
+}

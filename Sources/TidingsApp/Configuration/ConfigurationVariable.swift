@@ -1,0 +1,67 @@
+/// One environment variable Tidings reads: the single list behind
+/// `tidings --help` and the README's configuration table.
+public struct ConfigurationVariable: Sendable {
+    public let name: String
+    public let defaultValue: String
+    public let summary: String
+
+    public static let all: [ConfigurationVariable] = [
+        .init(name: "TIDINGS_DATABASE_URL", defaultValue: "(unset)",
+              summary: "PostgreSQL connection URL. Unset: run a private PostgreSQL cluster in TIDINGS_DATA_DIR."),
+        .init(name: "TIDINGS_DATA_DIR", defaultValue: "./.tidings",
+              summary: "Folder for the private PostgreSQL cluster and generated secrets."),
+        .init(name: "TIDINGS_LISTEN", defaultValue: "127.0.0.1:8080",
+              summary: "HTTP listen address as host:port (0.0.0.0:8080 for all interfaces)."),
+        .init(name: "TIDINGS_ADMIN_TOKEN", defaultValue: "(unset)",
+              summary: "Bearer token for the admin API (at least 32 characters)."),
+        .init(name: "TIDINGS_ALLOW_PRIVATE_TARGETS", defaultValue: "false",
+              summary: "true lets outbound requests reach loopback, private and link-local addresses."),
+        .init(name: "TIDINGS_LOG_LEVEL", defaultValue: "info",
+              summary: "trace, debug, info, notice, warning, error or critical."),
+        .init(name: "TIDINGS_HTTP_THREADS", defaultValue: "4",
+              summary: "HTTP worker threads (libmicrohttpd epoll thread pool)."),
+        .init(name: "TIDINGS_HTTP_CONNECTION_LIMIT", defaultValue: "1024",
+              summary: "Maximum simultaneous HTTP connections; more are refused."),
+        .init(name: "TIDINGS_HTTP_IDLE_TIMEOUT", defaultValue: "30s",
+              summary: "Close an HTTP connection idle (or stuck mid-request) this long."),
+        .init(name: "TIDINGS_MAX_BODY_SIZE", defaultValue: "1MiB",
+              summary: "Largest accepted request body; larger ones get 413."),
+        .init(name: "TIDINGS_DATABASE_POOL_SIZE", defaultValue: "8",
+              summary: "Maximum PostgreSQL connections per process."),
+        .init(name: "TIDINGS_DATABASE_ACQUIRE_TIMEOUT", defaultValue: "5s",
+              summary: "How long a request waits for a free database connection before 503."),
+        .init(name: "TIDINGS_SHUTDOWN_TIMEOUT", defaultValue: "10s",
+              summary: "Grace period for in-flight requests on SIGTERM/SIGINT."),
+        .init(name: "TIDINGS_OUTBOUND_CONNECT_TIMEOUT", defaultValue: "10s",
+              summary: "Connect timeout for outbound requests (polling, webhooks)."),
+        .init(name: "TIDINGS_OUTBOUND_TIMEOUT", defaultValue: "30s",
+              summary: "Total timeout for one outbound request."),
+        .init(name: "TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE", defaultValue: "5MiB",
+              summary: "Largest outbound response body read (after decompression)."),
+        .init(name: "TIDINGS_RESOURCES_DIR", defaultValue: "(auto)",
+              summary: "Folder holding migrations/ and openapi.yaml; found next to the working directory or the executable when unset."),
+    ]
+
+    /// The text `tidings --help` prints.
+    public static var helpText: String {
+        let width = all.map(\.name.count).max() ?? 0
+        var text = """
+        tidings - watches URLs, keeps unread counts, posts webhooks
+
+        Usage:
+          tidings [serve]     run the service (the default)
+          tidings migrate     apply database migrations and exit
+          tidings --help      show this text
+          tidings --version   print the version
+
+        Environment:
+
+        """
+        for variable in all {
+            let padding = String(repeating: " ", count: width - variable.name.count)
+            text += "  \(variable.name)\(padding)  \(variable.summary) Default: \(variable.defaultValue).\n"
+        }
+        text += "\nDurations are written like 500ms, 15s, 5m, 2h; sizes like 512KiB, 1MiB.\n"
+        return text
+    }
+}

@@ -1,0 +1,85 @@
+/// Parsers for the value syntaxes used in environment variables.
+enum ValueParsers {
+    /// `500ms`, `15s`, `5m`, `2h`, `1d`, or a sum of them (`1h30m`). A bare
+    /// number is rejected: the unit is part of the contract.
+    static func duration(_ text: String) -> Duration? {
+        // "ms" comes before "m" so that the longest unit wins.
+        let units: [(suffix: String, length: Duration)] = [
+            ("ms", .milliseconds(1)), ("s", .seconds(1)), ("m", .seconds(60)),
+            ("h", .seconds(3600)), ("d", .seconds(86_400)),
+        ]
+        var remaining = Substring(text.trimmingWhitespace())
+        guard !remaining.isEmpty else { return nil }
+        var total = Duration.zero
+        while !remaining.isEmpty {
+            let digits = remaining.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, let amount = Int(digits), amount <= 1_000_000_000 else { return nil }
+            remaining = remaining.dropFirst(digits.count)
+            guard let unit = units.first(where: { remaining.hasPrefix($0.suffix) }) else { return nil }
+            remaining = remaining.dropFirst(unit.suffix.count)
+            total += unit.length * amount
+        }
+        return total
+    }
+
+    /// A byte count: `1048576`, `512KiB`, `1MiB`, `5MiB`, `1GiB` (also `KB`,
+    /// `MB`, `GB` as powers of 1024, which is what operators mean here).
+    static func byteCount(_ text: String) -> Int? {
+        let trimmed = text.trimmingWhitespace()
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let amount = Int(digits) else { return nil }
+        let multiplier: Int
+        switch trimmed.dropFirst(digits.count).lowercased() {
+        case "", "b": multiplier = 1
+        case "k", "kb", "kib": multiplier = 1 << 10
+        case "m", "mb", "mib": multiplier = 1 << 20
+        case "g", "gb", "gib": multiplier = 1 << 30
+        default: return nil
+        }
+        let (product, overflow) = amount.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : product
+    }
+
+    static func bool(_ text: String) -> Bool? {
+        switch text.trimmingWhitespace().lowercased() {
+        case "true", "1", "yes", "on": true
+        case "false", "0", "no", "off": false
+        default: nil
+        }
+    }
+
+    /// `host:port`, `[v6]:port` or `:port` (all interfaces is spelled
+    /// `0.0.0.0:port` explicitly; `:port` means 127.0.0.1).
+    static func listenAddress(_ text: String) -> (host: String, port: Int)? {
+        let trimmed = text.trimmingWhitespace()
+        let host: String
+        let portText: Substring
+        if trimmed.hasPrefix("[") {
+            guard let close = trimmed.firstIndex(of: "]") else { return nil }
+            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+            let rest = trimmed[trimmed.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = trimmed.lastIndex(of: ":") else { return nil }
+            host = String(trimmed[..<colon])
+            portText = trimmed[trimmed.index(after: colon)...]
+        }
+        guard let port = Int(portText), (0...65_535).contains(port) else { return nil }
+        return (host.isEmpty ? "127.0.0.1" : host, port)
+    }
+
+    static func positiveInteger(_ text: String) -> Int? {
+        guard let value = Int(text.trimmingWhitespace()), value > 0 else { return nil }
+        return value
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var view = Substring(self)
+        while let first = view.first, first.isWhitespace { view.removeFirst() }
+        while let last = view.last, last.isWhitespace { view.removeLast() }
+        return String(view)
+    }
+}

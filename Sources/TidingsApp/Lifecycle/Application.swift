@@ -1,0 +1,114 @@
+import Foundation
+import TidingsHTTPClient
+import TidingsHTTPServer
+import TidingsObservability
+import TidingsPostgres
+
+/// A running Tidings: database runtime, outbound HTTP client and the HTTP
+/// server. `start` brings them up in that order; `shutdown` takes them down
+/// in reverse, and a failure half-way stops whatever had already started.
+public final class Application: Sendable {
+    public let configuration: Configuration
+    public let httpClient: HTTPClient
+    public let metrics: MetricsRegistry
+    private let databaseRuntime: DatabaseRuntime
+    private let server: HTTPServer
+    private let logger: Logger
+
+    public var database: PostgresClient {
+        databaseRuntime.client
+    }
+
+    /// The port the HTTP server listens on (useful with `TIDINGS_LISTEN=127.0.0.1:0`).
+    public var port: Int {
+        server.boundPort
+    }
+
+    public static func start(configuration: Configuration, logger: Logger) throws -> Application {
+        let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
+        let openAPIDocument = try [UInt8](Data(contentsOf: URL(fileURLWithPath: resources.openAPIPath)))
+        let metrics = MetricsRegistry()
+        let databaseRuntime = try DatabaseRuntime.open(
+            configuration: configuration,
+            migrationsDirectory: resources.migrationsDirectory,
+            logger: logger,
+            metrics: metrics
+        )
+        var httpClient: HTTPClient?
+        do {
+            let client = try HTTPClient(configuration: configuration.httpClientConfiguration, logger: logger)
+            httpClient = client
+
+            var router = Router()
+            OperationsController(
+                database: databaseRuntime.client,
+                schema: databaseRuntime.schema,
+                metrics: metrics,
+                openAPIDocument: openAPIDocument
+            ).register(on: &router)
+
+            let server = HTTPServer(
+                configuration: configuration.httpServerConfiguration,
+                responder: router,
+                logger: logger,
+                metrics: metrics
+            )
+            try server.start()
+            logger.notice("tidings is serving", metadata: [
+                "http.address": "\(configuration.listenHost):\(server.boundPort)",
+                "database": databaseRuntime.privateCluster == nil ? "external" : "private",
+            ])
+            return Application(
+                configuration: configuration,
+                httpClient: client,
+                metrics: metrics,
+                databaseRuntime: databaseRuntime,
+                server: server,
+                logger: logger
+            )
+        } catch {
+            httpClient?.shutdown()
+            databaseRuntime.close(logger: logger)
+            throw error
+        }
+    }
+
+    /// Applies pending migrations (starting the private cluster if needed)
+    /// and stops again: `tidings migrate`.
+    public static func migrate(configuration: Configuration, logger: Logger) throws {
+        let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
+        let runtime = try DatabaseRuntime.open(
+            configuration: configuration,
+            migrationsDirectory: resources.migrationsDirectory,
+            logger: logger,
+            metrics: MetricsRegistry()
+        )
+        runtime.close(logger: logger)
+    }
+
+    private init(
+        configuration: Configuration,
+        httpClient: HTTPClient,
+        metrics: MetricsRegistry,
+        databaseRuntime: DatabaseRuntime,
+        server: HTTPServer,
+        logger: Logger
+    ) {
+        self.configuration = configuration
+        self.httpClient = httpClient
+        self.metrics = metrics
+        self.databaseRuntime = databaseRuntime
+        self.server = server
+        self.logger = logger
+    }
+
+    /// Stops accepting, lets in-flight requests finish within the shutdown
+    /// timeout, then closes outbound work, the pool and the private cluster.
+    public func shutdown() {
+        logger.notice("shutting down")
+        server.shutdown()
+        httpClient.shutdown()
+        databaseRuntime.close(logger: logger)
+        logger.notice("shutdown complete")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import TidingsObservability
+import TidingsPostgres
+
+/// The database side of a running Tidings: a private PostgreSQL cluster when
+/// no URL is configured, the connection pool, and the applied schema.
+struct DatabaseRuntime: Sendable {
+    let client: PostgresClient
+    let schema: SchemaStatus
+    let privateCluster: LocalPostgresCluster?
+
+    /// Starts the private cluster if needed, opens the pool and applies
+    /// pending migrations; on failure whatever was started is stopped again.
+    static func open(
+        configuration: Configuration,
+        migrationsDirectory: String,
+        logger: Logger,
+        metrics: MetricsRegistry
+    ) throws -> DatabaseRuntime {
+        var privateCluster: LocalPostgresCluster?
+        let connectionString: String
+        if let url = configuration.databaseURL {
+            connectionString = url
+        } else {
+            let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
+            let cluster = LocalPostgresCluster(directory: directory, logger: logger)
+            try cluster.start()
+            logger.notice("private PostgreSQL is running", metadata: ["data_dir": directory])
+            privateCluster = cluster
+            connectionString = cluster.connectionString
+        }
+
+        var postgres = PostgresConfiguration(connectionString: connectionString)
+        postgres.maxConnections = configuration.databasePoolSize
+        postgres.acquireTimeout = configuration.databaseAcquireTimeout
+        let client = PostgresClient(configuration: postgres, logger: logger, metrics: metrics)
+        do {
+            let migrations = MigrationRunner(directory: migrationsDirectory, client: client, logger: logger)
+            let applied = try migrations.migrate()
+            let schema = try SchemaStatus(migrations: migrations)
+            logger.info("database schema is up to date", metadata: [
+                "migrations.applied_now": applied.joined(separator: ","),
+                "schema.version": String(schema.expectedVersion),
+            ])
+            return DatabaseRuntime(client: client, schema: schema, privateCluster: privateCluster)
+        } catch {
+            client.close()
+            try? privateCluster?.stop()
+            throw error
+        }
+    }
+
+    func close(logger: Logger) {
+        client.close()
+        guard let privateCluster else { return }
+        do {
+            try privateCluster.stop()
+            logger.notice("private PostgreSQL stopped")
+        } catch {
+            logger.error("could not stop the private PostgreSQL", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Finds the files Tidings ships beside its binary: `migrations/` and
+/// `openapi.yaml`. Looked up once at start-up so a missing file fails fast.
+struct ResourceLocator {
+    struct Resources {
+        let migrationsDirectory: String
+        let openAPIPath: String
+    }
+
+    struct NotFound: Error, CustomStringConvertible {
+        let searched: [String]
+
+        var description: String {
+            "cannot find migrations/ and openapi.yaml; looked in \(searched.joined(separator: ", ")); set TIDINGS_RESOURCES_DIR"
+        }
+    }
+
+    /// The configured folder, else the working directory, else the
+    /// executable's `../share/tidings`, else `/usr/share/tidings`.
+    static func locate(configured: String?) throws -> Resources {
+        var candidates: [String] = []
+        if let configured {
+            candidates = [configured]
+        } else {
+            candidates.append(FileManager.default.currentDirectoryPath)
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("share/tidings").path)
+            candidates.append("/usr/share/tidings")
+        }
+        for candidate in candidates {
+            let migrations = (candidate as NSString).appendingPathComponent("migrations")
+            let openAPI = (candidate as NSString).appendingPathComponent("openapi.yaml")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: migrations, isDirectory: &isDirectory), isDirectory.boolValue,
+               FileManager.default.fileExists(atPath: openAPI) {
+                return Resources(migrationsDirectory: migrations, openAPIPath: openAPI)
+            }
+        }
+        throw NotFound(searched: candidates)
+    }
+}

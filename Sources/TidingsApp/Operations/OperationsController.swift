@@ -1,0 +1,66 @@
+import FoundationEssentials
+import TidingsHTTPServer
+import TidingsObservability
+import TidingsPostgres
+
+/// `/healthz`, `/readyz`, `/metrics` and `/openapi.yaml`: what load
+/// balancers, orchestrators, Prometheus and API clients ask of every replica.
+struct OperationsController: Sendable {
+    let database: PostgresClient
+    let schema: SchemaStatus
+    let metrics: MetricsRegistry
+    let openAPIDocument: [UInt8]
+
+    func register(on router: inout Router) {
+        router.get("/healthz", use: health)
+        router.get("/readyz", use: readiness)
+        router.get("/metrics", use: prometheusMetrics)
+        router.get("/openapi.yaml", use: openAPI)
+    }
+
+    struct Health: Encodable {
+        let status: String
+    }
+
+    struct Readiness: Encodable {
+        let status: String
+        let database: String
+        let schemaVersion: Int
+        let expectedSchemaVersion: Int
+
+        enum CodingKeys: String, CodingKey {
+            case status, database
+            case schemaVersion = "schema_version"
+            case expectedSchemaVersion = "expected_schema_version"
+        }
+    }
+
+    @Sendable func health(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
+        .json(Health(status: "ok"))
+    }
+
+    @Sendable func readiness(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let applied: Int
+        do {
+            applied = try schema.appliedVersion(using: database)
+        } catch {
+            context.logger.warning("readiness check failed: database unreachable", metadata: ["error": "\(error)"])
+            throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
+        }
+        guard applied >= schema.expectedVersion else {
+            throw HTTPError(.serviceUnavailable,
+                            detail: "Database migrations are not applied (schema version \(applied), expected \(schema.expectedVersion)).")
+        }
+        return .json(Readiness(status: "ready", database: "ok", schemaVersion: applied, expectedSchemaVersion: schema.expectedVersion))
+    }
+
+    @Sendable func prometheusMetrics(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
+        .text(metrics.renderPrometheus(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    @Sendable func openAPI(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/yaml")
+        return HTTPResponse(status: .ok, headers: headers, body: openAPIDocument)
+    }
+}

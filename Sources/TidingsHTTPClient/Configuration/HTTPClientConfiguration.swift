@@ -1,0 +1,39 @@
+/// Limits and identity shared by every request of one `HTTPClient`.
+public struct HTTPClientConfiguration: Sendable {
+    /// Time allowed to establish the TCP (and TLS) connection.
+    public var connectTimeout: Duration
+    /// Time allowed for a whole request, redirects included.
+    public var timeout: Duration
+    /// Largest body accepted, counted after content decoding.
+    public var maxResponseSize: Int
+    public var maxRedirects: Int
+    /// Lets requests reach loopback and private addresses
+    /// (`TIDINGS_ALLOW_PRIVATE_TARGETS`); for local use and tests only.
+    public var allowPrivateTargets: Bool
+    public var userAgent: String
+    /// Concurrent connections to one host; 0 means unlimited. Transfers over
+    /// the limit wait in libcurl's queue (their timeout keeps running).
+    public var maxConnectionsPerHost: Int
+    /// Concurrent connections overall, and the size of the keep-alive cache.
+    public var maxTotalConnections: Int
+
+    public init(
+        connectTimeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(30),
+        maxResponseSize: Int = 5 << 20,
+        maxRedirects: Int = 5,
+        allowPrivateTargets: Bool = false,
+        userAgent: String = "Tidings/0.1 (+https://github.com/tidings)",
+        maxConnectionsPerHost: Int = 0,
+        maxTotalConnections: Int = 256
+    ) {
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.maxResponseSize = maxResponseSize
+        self.maxRedirects = maxRedirects
+        self.allowPrivateTargets = allowPrivateTargets
+        self.userAgent = userAgent
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.maxTotalConnections = maxTotalConnections
+    }
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Text conversion goes through inet_pton/inet_ntop: they are strict about
+// the accepted forms and print IPv6 in the canonical RFC 5952 shape.
+extension IPAddress: CustomStringConvertible {
+    /// Parses a literal such as "10.0.0.1", "::1" or "::ffff:127.0.0.1".
+    /// Host names, brackets and zone identifiers are not accepted.
+    public init?(_ text: String) {
+        var v4 = [UInt8](repeating: 0, count: 4)
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            self.init(bytes: v4)
+            return
+        }
+        var v6 = [UInt8](repeating: 0, count: 16)
+        if inet_pton(AF_INET6, text, &v6) == 1 {
+            self.init(bytes: v6)
+            return
+        }
+        return nil
+    }
+
+    public var description: String {
+        let family: Int32
+        switch value {
+        case .v4: family = AF_INET
+        case .v6: family = AF_INET6
+        }
+        let binary = bytes
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let formatted = binary.withUnsafeBytes { source in
+            inet_ntop(family, source.baseAddress, &text, socklen_t(text.count)) != nil
+        }
+        guard formatted else { return binary.map(String.init).joined(separator: ".") }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,33 @@
+/// A fully received request, as handlers see it.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The percent-decoded path, without the query string.
+    public var path: String
+    /// Decoded query parameters in request order; a name may repeat.
+    public var queryItems: [(String, String)]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The client's IP address as text, when known.
+    public var remoteAddress: String?
+
+    public init(
+        method: HTTPMethod,
+        path: String,
+        queryItems: [(String, String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = [],
+        remoteAddress: String? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.queryItems = queryItems
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// Query parameters by name; when a name repeats, the last value wins.
+    public var query: [String: String] {
+        Dictionary(queryItems, uniquingKeysWith: { _, last in last })
+    }
+}

@@ -1,0 +1,41 @@
+import FoundationEssentials
+
+/// A complete response: status, headers and body bytes.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// `value` as JSON with sorted keys, unescaped slashes and ISO 8601
+    /// dates with fractional seconds. Key names come from the caller's
+    /// `CodingKeys`. A value that cannot be encoded (a programming error such
+    /// as a NaN) yields a bare 500 problem rather than a crash.
+    public static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
+        guard let data = try? JSONCoding.encoder.encode(value) else {
+            return HTTPError(.internalServerError).response
+        }
+        return HTTPResponse(
+            status: status,
+            headers: ["Content-Type": "application/json"],
+            body: Array(data)
+        )
+    }
+
+    public static func text(
+        _ string: String,
+        status: HTTPStatus = .ok,
+        contentType: String = "text/plain; charset=utf-8"
+    ) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": contentType], body: Array(string.utf8))
+    }
+
+    public static func noContent() -> HTTPResponse {
+        HTTPResponse(status: .noContent)
+    }
+}

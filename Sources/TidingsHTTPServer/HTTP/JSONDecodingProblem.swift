@@ -1,0 +1,59 @@
+/// Turns a `DecodingError` into a client-facing problem: 400 when the body is
+/// not JSON at all, 422 naming the offending field otherwise.
+enum JSONDecodingProblem {
+    static func httpError(for error: DecodingError) -> HTTPError {
+        switch error {
+        case let .typeMismatch(type, context):
+            return unprocessable(path: context.codingPath, problem: "expected \(describe(type))")
+        case let .valueNotFound(type, context):
+            return unprocessable(path: context.codingPath, problem: "expected \(describe(type)), found null")
+        case let .keyNotFound(key, context):
+            return unprocessable(path: context.codingPath + [key], problem: "is required")
+        case let .dataCorrupted(context):
+            if context.codingPath.isEmpty {
+                return HTTPError(
+                    .badRequest,
+                    detail: "The request body is not valid JSON: \(context.debugDescription)"
+                )
+            }
+            return unprocessable(path: context.codingPath, problem: "invalid value")
+        @unknown default:
+            return HTTPError(.badRequest, detail: "The request body could not be decoded.")
+        }
+    }
+
+    /// `items[2].name` style: keys joined by dots, array positions in brackets.
+    static func fieldPath(_ codingPath: [any CodingKey]) -> String {
+        var path = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                if !path.isEmpty { path += "." }
+                path += key.stringValue
+            }
+        }
+        return path.isEmpty ? "(body)" : path
+    }
+
+    private static func unprocessable(path codingPath: [any CodingKey], problem: String) -> HTTPError {
+        let field = fieldPath(codingPath)
+        return HTTPError(
+            .unprocessableContent,
+            detail: "\(field): \(problem)",
+            extensions: ["field": field]
+        )
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is any BinaryInteger.Type: "an integer"
+        case is any BinaryFloatingPoint.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
+        default: "a different kind of value"
+        }
+    }
+}

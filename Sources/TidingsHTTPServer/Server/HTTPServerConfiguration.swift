@@ -1,0 +1,63 @@
+/// Listening address, worker threads and the limits that keep slow or
+/// abusive clients from pinning the server.
+public struct HTTPServerConfiguration: Sendable {
+    /// An IP address literal (IPv4 or IPv6) or `localhost`.
+    public var host: String
+    /// 0 picks an ephemeral port; read it from `HTTPServer.boundPort`.
+    public var port: Int
+    /// Worker threads; each serves many connections and runs handlers inline.
+    public var threadCount: Int
+    /// Connections beyond this are refused at accept time.
+    public var connectionLimit: Int
+    /// A connection with no traffic for this long is closed (whole seconds, at least 1).
+    public var connectionIdleTimeout: Duration
+    /// Larger request bodies answer 413.
+    public var maxBodySize: Int
+    /// Longer request targets (path and query) answer 414.
+    public var maxURLLength: Int
+    /// Budget for the request line and header fields together.
+    public var maxHeaderBytes: Int
+    /// More header fields answer 431.
+    public var maxHeaderCount: Int
+    /// How long `shutdown()` waits for in-flight requests.
+    public var shutdownGracePeriod: Duration
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        threadCount: Int = 4,
+        connectionLimit: Int = 1024,
+        connectionIdleTimeout: Duration = .seconds(30),
+        maxBodySize: Int = 1 << 20,
+        maxURLLength: Int = 8192,
+        maxHeaderBytes: Int = 32 * 1024,
+        maxHeaderCount: Int = 100,
+        shutdownGracePeriod: Duration = .seconds(10)
+    ) {
+        self.host = host
+        self.port = port
+        self.threadCount = threadCount
+        self.connectionLimit = connectionLimit
+        self.connectionIdleTimeout = connectionIdleTimeout
+        self.maxBodySize = maxBodySize
+        self.maxURLLength = maxURLLength
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.shutdownGracePeriod = shutdownGracePeriod
+    }
+
+    func validate() throws(HTTPServerError) {
+        func require(_ condition: Bool, _ detail: String) throws(HTTPServerError) {
+            if !condition { throw HTTPServerError(.invalidConfiguration, detail: detail) }
+        }
+        try require((0...65535).contains(port), "port must be between 0 and 65535, got \(port)")
+        try require(threadCount >= 1, "threadCount must be at least 1, got \(threadCount)")
+        try require(connectionLimit >= 1, "connectionLimit must be at least 1, got \(connectionLimit)")
+        try require(connectionIdleTimeout >= .seconds(1), "connectionIdleTimeout must be at least 1 second")
+        try require(maxBodySize >= 0, "maxBodySize must not be negative")
+        try require(maxURLLength >= 1, "maxURLLength must be at least 1")
+        try require(maxHeaderBytes >= 1024, "maxHeaderBytes must be at least 1024")
+        try require(maxHeaderCount >= 1, "maxHeaderCount must be at least 1")
+        try require(shutdownGracePeriod >= .zero, "shutdownGracePeriod must not be negative")
+    }
+}

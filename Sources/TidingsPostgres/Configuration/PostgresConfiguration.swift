@@ -1,0 +1,28 @@
+/// How to reach PostgreSQL and how large the pool may grow.
+public struct PostgresConfiguration: Sendable {
+    /// A libpq URL or key=value conninfo string,
+    /// e.g. "postgresql://tidings@/tidings?host=/var/run/tidings".
+    public var connectionString: String
+    public var maxConnections: Int
+    /// Time allowed to open one connection (libpq counts whole seconds, at least 2).
+    public var connectTimeout: Duration
+    /// Time a caller waits for a free connection before `.poolTimeout`.
+    public var acquireTimeout: Duration
+    /// Shown in `pg_stat_activity`; overrides one given in the connection string.
+    public var applicationName: String
+
+    public init(
+        connectionString: String,
+        maxConnections: Int = 8,
+        connectTimeout: Duration = .seconds(5),
+        acquireTimeout: Duration = .seconds(5),
+        applicationName: String = "tidings"
+    ) {
+        precondition(maxConnections > 0, "a pool needs at least one connection")
+        self.connectionString = connectionString
+        self.maxConnections = maxConnections
+        self.connectTimeout = connectTimeout
+        self.acquireTimeout = acquireTimeout
+        self.applicationName = applicationName
+    }
+}

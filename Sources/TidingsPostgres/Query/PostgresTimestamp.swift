@@ -1,0 +1,146 @@
+import FoundationEssentials
+
+/// Converts between `Date` and PostgreSQL's timestamp text, by hand: it runs
+/// for every timestamp column of every row, and Foundation's ISO 8601 styles
+/// stop at milliseconds.
+enum PostgresTimestamp {
+    private static let microsecondsPerSecond: Int64 = 1_000_000
+    private static let secondsPerDay: Int64 = 86_400
+
+    /// "2026-11-29T15:19:36.123456Z"
+    static func format(_ date: Date) -> String {
+        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let seconds = floorDivide(microseconds, microsecondsPerSecond)
+        let fraction = microseconds - seconds * microsecondsPerSecond
+        let days = floorDivide(seconds, secondsPerDay)
+        let secondOfDay = seconds - days * secondsPerDay
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+            + "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
+            + "." + pad(fraction, 6) + "Z"
+    }
+
+    /// Reads "YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM[:SS]]]" (a "T" separator
+    /// and "Z" are accepted too); no offset means UTC. "infinity" and
+    /// "-infinity" become the distant future and past.
+    static func parse(_ text: String) -> Date? {
+        switch text {
+        case "infinity": return .distantFuture
+        case "-infinity": return .distantPast
+        default: break
+        }
+        var scanner = Scanner(Array(text.utf8))
+        guard let year = scanner.number(minDigits: 4, maxDigits: 7), scanner.skip("-"),
+              let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
+              let day = scanner.number(digits: 2), (1...31).contains(day),
+              scanner.skip(" ") || scanner.skip("T"),
+              let hour = scanner.number(digits: 2), hour <= 24, scanner.skip(":"),
+              let minute = scanner.number(digits: 2), minute < 60, scanner.skip(":"),
+              let second = scanner.number(digits: 2), second < 61
+        else { return nil }
+        var microseconds: Int64 = 0
+        if scanner.skip(".") {
+            guard let digits = scanner.digits(maxCount: 6), !digits.isEmpty else { return nil }
+            microseconds = Int64(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
+            for _ in digits.count..<6 { microseconds *= 10 }
+            _ = scanner.digits(maxCount: .max)
+        }
+        guard let offset = scanner.utcOffsetSeconds(), scanner.isAtEnd else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = days * secondsPerDay + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + Double(microseconds) / 1_000_000)
+    }
+
+    /// Howard Hinnant's `civil_from_days`: proleptic Gregorian date of a day count.
+    private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = floorDivide(shifted, 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Howard Hinnant's `days_from_civil`.
+    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let adjustedYear = month <= 2 ? year - 1 : year
+        let era = floorDivide(adjustedYear, 400)
+        let yearOfEra = adjustedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor < 0 ? quotient - 1 : quotient
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private struct Scanner {
+        private let bytes: [UInt8]
+        private var position = 0
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        var isAtEnd: Bool {
+            position == bytes.count
+        }
+
+        mutating func skip(_ character: Unicode.Scalar) -> Bool {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func digits(maxCount: Int) -> ArraySlice<UInt8>? {
+            let start = position
+            while position < bytes.count, position - start < maxCount, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
+            return bytes[start..<position]
+        }
+
+        mutating func number(digits count: Int) -> Int64? {
+            number(minDigits: count, maxDigits: count)
+        }
+
+        mutating func number(minDigits: Int, maxDigits: Int) -> Int64? {
+            guard let digits = digits(maxCount: maxDigits), digits.count >= minDigits else { return nil }
+            return digits.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+        }
+
+        /// "+HH", "+HH:MM", "+HH:MM:SS", "-..." or "Z"; nothing means UTC.
+        mutating func utcOffsetSeconds() -> Int64? {
+            if isAtEnd || skip("Z") { return 0 }
+            let sign: Int64
+            if skip("+") {
+                sign = 1
+            } else if skip("-") {
+                sign = -1
+            } else {
+                return nil
+            }
+            guard let hours = number(digits: 2) else { return nil }
+            var seconds = hours * 3600
+            if skip(":") {
+                guard let minutes = number(digits: 2) else { return nil }
+                seconds += minutes * 60
+                if skip(":") {
+                    guard let extra = number(digits: 2) else { return nil }
+                    seconds += extra
+                }
+            }
+            return sign * seconds
+        }
+    }
+}

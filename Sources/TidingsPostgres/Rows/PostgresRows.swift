@@ -1,0 +1,45 @@
+/// The materialized result of one statement: every value was copied out of
+/// libpq's result, which is already freed.
+public struct PostgresRows: Sendable, RandomAccessCollection {
+    /// Rows returned, inserted, updated or deleted, as the server's command tag reports.
+    public var affectedRows: Int
+    public var columns: [String] {
+        storage.columns
+    }
+
+    private let storage: Storage
+
+    init(columns: [String], values: [String?], rowCount: Int, affectedRows: Int) {
+        self.storage = Storage(columns: columns, values: values, rowCount: rowCount)
+        self.affectedRows = affectedRows
+    }
+
+    public var startIndex: Int {
+        0
+    }
+
+    public var endIndex: Int {
+        storage.rowCount
+    }
+
+    public subscript(position: Int) -> PostgresRow {
+        precondition(indices.contains(position), "row index out of range")
+        return PostgresRow(storage: storage, row: position)
+    }
+
+    /// Values of all rows in one flat row-major array, shared by every row.
+    final class Storage: Sendable {
+        let columns: [String]
+        let columnIndex: [String: Int]
+        let values: [String?]
+        let rowCount: Int
+
+        init(columns: [String], values: [String?], rowCount: Int) {
+            self.columns = columns
+            // The first of duplicate names wins, as in most drivers.
+            self.columnIndex = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            self.values = values
+            self.rowCount = rowCount
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TidingsApp
+import TidingsHTTPClient
+import TidingsObservability
+
+@Suite struct ApplicationTests {
+    private func get(_ client: HTTPClient, _ port: Int, _ path: String, headers: [(name: String, value: String)] = []) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.headers = headers
+        return try await client.execute(request)
+    }
+
+    private func jsonObject(_ body: [UInt8]) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+    }
+
+    @Test func servesOperationalEndpointsAgainstAnExternalDatabase() async throws {
+        let sink = CapturingLogSink()
+        let application = try Application.start(
+            configuration: TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase()),
+            logger: Logger(label: "tidings", logLevel: .info, sink: sink)
+        )
+        defer { application.shutdown() }
+        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        defer { client.shutdown() }
+        let port = application.port
+        #expect(port > 0)
+
+        let health = try await get(client, port, "/healthz", headers: [("X-Request-Id", "probe-1")])
+        #expect(health.status == 200)
+        #expect(try jsonObject(health.body)["status"] as? String == "ok")
+        #expect(health.header("x-request-id") == "probe-1")
+
+        let ready = try await get(client, port, "/readyz")
+        #expect(ready.status == 200)
+        let readiness = try jsonObject(ready.body)
+        #expect(readiness["status"] as? String == "ready")
+        #expect(readiness["schema_version"] as? Int == readiness["expected_schema_version"] as? Int)
+        #expect((readiness["schema_version"] as? Int ?? 0) >= 1)
+
+        let spec = try await get(client, port, "/openapi.yaml")
+        #expect(spec.status == 200)
+        #expect(String(decoding: spec.body, as: UTF8.self).hasPrefix("openapi: 3.1"))
+
+        let missing = try await get(client, port, "/v1/nothing-here")
+        #expect(missing.status == 404)
+        #expect(missing.header("content-type")?.hasPrefix("application/problem+json") == true)
+
+        let metrics = try await get(client, port, "/metrics")
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        #expect(metrics.status == 200)
+        #expect(text.contains(#"tidings_http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
+        #expect(text.contains(#"route="unmatched",status="404""#))
+        #expect(text.contains("tidings_http_request_duration_seconds_bucket"))
+        #expect(text.contains("tidings_db_pool_connections_in_use"))
+        #expect(text.contains("tidings_db_pool_waiters"))
+
+        let accessLines = sink.lines.filter { $0.contains("probe-1") }
+        #expect(!accessLines.isEmpty)
+    }
+
+    @Test func readinessFailsWhenTheDatabaseIsGone() async throws {
+        let databaseURL = try TestEnvironment.createDatabase()
+        var configuration = TestEnvironment.configuration(databaseURL: databaseURL)
+        configuration.databaseAcquireTimeout = .seconds(1)
+        let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
+        defer { application.shutdown() }
+        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        defer { client.shutdown() }
+
+        #expect(try await get(client, application.port, "/readyz").status == 200)
+        try application.database.withConnection { connection in
+            try connection.execute(unsafeSQL: "DROP TABLE tidings_schema_migrations")
+        }
+        let notReady = try await get(client, application.port, "/readyz")
+        #expect(notReady.status == 503)
+        #expect(notReady.header("content-type")?.hasPrefix("application/problem+json") == true)
+        #expect(try jsonObject(notReady.body)["status"] as? Int == 503)
+    }
+
+    @Test func refusesToStartWithoutResources() throws {
+        var configuration = TestEnvironment.configuration(databaseURL: "postgresql://nobody@/none?host=/nonexistent")
+        configuration.resourcesDirectory = "/nonexistent/tidings"
+        #expect(throws: (any Error).self) {
+            try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
+        }
+    }
+
+    @Test func readmeDocumentsEveryVariable() throws {
+        let readme = try String(contentsOfFile: TestEnvironment.repositoryRoot + "/README.md", encoding: .utf8)
+        for variable in ConfigurationVariable.all {
+            #expect(readme.contains("`\(variable.name)`"), "README lacks \(variable.name)")
+        }
+        let lines = readme.split(separator: "\n")
+        let firstCommand = try #require(lines.firstIndex { $0.hasPrefix("make ") })
+        #expect(lines[firstCommand].hasPrefix("make run"))
+        #expect(lines[firstCommand + 1].hasPrefix("make test"))
+    }
+}

@@ -1,0 +1,105 @@
+import Testing
+@testable import TidingsApp
+import TidingsObservability
+
+@Suite struct ConfigurationTests {
+    @Test func defaultsWhenNothingIsSet() throws {
+        let configuration = try Configuration(environment: [:])
+        #expect(configuration.databaseURL == nil)
+        #expect(configuration.dataDirectory == "./.tidings")
+        #expect(configuration.listenHost == "127.0.0.1")
+        #expect(configuration.listenPort == 8080)
+        #expect(configuration.allowPrivateTargets == false)
+        #expect(configuration.logLevel == .info)
+        #expect(configuration.maxBodySize == 1 << 20)
+        #expect(configuration.httpIdleTimeout == .seconds(30))
+    }
+
+    @Test func readsEveryVariable() throws {
+        let configuration = try Configuration(environment: [
+            "TIDINGS_DATABASE_URL": "postgresql://u@db/tidings",
+            "TIDINGS_DATA_DIR": "/var/lib/tidings",
+            "TIDINGS_LISTEN": "0.0.0.0:9090",
+            "TIDINGS_ADMIN_TOKEN": String(repeating: "a", count: 40),
+            "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
+            "TIDINGS_LOG_LEVEL": "DEBUG",
+            "TIDINGS_HTTP_THREADS": "8",
+            "TIDINGS_HTTP_CONNECTION_LIMIT": "64",
+            "TIDINGS_HTTP_IDLE_TIMEOUT": "1500ms",
+            "TIDINGS_MAX_BODY_SIZE": "2MiB",
+            "TIDINGS_DATABASE_POOL_SIZE": "3",
+            "TIDINGS_DATABASE_ACQUIRE_TIMEOUT": "2s",
+            "TIDINGS_SHUTDOWN_TIMEOUT": "1m",
+            "TIDINGS_OUTBOUND_CONNECT_TIMEOUT": "3s",
+            "TIDINGS_OUTBOUND_TIMEOUT": "1h30m",
+            "TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE": "512KiB",
+            "TIDINGS_RESOURCES_DIR": "/usr/share/tidings",
+        ])
+        #expect(configuration.databaseURL == "postgresql://u@db/tidings")
+        #expect(configuration.dataDirectory == "/var/lib/tidings")
+        #expect(configuration.listenHost == "0.0.0.0" && configuration.listenPort == 9090)
+        #expect(configuration.allowPrivateTargets)
+        #expect(configuration.logLevel == .debug)
+        #expect(configuration.httpThreads == 8)
+        #expect(configuration.httpConnectionLimit == 64)
+        #expect(configuration.httpIdleTimeout == .milliseconds(1500))
+        #expect(configuration.maxBodySize == 2 << 20)
+        #expect(configuration.databasePoolSize == 3)
+        #expect(configuration.databaseAcquireTimeout == .seconds(2))
+        #expect(configuration.shutdownTimeout == .seconds(60))
+        #expect(configuration.outboundConnectTimeout == .seconds(3))
+        #expect(configuration.outboundTimeout == .seconds(5400))
+        #expect(configuration.outboundMaxResponseSize == 512 << 10)
+        #expect(configuration.resourcesDirectory == "/usr/share/tidings")
+    }
+
+    @Test(arguments: [
+        ("TIDINGS_LISTEN", "8080"),
+        ("TIDINGS_LISTEN", "localhost:99999"),
+        ("TIDINGS_ALLOW_PRIVATE_TARGETS", "maybe"),
+        ("TIDINGS_LOG_LEVEL", "loud"),
+        ("TIDINGS_HTTP_THREADS", "0"),
+        ("TIDINGS_HTTP_IDLE_TIMEOUT", "30"),
+        ("TIDINGS_HTTP_IDLE_TIMEOUT", "0s"),
+        ("TIDINGS_SHUTDOWN_TIMEOUT", "5 minutes"),
+        ("TIDINGS_MAX_BODY_SIZE", "1 TB"),
+        ("TIDINGS_DATABASE_POOL_SIZE", "-1"),
+        ("TIDINGS_ADMIN_TOKEN", "short"),
+    ])
+    func invalidValueNamesTheVariable(variable: String, value: String) {
+        #expect {
+            try Configuration(environment: [variable: value])
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.variable == variable && error.description.hasPrefix(variable)
+        }
+    }
+
+    @Test func durationSyntax() {
+        #expect(ValueParsers.duration("500ms") == .milliseconds(500))
+        #expect(ValueParsers.duration("15s") == .seconds(15))
+        #expect(ValueParsers.duration("5m") == .seconds(300))
+        #expect(ValueParsers.duration("2h") == .seconds(7200))
+        #expect(ValueParsers.duration("1d") == .seconds(86_400))
+        #expect(ValueParsers.duration("1m30s") == .seconds(90))
+        #expect(ValueParsers.duration("") == nil)
+        #expect(ValueParsers.duration("15") == nil)
+        #expect(ValueParsers.duration("s") == nil)
+        #expect(ValueParsers.duration("1.5s") == nil)
+        #expect(ValueParsers.duration("10y") == nil)
+    }
+
+    @Test func listenAddressSyntax() {
+        #expect(ValueParsers.listenAddress("[::1]:8080")! == ("::1", 8080))
+        #expect(ValueParsers.listenAddress(":9000")! == ("127.0.0.1", 9000))
+        #expect(ValueParsers.listenAddress("[::1]8080") == nil)
+    }
+
+    @Test func helpListsEveryVariable() {
+        for name in ["TIDINGS_DATABASE_URL", "TIDINGS_DATA_DIR", "TIDINGS_LISTEN", "TIDINGS_ADMIN_TOKEN",
+                     "TIDINGS_ALLOW_PRIVATE_TARGETS", "TIDINGS_LOG_LEVEL"] {
+            #expect(ConfigurationVariable.helpText.contains(name))
+        }
+        #expect(ConfigurationVariable.all.count == Set(ConfigurationVariable.all.map(\.name)).count)
+    }
+}

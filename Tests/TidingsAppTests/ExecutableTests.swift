@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TidingsHTTPClient
+import TidingsObservability
+
+/// The `tidings` binary as an operator meets it: help, bad configuration,
+/// and a clean exit on SIGTERM.
+@Suite struct ExecutableTests {
+    static let executable: String = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("tidings").path
+
+    private func launch(_ arguments: [String], environment: [String: String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: TestEnvironment.repositoryRoot)
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return (process, output, errors)
+    }
+
+    @Test func helpListsTheEnvironment() throws {
+        let (process, output, _) = try launch(["--help"], environment: [:])
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("TIDINGS_DATABASE_URL"))
+        #expect(text.contains("TIDINGS_ALLOW_PRIVATE_TARGETS"))
+    }
+
+    @Test func invalidConfigurationStopsStartUpNamingTheVariable() throws {
+        let (process, _, errors) = try launch([], environment: ["TIDINGS_HTTP_IDLE_TIMEOUT": "soon"])
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        #expect(text.contains("TIDINGS_HTTP_IDLE_TIMEOUT"))
+    }
+
+    @Test func servesAndExitsCleanlyOnSIGTERM() async throws {
+        let port = Int.random(in: 20_000...40_000)
+        let (process, output, _) = try launch([], environment: [
+            "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
+            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
+        ])
+        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        defer { client.shutdown() }
+
+        var status = 0
+        for _ in 0..<100 where status != 200 {
+            status = (try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz")))?.status ?? 0
+            if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(status == 200)
+        process.terminate()
+        let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(log.contains("\"signal\":\"SIGTERM\""))
+        #expect(log.contains("shutdown complete"))
+        for line in log.split(separator: "\n") {
+            #expect(line.hasPrefix("{\"ts\":"), "every log line is JSON: \(line)")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TidingsApp
+import TidingsHTTPClient
+import TidingsObservability
+
+/// `make run` without TIDINGS_DATABASE_URL: Tidings owns a PostgreSQL
+/// cluster in its data folder, stops it on shutdown and reuses it next time.
+@Suite struct PrivateDatabaseTests {
+    @Test func startsStopsAndReusesThePrivateCluster() async throws {
+        let dataDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tidings-private-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        let configuration = TestEnvironment.configuration(databaseURL: nil, dataDirectory: dataDirectory)
+        let logger = Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink())
+        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: logger)
+        defer { client.shutdown() }
+
+        let first = try Application.start(configuration: configuration, logger: logger)
+        let ready = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(first.port)/readyz"))
+        #expect(ready.status == 200)
+        try first.database.withConnection { connection in
+            try connection.execute("INSERT INTO users (name) VALUES (\("survives restarts"))")
+        }
+        let pidFile = try #require(
+            FileManager.default.enumerator(atPath: dataDirectory)?
+                .compactMap { $0 as? String }
+                .first { $0.hasSuffix("postmaster.pid") }
+                .map { dataDirectory + "/" + $0 },
+            "the private cluster keeps its files inside the data directory"
+        )
+        #expect(FileManager.default.fileExists(atPath: pidFile))
+        first.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: pidFile), "PostgreSQL is stopped on shutdown")
+
+        let second = try Application.start(configuration: configuration, logger: logger)
+        defer { second.shutdown() }
+        let names = try second.database.withConnection { connection in
+            try connection.query("SELECT name FROM users").map { try $0.decode("name", as: String.self) }
+        }
+        #expect(names == ["survives restarts"])
+    }
+}

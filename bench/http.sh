@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# HTTP benchmark: builds release, starts Tidings with a private PostgreSQL in
+# a temporary data folder and measures with wrk at 64 connections
+#   GET /healthz  (no I/O: the HTTP stack alone)
+#   GET /readyz   (one single-row primary-key read through the libpq pool)
+# Usage: bench/http.sh [duration, default 15s]. Figures go to stdout; copy
+# them to docs/BENCHMARKS.md together with the machine description.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+duration=${1:-15s}
+connections=${BENCH_CONNECTIONS:-64}
+threads=${BENCH_THREADS:-2}
+port=${BENCH_PORT:-18080}
+
+swift build -c release --product tidings >/dev/null
+binary="$(swift build -c release --show-bin-path)/tidings"
+data=$(mktemp -d /tmp/tidings-bench.XXXXXX)
+
+TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" \
+    "$binary" >"$data/tidings.log" 2>&1 &
+pid=$!
+stop() {
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    rm -rf "$data"
+}
+trap stop EXIT
+
+for _ in $(seq 1 150); do
+    curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    sleep 0.2
+done
+curl -fs "http://127.0.0.1:$port/readyz" >/dev/null || { cat "$data/tidings.log" >&2; exit 1; }
+
+echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
+echo "server: TIDINGS_HTTP_THREADS=${TIDINGS_HTTP_THREADS:-4} TIDINGS_DATABASE_POOL_SIZE=${TIDINGS_DATABASE_POOL_SIZE:-8} log level ${TIDINGS_LOG_LEVEL:-info} (access log to a file)"
+for path in /healthz /readyz; do
+    echo
+    echo "== GET $path: wrk -t$threads -c$connections -d$duration --latency"
+    # Warm-up so connection set-up and first-use costs stay out of the figure.
+    wrk -t"$threads" -c"$connections" -d2s "http://127.0.0.1:$port$path" >/dev/null
+    wrk -t"$threads" -c"$connections" -d"$duration" --latency "http://127.0.0.1:$port$path" \
+        | grep -E "Requests/sec|Latency |  50%|  99%|Non-2xx|Socket errors"
+done
