@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CCurl
 import CTidingsShims
 
@@ -16,8 +21,8 @@ final class CurlEasyTransfer {
     let maxResponseSize: Int
     let timeout: Duration
     let connectTimeout: Duration
-    private let errorBuffer: UnsafeMutablePointer<CChar>
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    var headerList: UnsafeMutablePointer<curl_slist>?
 
     private(set) var body: [UInt8] = []
     private(set) var headers: [(name: String, value: String)] = []
@@ -86,7 +91,7 @@ final class CurlEasyTransfer {
     /// (interim 1xx or a redirect hop), so only the final response's headers
     /// remain.
     func receiveHeaderLine(_ line: UnsafeRawBufferPointer) {
-        var bytes = line[...]
+        var bytes = ArraySlice(line)
         while let last = bytes.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") {
             bytes = bytes.dropLast()
         }
@@ -130,9 +135,5 @@ final class CurlEasyTransfer {
               let end = bytes.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(decoding: bytes[start...end], as: UTF8.self)
-    }
-
-    private static func trimmedText(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
-        trimmedText(ArraySlice(bytes))
     }
 }

@@ -2,7 +2,7 @@ extension HTTPClientRequest {
     /// Rejects what libcurl would pass through unchecked: a scheme other
     /// than http/https, and CR, LF or NUL that would split the request.
     func validate() throws(HTTPClientError) {
-        guard let separator = url.range(of: "://") else {
+        guard let separator = url.firstRange(of: "://") else {
             throw HTTPClientError(code: .invalidURL, message: "the URL has no scheme (expected http:// or https://)")
         }
         let scheme = url[..<separator.lowerBound].lowercased()

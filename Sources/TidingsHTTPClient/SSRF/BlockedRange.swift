@@ -3,6 +3,8 @@ struct BlockedRange: Sendable {
     let network: IPAddress
     let prefixLength: Int
     let reason: String
+    /// The block as written in the table, e.g. "::ffff:0:0/96".
+    let text: String
 
     /// `cidr` must be a valid literal such as "10.0.0.0/8"; the table of
     /// ranges is fixed source text, so a typo is a programming error.
@@ -15,9 +17,8 @@ struct BlockedRange: Sendable {
         self.network = network
         self.prefixLength = prefixLength
         self.reason = reason
+        self.text = cidr
     }
-
-    var text: String { "\(network)/\(prefixLength)" }
 
     func contains(_ address: IPAddress) -> Bool {
         switch (network.value, address.value) {

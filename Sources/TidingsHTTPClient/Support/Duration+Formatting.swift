@@ -1,6 +1,5 @@
 extension Duration {
-    /// Whole milliseconds, rounded up so a tiny positive duration never
-    /// becomes libcurl's "0 = no timeout".
+    /// Whole milliseconds, rounded up (a tiny positive duration is 1 ms).
     var roundedUpMilliseconds: Int {
         let (seconds, attoseconds) = components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000

@@ -1,0 +1,61 @@
+import TidingsObservability
+
+/// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface: many
+/// transfers in flight on one thread, keep-alive reuse, timeouts, a response
+/// size cap, a redirect limit, http/https only, and an SSRF guard applied to
+/// every address actually connected to.
+public final class HTTPClient: Sendable {
+    public let configuration: HTTPClientConfiguration
+    private let driver: CurlMultiDriver
+
+    /// Starts the driver thread; call `shutdown()` when done. Throws an
+    /// `HTTPClientError` (untyped, so callers' `do` blocks can mix it with
+    /// other errors).
+    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws {
+        self.configuration = configuration
+        self.driver = try CurlMultiDriver(configuration: configuration, logger: logger)
+    }
+
+    deinit {
+        driver.shutdown()
+    }
+
+    /// Runs a request. Cancelling the task aborts it with `.cancelled`.
+    public func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        try request.validate()
+        let relay = CancellationRelay()
+        let driver = self.driver
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let id = driver.makeTransferID()
+                driver.submit(id: id, request: request) { continuation.resume(returning: $0) }
+                if relay.submitted(id) { driver.cancel(id: id) }
+            }
+        } onCancel: {
+            if let id = relay.cancel() { driver.cancel(id: id) }
+        }
+        return try result.get()
+    }
+
+    /// Runs a request and calls `completion` exactly once: on the driver
+    /// thread (keep it short, never block in it), or on the calling thread
+    /// when the request is rejected before it starts.
+    public func execute(
+        _ request: HTTPClientRequest,
+        completion: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
+    ) {
+        do {
+            try request.validate()
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        driver.submit(id: driver.makeTransferID(), request: request, completion: completion)
+    }
+
+    /// Fails unfinished requests with `.shutdown`, stops and joins the driver
+    /// thread and frees libcurl's handles. Safe to call more than once.
+    public func shutdown() {
+        driver.shutdown()
+    }
+}
