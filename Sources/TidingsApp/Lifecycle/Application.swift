@@ -41,8 +41,8 @@ public final class Application: Sendable {
 
             var router = Router()
             OperationsController(
-                database: databaseRuntime.client,
-                schema: databaseRuntime.schema,
+                migrations: databaseRuntime.migrations,
+                expectedSchemaVersion: databaseRuntime.expectedSchemaVersion,
                 metrics: metrics,
                 openAPIDocument: openAPIDocument
             ).register(on: &router)

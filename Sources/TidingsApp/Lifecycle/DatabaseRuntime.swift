@@ -6,7 +6,9 @@ import TidingsPostgres
 /// no URL is configured, the connection pool, and the applied schema.
 struct DatabaseRuntime: Sendable {
     let client: PostgresClient
-    let schema: SchemaStatus
+    let migrations: MigrationRunner
+    /// The highest migration shipped with this build.
+    let expectedSchemaVersion: Int
     let privateCluster: LocalPostgresCluster?
 
     /// Starts the private cluster if needed, opens the pool and applies
@@ -37,12 +39,17 @@ struct DatabaseRuntime: Sendable {
         do {
             let migrations = MigrationRunner(directory: migrationsDirectory, client: client, logger: logger)
             let applied = try migrations.migrate()
-            let schema = try SchemaStatus(migrations: migrations)
+            let expectedSchemaVersion = try migrations.latestVersion()
             logger.info("database schema is up to date", metadata: [
                 "migrations.applied_now": applied.joined(separator: ","),
-                "schema.version": String(schema.expectedVersion),
+                "schema.version": String(expectedSchemaVersion),
             ])
-            return DatabaseRuntime(client: client, schema: schema, privateCluster: privateCluster)
+            return DatabaseRuntime(
+                client: client,
+                migrations: migrations,
+                expectedSchemaVersion: expectedSchemaVersion,
+                privateCluster: privateCluster
+            )
         } catch {
             client.close()
             try? privateCluster?.stop()

@@ -6,8 +6,8 @@ import TidingsPostgres
 /// `/healthz`, `/readyz`, `/metrics` and `/openapi.yaml`: what load
 /// balancers, orchestrators, Prometheus and API clients ask of every replica.
 struct OperationsController: Sendable {
-    let database: PostgresClient
-    let schema: SchemaStatus
+    let migrations: MigrationRunner
+    let expectedSchemaVersion: Int
     let metrics: MetricsRegistry
     let openAPIDocument: [UInt8]
 
@@ -42,16 +42,16 @@ struct OperationsController: Sendable {
     @Sendable func readiness(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let applied: Int
         do {
-            applied = try schema.appliedVersion(using: database)
+            applied = try migrations.appliedVersion()
         } catch {
             context.logger.warning("readiness check failed: database unreachable", metadata: ["error": "\(error)"])
             throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
         }
-        guard applied >= schema.expectedVersion else {
+        guard applied >= expectedSchemaVersion else {
             throw HTTPError(.serviceUnavailable,
-                            detail: "Database migrations are not applied (schema version \(applied), expected \(schema.expectedVersion)).")
+                            detail: "Database migrations are not applied (schema version \(applied), expected \(expectedSchemaVersion)).")
         }
-        return .json(Readiness(status: "ready", database: "ok", schemaVersion: applied, expectedSchemaVersion: schema.expectedVersion))
+        return .json(Readiness(status: "ready", database: "ok", schemaVersion: applied, expectedSchemaVersion: expectedSchemaVersion))
     }
 
     @Sendable func prometheusMetrics(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {

@@ -5,7 +5,7 @@ import CLibPQ
 enum LibPQParameters {
     static func withCStrings<Result>(
         _ values: [String?],
-        _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws(PostgresError) -> Result
     ) throws(PostgresError) -> Result {
         // One buffer with every NUL-terminated value, and each value's offset in it.
         var buffer: [CChar] = []
@@ -24,9 +24,9 @@ enum LibPQParameters {
             offsets.append(buffer.count)
             buffer.append(contentsOf: bytes)
         }
-        return buffer.withUnsafeBufferPointer { storage in
+        return try buffer.withUnsafeBufferPointer { (storage) throws(PostgresError) in
             let pointers = offsets.map { offset in offset.map { UnsafePointer(storage.baseAddress! + $0) } }
-            return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+            return try pointers.withUnsafeBufferPointer { (array) throws(PostgresError) in try body(array.baseAddress) }
         }
     }
 }

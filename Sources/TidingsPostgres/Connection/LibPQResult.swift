@@ -29,6 +29,11 @@ struct LibPQResult: ~Copyable {
         String(cString: PQcmdStatus(handle))
     }
 
+    /// Rows returned or changed, from the command tag ("UPDATE 3"); 0 when it has no count.
+    var affectedRows: Int {
+        Int(String(cString: PQcmdTuples(handle))) ?? 0
+    }
+
     var sqlState: String? {
         field(Int32(UInt8(ascii: "C")))
     }
@@ -54,20 +59,10 @@ struct LibPQResult: ~Copyable {
                 }
             }
         }
-        return PostgresRows(columns: columns, values: values, rowCount: rowCount, affectedRows: Int(String(cString: PQcmdTuples(handle))) ?? 0)
+        return PostgresRows(columns: columns, values: values, rowCount: rowCount, affectedRows: affectedRows)
     }
 
     private func field(_ code: Int32) -> String? {
         PQresultErrorField(handle, code).map { String(cString: $0) }
-    }
-}
-
-extension String {
-    var trimmingTrailingWhitespace: String {
-        var trimmed = Substring(self)
-        while let last = trimmed.last, last.isWhitespace {
-            trimmed.removeLast()
-        }
-        return String(trimmed)
     }
 }

@@ -13,7 +13,7 @@ enum SocketProbe {
     static func isQuietAndOpen(_ socket: Int32) -> Bool {
         guard socket >= 0 else { return false }
         var byte: UInt8 = 0
-        let received = recv(socket, &byte, 1, Int32(MSG_PEEK.rawValue | MSG_DONTWAIT.rawValue))
+        let received = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         if received < 0 {
             return errno == EAGAIN || errno == EWOULDBLOCK
         }

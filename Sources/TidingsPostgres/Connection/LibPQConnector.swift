@@ -1,0 +1,36 @@
+import CLibPQ
+
+/// Opens one libpq connection from a configuration.
+enum LibPQConnector {
+    /// A connected `PGconn`, or `.connectionFailed` with libpq's reason.
+    static func connect(_ configuration: PostgresConfiguration) throws(PostgresError) -> OpaquePointer {
+        // Parameters after "dbname" override those in the expanded connection string.
+        let parameters: [(String, String)] = [
+            ("dbname", configuration.connectionString),
+            ("application_name", configuration.applicationName),
+            ("connect_timeout", String(connectTimeoutSeconds(configuration.connectTimeout))),
+            ("client_encoding", "UTF8"),
+        ]
+        // Both arrays end with NULL, as libpq requires.
+        let handle = try LibPQParameters.withCStrings(parameters.map(\.0) + [nil]) { (keywords) throws(PostgresError) in
+            try LibPQParameters.withCStrings(parameters.map(\.1) + [nil]) { values in
+                PQconnectdbParams(keywords, values, 1)
+            }
+        }
+        guard let connection = handle else {
+            throw PostgresError(code: .connectionFailed, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection)).trimmingTrailingWhitespace
+            PQfinish(connection)
+            throw PostgresError(code: .connectionFailed, message: message)
+        }
+        return connection
+    }
+
+    /// libpq takes whole seconds and treats anything below 2 as 2.
+    private static func connectTimeoutSeconds(_ timeout: Duration) -> Int64 {
+        let (seconds, attoseconds) = timeout.components
+        return max(2, seconds + (attoseconds > 0 ? 1 : 0))
+    }
+}

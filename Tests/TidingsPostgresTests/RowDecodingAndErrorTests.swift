@@ -1,0 +1,57 @@
+import Testing
+import TidingsPostgres
+
+/// Decoding failures and server errors say clearly what went wrong.
+@Suite struct RowDecodingAndErrorTests {
+    @Test func decodingErrorsNameTheColumn() throws {
+        try TestDatabase.withDatabase { client in
+            let row = try #require(try client.query("SELECT 'abc' AS word, NULL::int AS nothing").first)
+
+            let wrongType = try #require(throws: PostgresError.self) { try row.decode("word", as: Int.self) }
+            #expect(wrongType.code == .decoding)
+            #expect(wrongType.message.contains("\"word\""))
+
+            let null = try #require(throws: PostgresError.self) { try row.decode("nothing", as: Int.self) }
+            #expect(null.code == .decoding)
+            #expect(null.message.contains("\"nothing\"") && null.message.contains("NULL"))
+
+            let unknown = try #require(throws: PostgresError.self) { try row.decode("absent", as: String.self) }
+            #expect(unknown.message.contains("\"absent\""))
+        }
+    }
+
+    @Test func uniqueViolationCarriesItsSQLState() throws {
+        try TestDatabase.withDatabase { client in
+            _ = try client.query("CREATE TABLE accounts (email text PRIMARY KEY)")
+            _ = try client.query("INSERT INTO accounts VALUES (\("a@example.com"))")
+            let error = try #require(throws: PostgresError.self) {
+                try client.query("INSERT INTO accounts VALUES (\("a@example.com"))")
+            }
+            #expect(error.code == .server)
+            #expect(error.sqlState == "23505")
+            #expect(error.isUniqueViolation)
+            #expect(error.description == "PostgresError.server (SQLSTATE 23505)")
+            #expect(error.debugDescription.contains("a@example.com"))
+            // The failed statement did not break the pooled connection.
+            #expect(try client.query("SELECT count(*) AS n FROM accounts").first?.decode("n", as: Int.self) == 1)
+        }
+    }
+
+    @Test func syntaxErrorIsAServerError() throws {
+        try TestDatabase.withDatabase { client in
+            let error = try #require(throws: PostgresError.self) { try client.query("SELEC 1") }
+            #expect(error.code == .server && error.sqlState == "42601")
+        }
+    }
+
+    @Test func unreachableServerFailsToConnect() throws {
+        let client = PostgresClient(
+            configuration: PostgresConfiguration(connectionString: "postgresql://tidings@/postgres?host=/nonexistent-socket-dir"),
+            logger: TestDatabase.logger
+        )
+        defer { client.close() }
+        let error = try #require(throws: PostgresError.self) { try client.query("SELECT 1") }
+        #expect(error.code == .connectionFailed)
+        #expect(client.statistics.inUse == 0)
+    }
+}
