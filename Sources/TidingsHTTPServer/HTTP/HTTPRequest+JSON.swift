@@ -14,10 +14,11 @@ extension HTTPRequest {
         guard !body.isEmpty else {
             throw HTTPError(.badRequest, detail: "The request body is empty.")
         }
+        let data = Data(body)
         do {
-            return try JSONCoding.decoder.decode(T.self, from: Data(body))
+            return try JSONCoding.decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw JSONDecodingProblem.httpError(for: error)
+            throw JSONDecodingProblem.httpError(for: error, body: data)
         } catch {
             throw HTTPError(.badRequest, detail: "The request body is not valid JSON.")
         }
@@ -25,6 +26,7 @@ extension HTTPRequest {
 
     static func isJSONMediaType(_ contentType: String) -> Bool {
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        let trimmed = mediaType.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        return String(trimmed).lowercased() == "application/json"
     }
 }

@@ -1,7 +1,9 @@
+import FoundationEssentials
+
 /// Turns a `DecodingError` into a client-facing problem: 400 when the body is
 /// not JSON at all, 422 naming the offending field otherwise.
 enum JSONDecodingProblem {
-    static func httpError(for error: DecodingError) -> HTTPError {
+    static func httpError(for error: DecodingError, body: Data) -> HTTPError {
         switch error {
         case let .typeMismatch(type, context):
             return unprocessable(path: context.codingPath, problem: "expected \(describe(type))")
@@ -9,14 +11,19 @@ enum JSONDecodingProblem {
             return unprocessable(path: context.codingPath, problem: "expected \(describe(type)), found null")
         case let .keyNotFound(key, context):
             return unprocessable(path: context.codingPath + [key], problem: "is required")
-        case let .dataCorrupted(context):
-            if context.codingPath.isEmpty {
-                return HTTPError(
-                    .badRequest,
-                    detail: "The request body is not valid JSON: \(context.debugDescription)"
-                )
-            }
+        case let .dataCorrupted(context) where !context.codingPath.isEmpty:
             return unprocessable(path: context.codingPath, problem: "invalid value")
+        case .dataCorrupted:
+            // JSONDecoder reports a number that does not fit its field (1.5
+            // for an integer) like a syntax error, without a path; tell the
+            // two apart by parsing the body without a schema.
+            guard (try? JSONCoding.decoder.decode(AnyJSONValue.self, from: body)) != nil else {
+                return HTTPError(.badRequest, detail: "The request body is not valid JSON.")
+            }
+            return HTTPError(
+                .unprocessableContent,
+                detail: "A number does not fit its field (for example a fraction or an out-of-range value for an integer)."
+            )
         @unknown default:
             return HTTPError(.badRequest, detail: "The request body could not be decoded.")
         }

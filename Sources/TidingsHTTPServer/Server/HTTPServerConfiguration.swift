@@ -15,7 +15,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodySize: Int
     /// Longer request targets (path and query) answer 414.
     public var maxURLLength: Int
-    /// Budget for the request line and header fields together.
+    /// Budget for the request line and header fields together (enforced by
+    /// libmicrohttpd's per-connection memory pool); header fields alone
+    /// beyond it answer 431.
     public var maxHeaderBytes: Int
     /// More header fields answer 431.
     public var maxHeaderCount: Int

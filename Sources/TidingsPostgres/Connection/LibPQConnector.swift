@@ -25,6 +25,10 @@ enum LibPQConnector {
             PQfinish(connection)
             throw PostgresError(code: .connectionFailed, message: message)
         }
+        // Server notices ("relation ... already exists, skipping") are
+        // informational; libpq would print them to stderr, outside the
+        // structured log stream, so they are dropped.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         return connection
     }
 

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMicroHTTPD
+import CTidingsShims
+
+/// The C entry points libmicrohttpd calls on its worker threads. Each
+/// receives the `RequestPipeline` as `cls` (kept alive by the daemon) and the
+/// request's `InFlightRequest` through `req_cls`: retained when the request
+/// line arrives, released when MHD reports the request finished, which it
+/// does for completed, failed, timed-out and aborted requests alike.
+enum MicroHTTPDCallbacks {
+    static let requestLine: CTidingsShims_MHD_uri_log_callback = { cls, uri, _ in
+        let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls!).takeUnretainedValue()
+        let state = pipeline.requestStarted(targetLength: uri.map { Int(strlen($0)) } ?? 0)
+        return Unmanaged.passRetained(state).toOpaque()
+    }
+
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+        guard let cls, let handle = connection, let uploadDataSize, let stored = requestContext?.pointee else {
+            return .NO
+        }
+        let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls).takeUnretainedValue()
+        let state = Unmanaged<InFlightRequest>.fromOpaque(stored).takeUnretainedValue()
+        let connection = MicroHTTPDConnection(handle: handle)
+
+        switch state.phase {
+        case .started:
+            state.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
+            state.path = url.map { String(cString: $0) } ?? "/"
+            state.requestID = RequestID.accepting(connection.headerValue("X-Request-Id"))
+            state.remoteAddress = connection.clientAddress()
+            let headerStatistics = connection.headerStatistics()
+            if let problem = pipeline.admissionProblem(
+                for: state,
+                headerCount: headerStatistics.count,
+                headerBytes: headerStatistics.bytes,
+                contentLength: connection.headerValue("Content-Length")
+            ) {
+                // Answering before the body makes MHD close the connection
+                // instead of reading the rest of the upload.
+                return connection.queue(pipeline.reject(problem, state: state))
+            }
+            // Answering on this first call would make MHD 0.9.75 drop
+            // keep-alive, so wait for the call that follows the body.
+            state.phase = .receivingBody
+            return .YES
+
+        case .receivingBody where uploadDataSize.pointee > 0:
+            let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
+            uploadDataSize.pointee = 0
+            let limit = pipeline.configuration.maxBodySize
+            return state.receiveBody(chunk, limit: limit, drainAllowance: limit) ? .YES : .NO
+
+        case .receivingBody:
+            if state.bodyLimitExceeded {
+                return connection.queue(pipeline.reject(pipeline.payloadTooLarge, state: state))
+            }
+            let request = HTTPRequest(
+                method: state.method,
+                path: state.path,
+                queryItems: connection.queryItems(),
+                headers: connection.headers(),
+                body: state.body,
+                remoteAddress: state.remoteAddress
+            )
+            state.body = []
+            return connection.queue(pipeline.respond(to: request, state: state))
+
+        case .responded:
+            return .YES
+        }
+    }
+
+    static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in
+        guard let cls, let requestContext, let stored = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls).takeUnretainedValue()
+        let state = Unmanaged<InFlightRequest>.fromOpaque(stored).takeRetainedValue()
+        pipeline.requestFinished(state, termination: describe(termination))
+    }
+
+    static let log: CTidingsShims_MHD_log_callback = { cls, message in
+        guard let cls, let message else { return }
+        Unmanaged<MicroHTTPDLog>.fromOpaque(cls).takeUnretainedValue().record(String(cString: message))
+    }
+
+    /// nil for a normal completion, otherwise a short fixed reason.
+    private static func describe(_ termination: MHD_RequestTerminationCode) -> String? {
+        switch termination {
+        case .REQUEST_TERMINATED_COMPLETED_OK: nil
+        case .REQUEST_TERMINATED_WITH_ERROR: "error"
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: "idle_timeout"
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: "server_shutdown"
+        case .REQUEST_TERMINATED_READ_ERROR: "read_error"
+        case .REQUEST_TERMINATED_CLIENT_ABORT: "client_abort"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMicroHTTPD
+import CTidingsShims
+import Synchronization
+import TidingsObservability
+
+/// A running libmicrohttpd daemon: an internal thread pool where each worker
+/// polls its connections with epoll and runs handlers inline, so blocking
+/// handler work stays on these dedicated threads.
+///
+/// `@unchecked Sendable`: the daemon handle and quiesced listen socket are
+/// only touched under `handles`' lock; `logHook` is written once before the
+/// daemon starts and freed only in `deinit`, after the daemon has stopped
+/// and can no longer call it.
+final class MicroHTTPDDaemon: @unchecked Sendable {
+    /// `@unchecked Sendable` because `OpaquePointer` is not; it is only ever
+    /// read or replaced while holding the mutex that stores it.
+    private struct Handles: @unchecked Sendable {
+        var daemon: OpaquePointer?
+        /// Returned by `MHD_quiesce_daemon`; ours to close after stopping.
+        var quiescedListenSocket: Int32?
+    }
+
+    let boundPort: Int
+    private let handles: Mutex<Handles>
+    /// The C struct through which MHD reaches `log`.
+    private let logHook: UnsafeMutablePointer<CTidingsShims_MHD_logger>
+    private let log: MicroHTTPDLog
+    /// Referenced unretained by the C callbacks, so the daemon keeps it alive.
+    private let pipeline: RequestPipeline
+
+    deinit {
+        stop()
+        logHook.deallocate()
+    }
+
+    /// Binds and starts the daemon; throws with MHD's own explanation when
+    /// that fails.
+    init(pipeline: RequestPipeline, logger: Logger) throws(HTTPServerError) {
+        let configuration = pipeline.configuration
+        let address = try ListenAddress(host: configuration.host, port: configuration.port)
+        let log = MicroHTTPDLog(logger: logger)
+        let logHook = UnsafeMutablePointer<CTidingsShims_MHD_logger>.allocate(capacity: 1)
+        logHook.initialize(to: CTidingsShims_MHD_logger(
+            callback: MicroHTTPDCallbacks.log,
+            cls: Unmanaged.passUnretained(log).toOpaque()
+        ))
+        let pipelinePointer = Unmanaged.passUnretained(pipeline).toOpaque()
+
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+
+        let started = try address.withSocketAddress { socketAddress throws(HTTPServerError) in
+            // One thread is the polling thread itself; MHD warns about a pool of one.
+            let pool = configuration.threadCount > 1
+                ? [MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadCount, ptr_value: nil)]
+                : []
+            let options: [MHD_OptionItem] = pool + [
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds(configuration), ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
+                CTidingsShims_MHD_option_uri_log(MicroHTTPDCallbacks.requestLine, pipelinePointer),
+                CTidingsShims_MHD_option_notify_completed(MicroHTTPDCallbacks.completed, pipelinePointer),
+                CTidingsShims_MHD_option_logger(logHook),
+                CTidingsShims_MHD_option_sock_addr(socketAddress),
+                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+            ]
+            return options.withUnsafeBufferPointer { options in
+                CTidingsShims_MHD_start_daemon(flags, 0, MicroHTTPDCallbacks.access, pipelinePointer, options.baseAddress)
+            }
+        }
+        guard let daemon = started else {
+            logHook.deallocate()
+            let reason = log.latestMessage ?? "libmicrohttpd gave no reason"
+            throw HTTPServerError(
+                .startFailed,
+                detail: "could not listen on \(configuration.host):\(configuration.port): \(reason)"
+            )
+        }
+        boundPort = Int(CTidingsShims_MHD_bound_port(daemon))
+        handles = Mutex(Handles(daemon: daemon))
+        self.logHook = logHook
+        self.log = log
+        self.pipeline = pipeline
+    }
+
+    var openConnections: Int {
+        handles.withLock { handles in
+            handles.daemon.map { Int(CTidingsShims_MHD_current_connections($0)) } ?? 0
+        }
+    }
+
+    /// Stops accepting connections; open ones keep being served. The listen
+    /// socket is shut down at once so new clients are refused instead of
+    /// waiting in the backlog, and closed after `stop()`.
+    func quiesce() {
+        handles.withLock { handles in
+            guard let daemon = handles.daemon, handles.quiescedListenSocket == nil else { return }
+            let socket = MHD_quiesce_daemon(daemon)
+            guard socket >= 0 else { return }
+            Glibc.shutdown(socket, Int32(SHUT_RDWR))
+            handles.quiescedListenSocket = socket
+        }
+    }
+
+    /// Closes every connection and joins the worker threads; requests still
+    /// running finish their handler first. Idempotent.
+    func stop() {
+        let taken = handles.withLock { handles in
+            defer { handles = Handles() }
+            return handles
+        }
+        guard let daemon = taken.daemon else { return }
+        MHD_stop_daemon(daemon)
+        if let socket = taken.quiescedListenSocket {
+            close(socket)
+        }
+    }
+
+    private static func idleTimeoutSeconds(_ configuration: HTTPServerConfiguration) -> Int {
+        let (seconds, attoseconds) = configuration.connectionIdleTimeout.components
+        return Int(max(1, seconds + (attoseconds > 0 ? 1 : 0)))
+    }
+
+    /// MHD keeps a connection's request line, header fields, their index
+    /// and the response head in one pool of this size, so the pool is what
+    /// enforces `maxHeaderBytes` for the whole head. The headroom covers the
+    /// index and the response head, so heads within the limits are judged
+    /// here (answering problem+json); a head too large for the pool is
+    /// answered by MHD itself with a plain 414 or 431. MHD zeroes the pool
+    /// between keep-alive requests, so it is kept no larger than needed.
+    private static func connectionMemoryLimit(_ configuration: HTTPServerConfiguration) -> Int {
+        let headroom = 8 * 1024
+        return configuration.maxHeaderBytes + headroom
+    }
+}

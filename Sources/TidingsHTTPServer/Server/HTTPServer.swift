@@ -1,0 +1,86 @@
+import Synchronization
+import TidingsObservability
+
+/// The HTTP server: libmicrohttpd with a pool of worker threads that run the
+/// responder synchronously. See `HTTPServerConfiguration` for its limits.
+public final class HTTPServer: Sendable {
+    private enum State {
+        case idle
+        case running(MicroHTTPDDaemon)
+        case stopped
+    }
+
+    private let pipeline: RequestPipeline
+    private let logger: Logger
+    private let state = Mutex(State.idle)
+
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger, metrics: MetricsRegistry) {
+        self.logger = logger
+        pipeline = RequestPipeline(
+            configuration: configuration,
+            responder: responder,
+            logger: logger,
+            metrics: HTTPServerMetrics(registry: metrics)
+        )
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Binds and starts serving. Throws `HTTPServerError` for an invalid
+    /// configuration, an unusable host, a port that cannot be bound, or a
+    /// second start.
+    public func start() throws(HTTPServerError) {
+        let configuration = pipeline.configuration
+        try configuration.validate()
+        let daemon: MicroHTTPDDaemon = try state.withLock { state throws(HTTPServerError) in
+            guard case .idle = state else {
+                throw HTTPServerError(.alreadyStarted, detail: "an HTTPServer can be started only once")
+            }
+            let daemon = try MicroHTTPDDaemon(pipeline: pipeline, logger: logger)
+            state = .running(daemon)
+            return daemon
+        }
+        pipeline.metrics.connectionsOpen.observe { [weak daemon] in
+            Double(daemon?.openConnections ?? 0)
+        }
+        logger.notice("http server listening", metadata: [
+            "http.host": configuration.host,
+            "http.port": String(daemon.boundPort),
+            "http.threads": String(configuration.threadCount),
+        ])
+    }
+
+    /// The port actually bound (useful with port 0); 0 when not running.
+    public var boundPort: Int {
+        state.withLock { state in
+            if case let .running(daemon) = state { daemon.boundPort } else { 0 }
+        }
+    }
+
+    /// Stops accepting connections, lets requests in flight finish for up
+    /// to the grace period (closing keep-alive connections as they answer),
+    /// then closes everything. Idempotent; a concurrent second call returns
+    /// at once. Must not be called from a handler, since it joins the
+    /// worker threads.
+    public func shutdown() {
+        let running: MicroHTTPDDaemon? = state.withLock { state in
+            defer { state = .stopped }
+            if case let .running(daemon) = state { return daemon }
+            return nil
+        }
+        guard let daemon = running else { return }
+        pipeline.beginDraining()
+        daemon.quiesce()
+        let gracePeriod = pipeline.configuration.shutdownGracePeriod
+        if !pipeline.waitForInFlightRequests(timeout: gracePeriod) {
+            logger.warning("http requests still running after the grace period; closing their connections", metadata: [
+                "grace_period_s": String(gracePeriod.components.seconds),
+            ])
+        }
+        pipeline.metrics.connectionsOpen.removeObservation()
+        daemon.stop()
+        logger.notice("http server stopped")
+    }
+}

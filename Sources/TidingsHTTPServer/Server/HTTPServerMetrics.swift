@@ -1,0 +1,33 @@
+import TidingsObservability
+
+/// The server's metric series. Labels are bounded: known methods only, route
+/// templates (never raw paths), status codes.
+struct HTTPServerMetrics: Sendable {
+    static let unmatchedRoute = "unmatched"
+    private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    let requests: Counter
+    let duration: Histogram
+    let connectionsOpen: Gauge
+
+    init(registry: MetricsRegistry) {
+        requests = registry.counter(
+            "tidings_http_requests_total",
+            help: "HTTP requests answered, by method, route template and status."
+        )
+        duration = registry.histogram(
+            "tidings_http_request_duration_seconds",
+            help: "Time from request line to completed response, by method and route template."
+        )
+        connectionsOpen = registry.gauge(
+            "tidings_http_connections_open",
+            help: "Client connections currently open."
+        )
+    }
+
+    func record(method: HTTPMethod, route: String, status: HTTPStatus, seconds: Double) {
+        let methodLabel = Self.knownMethods.contains(method.rawValue) ? method.rawValue : "other"
+        requests.increment(labels: ["method": methodLabel, "route": route, "status": String(status.code)])
+        duration.observe(seconds, labels: ["method": methodLabel, "route": route])
+    }
+}

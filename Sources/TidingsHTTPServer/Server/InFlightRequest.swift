@@ -1,0 +1,56 @@
+/// The server's state for one request, from its request line to the moment
+/// libmicrohttpd reports it finished. It travels through `req_cls` and is
+/// only touched by the thread serving its connection.
+final class InFlightRequest {
+    enum Phase {
+        /// Request line read; headers not yet seen by the access handler.
+        case started
+        /// Headers accepted; collecting the body.
+        case receivingBody
+        /// A response has been queued.
+        case responded
+    }
+
+    let startedAt: ContinuousClock.Instant
+    /// Length of the raw request target (path and query) as sent.
+    let targetLength: Int
+    var phase = Phase.started
+    var method = HTTPMethod.get
+    var path = ""
+    var requestID = ""
+    var remoteAddress: String?
+    var body: [UInt8] = []
+    /// Set once the body outgrew the limit; later bytes are counted, not kept.
+    var bodyLimitExceeded = false
+    var discardedBodyBytes = 0
+    var route: String?
+    var status: HTTPStatus?
+    var bytesOut = 0
+
+    init(targetLength: Int) {
+        startedAt = .now
+        self.targetLength = targetLength
+    }
+
+    /// Takes a piece of the upload. Returns false when the client keeps
+    /// sending far beyond the limit and the connection should be dropped.
+    ///
+    /// libmicrohttpd 0.9.75 cannot queue a response while a body is still
+    /// arriving, so a chunked body that crosses the limit is discarded
+    /// (not buffered) up to `drainAllowance` more bytes to still answer 413
+    /// at its end; past that the connection is closed without an answer.
+    func receiveBody(_ chunk: UnsafeRawBufferPointer, limit: Int, drainAllowance: Int) -> Bool {
+        if bodyLimitExceeded {
+            discardedBodyBytes += chunk.count
+            return discardedBodyBytes <= drainAllowance
+        }
+        guard body.count + chunk.count <= limit else {
+            bodyLimitExceeded = true
+            discardedBodyBytes = body.count + chunk.count
+            body = []
+            return true
+        }
+        body.append(contentsOf: chunk)
+        return true
+    }
+}

@@ -1,0 +1,121 @@
+import FoundationEssentials
+import Testing
+import TidingsHTTPServer
+
+@Suite struct JSONTests {
+    private struct CreateWatch: Codable {
+        let name: String
+        let intervalSeconds: Int
+        let tags: [Tag]?
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case intervalSeconds = "interval_seconds"
+            case tags
+        }
+    }
+
+    private struct Tag: Codable {
+        let label: String
+    }
+
+    private struct Stamp: Codable {
+        let at: Date
+        let url: String
+    }
+
+    private static func makeRouter() -> Router {
+        var router = Router()
+        router.post("/v1/watches") { request, _ in
+            let input = try request.decodeJSON(CreateWatch.self)
+            return .json(input, status: .created)
+        }
+        return router
+    }
+
+    private static let json = [("Content-Type", "application/json; charset=utf-8")]
+
+    @Test func validBodyRoundTrips() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request(
+            "POST", "/v1/watches", headers: Self.json,
+            body: Array(#"{"interval_seconds": 60, "name": "docs"}"#.utf8)
+        )
+        #expect(response.status == 201)
+        #expect(response.headers["Content-Type"] == "application/json")
+        #expect(response.text == #"{"interval_seconds":60,"name":"docs"}"#)
+    }
+
+    @Test func malformedJSONIs400() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request("POST", "/v1/watches", headers: Self.json, body: Array("{\"name\": ".utf8))
+        #expect(response.status == 400)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(response.problem?.detail == "The request body is not valid JSON.")
+    }
+
+    @Test func fractionForAnIntegerIs422NotMalformed() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request(
+            "POST", "/v1/watches", headers: Self.json,
+            body: Array(#"{"name":"x","interval_seconds":1.5}"#.utf8)
+        )
+        #expect(response.status == 422)
+    }
+
+    @Test func emptyBodyIs400() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request("POST", "/v1/watches", headers: Self.json)
+        #expect(response.status == 400)
+        #expect(response.problem?.detail == "The request body is empty.")
+    }
+
+    @Test func wrongContentTypeIs415() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request(
+            "POST", "/v1/watches", headers: [("Content-Type", "text/plain")],
+            body: Array(#"{"name":"x","interval_seconds":1}"#.utf8)
+        )
+        #expect(response.status == 415)
+        #expect(response.problem?.status == 415)
+    }
+
+    @Test func wrongTypeIs422NamingTheField() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request(
+            "POST", "/v1/watches", headers: Self.json,
+            body: Array(#"{"name":"x","interval_seconds":"soon"}"#.utf8)
+        )
+        #expect(response.status == 422)
+        #expect(response.problem?.detail == "interval_seconds: expected an integer")
+        #expect(response.problem?.field == "interval_seconds")
+    }
+
+    @Test func missingAndNestedFieldsAreNamed() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let missing = try server.request("POST", "/v1/watches", headers: Self.json, body: Array(#"{"name":"x"}"#.utf8))
+        #expect(missing.problem?.detail == "interval_seconds: is required")
+        let nested = try server.request(
+            "POST", "/v1/watches", headers: Self.json,
+            body: Array(#"{"name":"x","interval_seconds":5,"tags":[{"label":"a"},{"label":7}]}"#.utf8)
+        )
+        #expect(nested.status == 422)
+        #expect(nested.problem?.detail == "tags[1].label: expected a string")
+    }
+
+    @Test func encodingUsesSortedKeysUnescapedSlashesAndFractionalDates() {
+        let response = HTTPResponse.json(Stamp(at: Date(timeIntervalSince1970: 1_700_000_000.25), url: "https://a/b"))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"at":"2023-11-14T22:13:20.250Z","url":"https://a/b"}"#)
+    }
+
+    @Test func decodingAcceptsDatesWithAndWithoutFractions() throws {
+        for text in ["2023-11-14T22:13:20.250Z", "2023-11-14T22:13:20Z"] {
+            let request = HTTPRequest(
+                method: .post, path: "/", headers: ["Content-Type": "application/json"],
+                body: Array(#"{"at":"\#(text)","url":"u"}"#.utf8)
+            )
+            let stamp = try request.decodeJSON(Stamp.self)
+            #expect(abs(stamp.at.timeIntervalSince1970 - 1_700_000_000) < 1)
+        }
+    }
+}

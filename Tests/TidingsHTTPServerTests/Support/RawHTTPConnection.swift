@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TidingsHTTPServer
+
+/// A blocking HTTP/1.1 client over a plain POSIX socket, so tests control
+/// exactly which bytes go out and can observe what the server does with a
+/// connection (answers, keeps it open, closes it).
+final class RawHTTPConnection {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let socket: Int32
+
+    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(socket)
+            throw Failure(description: "connect() failed: errno \(code)")
+        }
+        setReceiveTimeout(seconds: receiveTimeoutSeconds)
+    }
+
+    /// How long a read may wait before the request counts as unanswered.
+    func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        Glibc.close(socket)
+    }
+
+    func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw Failure(description: "send() failed: errno \(errno)") }
+            offset += written
+        }
+    }
+
+    /// Sends a request with `Content-Length` when there is a body.
+    func request(
+        _ method: String,
+        _ target: String,
+        headers: [(String, String)] = [],
+        body: [UInt8] = []
+    ) throws -> RawHTTPResponse {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        try send(Array(head.utf8) + body)
+        return try readResponse(expectBody: method != "HEAD")
+    }
+
+    private var buffer: [UInt8] = []
+
+    /// Reads one response: the head, then `Content-Length` bytes of body
+    /// (or everything until the server closes when there is no length).
+    func readResponse(expectBody: Bool = true) throws -> RawHTTPResponse {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = buffer.firstRange(of: separator)?.upperBound
+            if headEnd == nil {
+                guard try receiveMore() else { throw Failure(description: "connection closed before a response head") }
+            }
+        }
+        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self)
+        buffer.removeFirst(headEnd!)
+        var lines = head.split(separator: "\r\n").map(String.init)
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw Failure(description: "bad status line in \(head)")
+        }
+        var headers = HTTPHeaders()
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(
+                name: String(line[..<colon]),
+                value: String(line[line.index(after: colon)...].drop(while: { $0 == " " }))
+            )
+        }
+        var body: [UInt8] = []
+        if expectBody {
+            if let lengthText = headers["Content-Length"], let length = Int(lengthText) {
+                while buffer.count < length {
+                    guard try receiveMore() else { throw Failure(description: "connection closed inside a body") }
+                }
+                body = Array(buffer[..<length])
+                buffer.removeFirst(length)
+            } else {
+                while try receiveMore() {}
+                body = buffer
+                buffer = []
+            }
+        }
+        return RawHTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server closes the connection within the receive timeout.
+    func waitForClose() -> Bool {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(socket, &scratch, scratch.count, 0)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
+
+    private func receiveMore() throws -> Bool {
+        var scratch = [UInt8](repeating: 0, count: 65536)
+        let count = recv(socket, &scratch, scratch.count, 0)
+        if count == 0 { return false }
+        if count < 0 {
+            if errno == ECONNRESET { return false }
+            throw Failure(description: "recv() failed: errno \(errno)")
+        }
+        buffer.append(contentsOf: scratch[..<count])
+        return true
+    }
+}
