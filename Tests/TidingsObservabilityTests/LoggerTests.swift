@@ -22,6 +22,16 @@ import TidingsObservability
         #expect(timestamp.hasSuffix("Z") && timestamp.count == 24)
     }
 
+    @Test func escapesControlCharactersAsJSON() throws {
+        let sink = CapturingLogSink()
+        Logger(label: "t", sink: sink).error("bell\u{07}tab\tback\\slash", metadata: ["k\"": "\u{1f}"])
+        let line = try #require(sink.lines.first)
+        #expect(line.contains(#""msg":"bell\u0007tab\tback\\slash""#))
+        #expect(line.contains(#""k\"":"\u001f""#))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["msg"] as? String == "bell\u{07}tab\tback\\slash")
+    }
+
     @Test func levelsAreOrdered() {
         #expect(LogLevel.trace < .debug && LogLevel.warning < .error && LogLevel.error < .critical)
         #expect(LogLevel(rawValue: "notice") == .notice)

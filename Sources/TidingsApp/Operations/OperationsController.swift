@@ -35,8 +35,11 @@ struct OperationsController: Sendable {
         }
     }
 
+    /// Encoded once: liveness probes come often and never vary.
+    private static let healthy = HTTPResponse.json(Health(status: "ok"))
+
     @Sendable func health(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
-        .json(Health(status: "ok"))
+        Self.healthy
     }
 
     @Sendable func readiness(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
