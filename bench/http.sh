@@ -13,7 +13,8 @@ connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 port=${BENCH_PORT:-18080}
 
-swift build -c release --product tidings >/dev/null
+swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
+    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
 binary="$(swift build -c release --show-bin-path)/tidings"
 data=$(mktemp -d /tmp/tidings-bench.XXXXXX)
 

@@ -39,5 +39,20 @@ import TidingsObservability
 
     @Test func timestampFormat() {
         #expect(UTCTimestamp.format(Date(timeIntervalSince1970: 1614265330.25)) == "2021-02-25T15:02:10.250Z")
+        #expect(UTCTimestamp.format(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(UTCTimestamp.format(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+        #expect(UTCTimestamp.format(Date(timeIntervalSince1970: 4_107_542_399.999)) == "2100-02-28T23:59:59.999Z")
+        #expect(UTCTimestamp.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59.000Z")
+    }
+
+    @Test func timestampMatchesFoundationAcrossYears() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for step in stride(from: 0.0, to: 4_000_000_000, by: 86_400 * 37 + 3_725.5) {
+            let date = Date(timeIntervalSince1970: step)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
+            #expect(UTCTimestamp.format(date).hasPrefix(expected))
+        }
     }
 }

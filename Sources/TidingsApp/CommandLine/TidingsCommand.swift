@@ -30,6 +30,7 @@ public enum TidingsCommand {
             return 78
         }
         let logger = Logger(label: "tidings", logLevel: configuration.logLevel)
+        defer { StandardOutputLogSink.shared.flush() }
 
         do {
             if command == "migrate" {

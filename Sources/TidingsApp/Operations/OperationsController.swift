@@ -10,6 +10,17 @@ struct OperationsController: Sendable {
     let expectedSchemaVersion: Int
     let metrics: MetricsRegistry
     let openAPIDocument: [UInt8]
+    /// The usual readiness answer, encoded once: probes and load balancers
+    /// ask many times a second.
+    private let upToDate: HTTPResponse
+
+    init(migrations: MigrationRunner, expectedSchemaVersion: Int, metrics: MetricsRegistry, openAPIDocument: [UInt8]) {
+        self.migrations = migrations
+        self.expectedSchemaVersion = expectedSchemaVersion
+        self.metrics = metrics
+        self.openAPIDocument = openAPIDocument
+        self.upToDate = Self.readinessResponse(applied: expectedSchemaVersion, expected: expectedSchemaVersion)
+    }
 
     func register(on router: inout Router) {
         router.get("/healthz", use: health)
@@ -54,7 +65,15 @@ struct OperationsController: Sendable {
             throw HTTPError(.serviceUnavailable,
                             detail: "Database migrations are not applied (schema version \(applied), expected \(expectedSchemaVersion)).")
         }
-        return .json(Readiness(status: "ready", database: "ok", schemaVersion: applied, expectedSchemaVersion: expectedSchemaVersion))
+        if applied == expectedSchemaVersion {
+            return upToDate
+        }
+        // A newer replica already migrated further during a rolling upgrade.
+        return Self.readinessResponse(applied: applied, expected: expectedSchemaVersion)
+    }
+
+    private static func readinessResponse(applied: Int, expected: Int) -> HTTPResponse {
+        .json(Readiness(status: "ready", database: "ok", schemaVersion: applied, expectedSchemaVersion: expected))
     }
 
     @Sendable func prometheusMetrics(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {

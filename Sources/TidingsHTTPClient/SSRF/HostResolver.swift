@@ -10,7 +10,8 @@ enum HostResolver {
     static func resolve(_ host: String) throws(HTTPClientError) -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        // Socket type 0 lists each address once per type; the caller only
+        // checks addresses, so duplicates are harmless.
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &list)
         defer { if let list { freeaddrinfo(list) } }

@@ -50,7 +50,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         let pipelinePointer = Unmanaged.passUnretained(pipeline).toOpaque()
 
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-            | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
         let started = try address.withSocketAddress { socketAddress throws(HTTPServerError) in

@@ -134,13 +134,12 @@ final class RequestPipeline: Sendable {
     /// One line per request; the fields are only assembled when it is logged.
     private func writeAccessLog(_ state: InFlightRequest, route: String, elapsed: Duration, termination: String?) {
         guard logger.isEnabled(.info) else { return }
-        var fields: [String: String] = [
-            "http.method": state.method.rawValue,
-            "http.route": route,
-            "http.path": state.path,
-            "http.duration_ms": Self.milliseconds(elapsed),
-            "request.id": state.requestID,
-        ]
+        var fields = [String: String](minimumCapacity: 10)
+        fields["http.method"] = state.method.rawValue
+        fields["http.route"] = route
+        fields["http.path"] = state.path
+        fields["http.duration_ms"] = Self.milliseconds(elapsed)
+        fields["request.id"] = state.requestID
         if let remoteAddress = state.remoteAddress { fields["client.address"] = remoteAddress }
         if let termination { fields["termination"] = termination }
         guard let status = state.status else {

@@ -9,7 +9,7 @@ public struct Logger: Sendable {
     public var metadata: [String: String]
     private let sink: any LogSink
 
-    public init(label: String, logLevel: LogLevel = .info, sink: any LogSink = StandardOutputLogSink()) {
+    public init(label: String, logLevel: LogLevel = .info, sink: any LogSink = StandardOutputLogSink.shared) {
         self.label = label
         self.logLevel = logLevel
         self.metadata = [:]
@@ -32,14 +32,15 @@ public struct Logger: Sendable {
     ) {
         guard isEnabled(level) else { return }
         var fields = metadata
-        for (key, value) in extra { fields[key] = value }
-        sink.write(line: LogLineEncoder.encode(
-            timestamp: Date(),
-            level: level,
-            label: label,
-            message: message(),
-            metadata: fields
-        ))
+        if fields.isEmpty {
+            fields = extra
+        } else {
+            for (key, value) in extra { fields[key] = value }
+        }
+        sink.write(
+            line: LogLineEncoder.encode(timestamp: Date(), level: level, label: label, message: message(), metadata: fields),
+            level: level
+        )
     }
 
     public func trace(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
