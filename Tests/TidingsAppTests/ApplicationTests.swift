@@ -79,6 +79,30 @@ import TidingsObservability
         #expect(try jsonObject(notReady.body)["status"] as? Int == 503)
     }
 
+    @Test func twoHundredConcurrentRequestsThroughAPoolOfFour() async throws {
+        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        configuration.databasePoolSize = 4
+        configuration.httpThreads = 8
+        let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
+        defer { application.shutdown() }
+        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        defer { client.shutdown() }
+
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<200 {
+                group.addTask {
+                    try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(application.port)/readyz")).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 200)
+        #expect(statuses.allSatisfy { $0 == 200 })
+        let statistics = application.database.statistics
+        #expect(statistics.maxConnections == 4)
+        #expect(statistics.totalCreated <= 4)
+    }
+
     @Test func refusesToStartWithoutResources() throws {
         var configuration = TestEnvironment.configuration(databaseURL: "postgresql://nobody@/none?host=/nonexistent")
         configuration.resourcesDirectory = "/nonexistent/tidings"

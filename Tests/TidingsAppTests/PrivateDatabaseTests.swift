@@ -3,6 +3,7 @@ import Testing
 import TidingsApp
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsPostgres
 
 /// `make run` without TIDINGS_DATABASE_URL: Tidings owns a PostgreSQL
 /// cluster in its data folder, stops it on shutdown and reuses it next time.
@@ -30,6 +31,13 @@ import TidingsObservability
             "the private cluster keeps its files inside the data directory"
         )
         #expect(FileManager.default.fileExists(atPath: pidFile))
+
+        // PostgreSQL restarts under a running Tidings: the pooled connections
+        // are dead, and the next request must still succeed.
+        try LocalPostgresCluster(directory: dataDirectory, logger: logger).restart()
+        let afterRestart = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(first.port)/readyz"))
+        #expect(afterRestart.status == 200)
+
         first.shutdown()
         #expect(!FileManager.default.fileExists(atPath: pidFile), "PostgreSQL is stopped on shutdown")
 
