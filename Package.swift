@@ -54,11 +54,18 @@ let package = Package(
             dependencies: ["CLibPQ", "TidingsCrypto", "TidingsObservability"]
         ),
 
-        // Wiring: configuration, private PostgreSQL, operational endpoints.
+        // Domain: users, devices, watches, webhooks and their SQL; no C.
+        .target(
+            name: "TidingsDomain",
+            dependencies: ["TidingsCrypto", "TidingsObservability", "TidingsPostgres"]
+        ),
+
+        // Edge and wiring: REST handlers, configuration, start-up and shutdown.
         .target(
             name: "TidingsApp",
             dependencies: [
                 "TidingsCrypto",
+                "TidingsDomain",
                 "TidingsObservability",
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",

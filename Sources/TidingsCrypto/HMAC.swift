@@ -23,16 +23,4 @@ public enum HMACSHA256 {
         }
         return Digest(bytes: output)
     }
-
-    /// Compares two codes in constant time, so a caller checking a signature
-    /// does not leak how many leading bytes matched.
-    public static func isEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        if lhs.isEmpty { return true }
-        return lhs.withUnsafeBytes { left in
-            rhs.withUnsafeBytes { right in
-                CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0
-            }
-        }
-    }
 }

@@ -28,6 +28,7 @@ public final class Application: Sendable {
         let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
         let openAPIDocument = try [UInt8](Data(contentsOf: URL(fileURLWithPath: resources.openAPIPath)))
         let metrics = MetricsRegistry()
+        let adminToken = try AdminToken.resolve(configuration: configuration, logger: logger)
         let databaseRuntime = try DatabaseRuntime.open(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
@@ -46,10 +47,16 @@ public final class Application: Sendable {
                 metrics: metrics,
                 openAPIDocument: openAPIDocument
             ).register(on: &router)
+            APIRoutes(
+                database: databaseRuntime.client,
+                adminToken: adminToken,
+                httpClient: client,
+                configuration: configuration
+            ).register(on: &router)
 
             let server = HTTPServer(
                 configuration: configuration.httpServerConfiguration,
-                responder: router,
+                responder: DatabaseErrorResponder(wrapped: router),
                 logger: logger,
                 metrics: metrics
             )

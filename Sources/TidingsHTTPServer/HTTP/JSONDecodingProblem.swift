@@ -12,7 +12,8 @@ enum JSONDecodingProblem {
         case let .keyNotFound(key, context):
             return unprocessable(path: context.codingPath + [key], problem: "is required")
         case let .dataCorrupted(context) where !context.codingPath.isEmpty:
-            return unprocessable(path: context.codingPath, problem: "invalid value")
+            let problem = (context.underlyingError as? FieldProblem)?.message ?? "invalid value"
+            return unprocessable(path: context.codingPath, problem: problem)
         case .dataCorrupted:
             // JSONDecoder reports a number that does not fit its field (1.5
             // for an integer) like a syntax error, without a path; tell the

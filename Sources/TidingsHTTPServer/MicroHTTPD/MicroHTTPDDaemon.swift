@@ -58,13 +58,14 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
             let pool = configuration.threadCount > 1
                 ? [MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadCount, ptr_value: nil)]
                 : []
-            let options: [MHD_OptionItem] = pool + [
+            // The logger comes first so that libmicrohttpd reports problems
+            // with the later options through it.
+            let options: [MHD_OptionItem] = [CTidingsShims_MHD_option_logger(logHook)] + pool + [
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds(configuration), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
                 CTidingsShims_MHD_option_uri_log(MicroHTTPDCallbacks.requestLine, pipelinePointer),
                 CTidingsShims_MHD_option_notify_completed(MicroHTTPDCallbacks.completed, pipelinePointer),
-                CTidingsShims_MHD_option_logger(logHook),
                 CTidingsShims_MHD_option_sock_addr(socketAddress),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]

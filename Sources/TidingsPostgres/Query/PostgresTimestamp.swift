@@ -7,8 +7,11 @@ enum PostgresTimestamp {
     private static let microsecondsPerSecond: Int64 = 1_000_000
     private static let secondsPerDay: Int64 = 86_400
 
-    /// "2026-11-29T15:19:36.123456Z"
+    /// "2026-11-29T15:19:36.123456Z"; the distant past and future become
+    /// "-infinity" and "infinity", mirroring `parse`.
     static func format(_ date: Date) -> String {
+        if date == .distantPast { return "-infinity" }
+        if date == .distantFuture { return "infinity" }
         let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         let seconds = floorDivide(microseconds, microsecondsPerSecond)
         let fraction = microseconds - seconds * microsecondsPerSecond

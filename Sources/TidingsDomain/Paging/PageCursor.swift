@@ -1,0 +1,37 @@
+import FoundationEssentials
+import TidingsCrypto
+
+/// Where a list page ends: the creation time and id of its last item. Lists
+/// are ordered by `(created_at, id)`, so a cursor stays valid while rows are
+/// inserted or deleted around it. Clients see it as an opaque token.
+public struct PageCursor: Sendable, Equatable {
+    public let createdAt: Date
+    public let id: UUID
+
+    public init(createdAt: Date, id: UUID) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    /// The position before every row.
+    static let start = PageCursor(createdAt: .distantPast, id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+
+    /// `base64url("<unix microseconds>.<uuid>")`: microseconds are what
+    /// PostgreSQL stores, so the position round-trips exactly.
+    public var token: String {
+        let microseconds = Int64((createdAt.timeIntervalSince1970 * 1_000_000).rounded())
+        return Base64.encodeURLSafe(Array("\(microseconds).\(id.uuidString.lowercased())".utf8))
+    }
+
+    public init?(token: String) {
+        guard token.utf8.count <= 128,
+              let bytes = Base64.decode(token),
+              let text = String(validating: bytes, as: UTF8.self)
+        else { return nil }
+        let parts = text.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let microseconds = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
+            return nil
+        }
+        self.init(createdAt: Date(timeIntervalSince1970: Double(microseconds) / 1_000_000), id: id)
+    }
+}

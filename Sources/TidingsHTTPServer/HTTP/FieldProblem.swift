@@ -1,0 +1,52 @@
+import FoundationEssentials
+
+/// A problem with one field of a JSON request body, raised while decoding
+/// (unknown field, value out of range, bad enum value). `decodeJSON` turns it
+/// into 422 with the detail "<field path>: <message>".
+public struct FieldProblem: Error, Sendable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// Any-string coding key, for reading the keys a client actually sent.
+struct AnyCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int? = nil
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        nil
+    }
+}
+
+extension Decoder {
+    /// Throws a `FieldProblem` for the first key of this object that `Key`
+    /// does not declare, so a misspelt field is an error rather than ignored.
+    public func rejectUnknownFields<Key: CodingKey>(_ keys: Key.Type) throws {
+        let container = try container(keyedBy: AnyCodingKey.self)
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where Key(stringValue: key.stringValue) == nil {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: codingPath + [key],
+                debugDescription: "unknown field",
+                underlyingError: FieldProblem("is not a known field")
+            ))
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A `DecodingError` carrying a client-facing message about `key`.
+    public func fieldProblem(_ key: Key, _ message: String) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: codingPath + [key],
+            debugDescription: message,
+            underlyingError: FieldProblem(message)
+        ))
+    }
+}
