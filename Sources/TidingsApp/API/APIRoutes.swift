@@ -14,5 +14,8 @@ struct APIRoutes {
         let accounts = AccountStore(database: database)
         let authenticator = Authenticator(adminToken: adminToken, accounts: accounts)
         AccountsController(accounts: accounts, authenticator: authenticator).register(on: &router)
+        // devices: controller
+        // watches: controller
+        // webhooks: controller
     }
 }
