@@ -14,13 +14,13 @@ public enum UTCTimestamp {
     static func append(_ date: Date, to bytes: inout [UInt8]) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let (days, millisecondOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-        let (year, month, day) = civilDate(daysSinceEpoch: millisecondOfDay < 0 ? days - 1 : days)
+        let (year, month, day) = CivilCalendar.date(daysSinceEpoch: millisecondOfDay < 0 ? days - 1 : days)
         let time = Int(millisecondOfDay < 0 ? millisecondOfDay + 86_400_000 : millisecondOfDay)
-        appendDigits(year, width: 4, to: &bytes)
+        appendDigits(Int(year), width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, width: 2, to: &bytes)
+        appendDigits(Int(month), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, width: 2, to: &bytes)
+        appendDigits(Int(day), width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
         appendDigits(time / 3_600_000, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -30,22 +30,6 @@ public enum UTCTimestamp {
         bytes.append(UInt8(ascii: "."))
         appendDigits(time % 1000, width: 3, to: &bytes)
         bytes.append(UInt8(ascii: "Z"))
-    }
-
-    /// Year, month and day of a day count since 1970-01-01 in the proleptic
-    /// Gregorian calendar (H. Hinnant's `civil_from_days`). Pure arithmetic:
-    /// glibc's gmtime_r takes a process-wide lock on every call.
-    static func civilDate(daysSinceEpoch: Int64) -> (year: Int, month: Int, day: Int) {
-        let shifted = daysSinceEpoch + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
     }
 
     /// Appends `value` (never negative here) zero-padded to `width` digits.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TidingsObservability
 
 /// Converts between `Date` and PostgreSQL's timestamp text, by hand: it runs
 /// for every timestamp column of every row, and Foundation's ISO 8601 styles
@@ -13,11 +14,11 @@ enum PostgresTimestamp {
         if date == .distantPast { return "-infinity" }
         if date == .distantFuture { return "infinity" }
         let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-        let seconds = floorDivide(microseconds, microsecondsPerSecond)
+        let seconds = CivilCalendar.floorDivide(microseconds, microsecondsPerSecond)
         let fraction = microseconds - seconds * microsecondsPerSecond
-        let days = floorDivide(seconds, secondsPerDay)
+        let days = CivilCalendar.floorDivide(seconds, secondsPerDay)
         let secondOfDay = seconds - days * secondsPerDay
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let (year, month, day) = CivilCalendar.date(daysSinceEpoch: days)
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
             + "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
             + "." + pad(fraction, 6) + "Z"
@@ -49,37 +50,9 @@ enum PostgresTimestamp {
             _ = scanner.digits(maxCount: .max)
         }
         guard let offset = scanner.utcOffsetSeconds(), scanner.isAtEnd else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * secondsPerDay + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(microseconds) / 1_000_000)
-    }
-
-    /// Howard Hinnant's `civil_from_days`: proleptic Gregorian date of a day count.
-    private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Howard Hinnant's `days_from_civil`.
-    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let adjustedYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(adjustedYear, 400)
-        let yearOfEra = adjustedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return value % divisor < 0 ? quotient - 1 : quotient
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
