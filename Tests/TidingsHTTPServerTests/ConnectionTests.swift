@@ -43,8 +43,8 @@ import TidingsHTTPServer
             server.server.shutdown()
             shutdownDone.signal()
         }
-        // Once the server stops listening, new clients are refused...
-        #expect(poll { (try? RawHTTPConnection(port: port)) == nil })
+        // Once the server drains, new connections are closed unanswered...
+        #expect(poll { (try? RawHTTPConnection(port: port).request("GET", "/slow")) == nil })
         // ...while the request already running still gets its answer.
         releaseHandler.signal()
         #expect(clientDone.wait(timeout: .now() + .seconds(5)) == .success)

@@ -16,6 +16,8 @@
 /// MHD_start_daemon with every option passed through one MHD_OPTION_ARRAY.
 struct MHD_Daemon *CTidingsShims_MHD_start_daemon(unsigned int flags,
                                                   uint16_t port,
+                                                  MHD_AcceptPolicyCallback accept_policy,
+                                                  void *accept_policy_cls,
                                                   MHD_AccessHandlerCallback handler,
                                                   void *handler_cls,
                                                   const struct MHD_OptionItem *options);

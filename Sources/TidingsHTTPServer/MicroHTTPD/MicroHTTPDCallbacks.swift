@@ -10,6 +10,13 @@ import CTidingsShims
 /// line arrives, released when MHD reports the request finished, which it
 /// does for completed, failed, timed-out and aborted requests alike.
 enum MicroHTTPDCallbacks {
+    /// Once the server drains, new connections are closed as soon as they
+    /// are accepted; those already open finish their requests.
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+        let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls!).takeUnretainedValue()
+        return pipeline.isDraining ? MHD_Result.NO : MHD_Result.YES
+    }
+
     static let requestLine: CTidingsShims_MHD_uri_log_callback = { cls, uri, _ in
         let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls!).takeUnretainedValue()
         let state = pipeline.requestStarted(targetLength: uri.map { Int(strlen($0)) } ?? 0)

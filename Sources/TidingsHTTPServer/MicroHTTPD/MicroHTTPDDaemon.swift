@@ -10,8 +10,8 @@ import TidingsObservability
 /// polls its connections with epoll and runs handlers inline, so blocking
 /// handler work stays on these dedicated threads.
 ///
-/// `@unchecked Sendable`: the daemon handle and quiesced listen socket are
-/// only touched under `handles`' lock; `logHook` is written once before the
+/// `@unchecked Sendable`: the daemon handle is only touched under
+/// `handles`' lock; `logHook` is written once before the
 /// daemon starts and freed only in `deinit`, after the daemon has stopped
 /// and can no longer call it.
 final class MicroHTTPDDaemon: @unchecked Sendable {
@@ -19,8 +19,6 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
     /// read or replaced while holding the mutex that stores it.
     private struct Handles: @unchecked Sendable {
         var daemon: OpaquePointer?
-        /// Returned by `MHD_quiesce_daemon`; ours to close after stopping.
-        var quiescedListenSocket: Int32?
     }
 
     let boundPort: Int
@@ -70,7 +68,12 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return options.withUnsafeBufferPointer { options in
-                CTidingsShims_MHD_start_daemon(flags, 0, MicroHTTPDCallbacks.access, pipelinePointer, options.baseAddress)
+                CTidingsShims_MHD_start_daemon(
+                    flags, 0,
+                    MicroHTTPDCallbacks.acceptPolicy, pipelinePointer,
+                    MicroHTTPDCallbacks.access, pipelinePointer,
+                    options.baseAddress
+                )
             }
         }
         guard let daemon = started else {
@@ -94,19 +97,6 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting connections; open ones keep being served. The listen
-    /// socket is shut down at once so new clients are refused instead of
-    /// waiting in the backlog, and closed after `stop()`.
-    func quiesce() {
-        handles.withLock { handles in
-            guard let daemon = handles.daemon, handles.quiescedListenSocket == nil else { return }
-            let socket = MHD_quiesce_daemon(daemon)
-            guard socket >= 0 else { return }
-            Glibc.shutdown(socket, Int32(SHUT_RDWR))
-            handles.quiescedListenSocket = socket
-        }
-    }
-
     /// Closes every connection and joins the worker threads; requests still
     /// running finish their handler first. Idempotent.
     func stop() {
@@ -116,9 +106,6 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         }
         guard let daemon = taken.daemon else { return }
         MHD_stop_daemon(daemon)
-        if let socket = taken.quiescedListenSocket {
-            close(socket)
-        }
     }
 
     private static func idleTimeoutSeconds(_ configuration: HTTPServerConfiguration) -> Int {

@@ -71,8 +71,11 @@ public final class HTTPServer: Sendable {
             return nil
         }
         guard let daemon = running else { return }
+        // Draining makes the accept policy close new connections at once.
+        // (MHD_quiesce_daemon would remove the listen socket instead, but it
+        // races with worker threads that reach the connection limit and
+        // makes libmicrohttpd 0.9.75 abort.)
         pipeline.beginDraining()
-        daemon.quiesce()
         let gracePeriod = pipeline.configuration.shutdownGracePeriod
         if !pipeline.waitForInFlightRequests(timeout: gracePeriod) {
             logger.warning("http requests still running after the grace period; closing their connections", metadata: [

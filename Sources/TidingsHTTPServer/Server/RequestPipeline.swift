@@ -32,6 +32,10 @@ final class RequestPipeline: Sendable {
     }
 
     /// Stops keep-alive: every later response carries `Connection: close`.
+    var isDraining: Bool {
+        draining.load(ordering: .relaxed)
+    }
+
     func beginDraining() {
         draining.store(true, ordering: .relaxed)
     }
