@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# Starts a throwaway PostgreSQL cluster, runs `swift test` against it and
-# stops it again, whatever the outcome. Extra arguments go to `swift test`.
+# Starts a throwaway PostgreSQL cluster, runs the test suite against it and
+# stops it again, whatever the outcome.
+#
+# With no arguments every test target runs in its own `swift test` process,
+# one after another: Swift Testing runs all suites of a process on the
+# two-thread cooperative pool of this machine, and suites that block (starting
+# PostgreSQL, waiting on servers) would otherwise starve the timing-sensitive
+# ones (client timeouts) of threads. Arguments, if given, go to a single
+# `swift test` call instead (e.g. --filter AccountsAPITests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,4 +22,19 @@ TIDINGS_TEST_DATABASE_URL=$(scripts/test-postgres.sh start "$cluster_dir")
 export TIDINGS_TEST_DATABASE_URL
 echo "test database: $TIDINGS_TEST_DATABASE_URL" >&2
 
-swift test "$@"
+if [ $# -gt 0 ]; then
+    swift test "$@"
+    exit
+fi
+
+swift build --build-tests
+failed=()
+for target in $(ls Tests); do
+    echo "== $target" >&2
+    swift test --skip-build --filter "^$target\\." || failed+=("$target")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "failed test targets: ${failed[*]}" >&2
+    exit 1
+fi
+echo "all test targets passed" >&2

@@ -5,7 +5,7 @@ import TidingsObservability
 
 /// The `tidings` binary as an operator meets it: help, bad configuration,
 /// and a clean exit on SIGTERM.
-@Suite struct ExecutableTests {
+@Suite(.serialized) struct ExecutableTests {
     static let executable: String = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("tidings").path
 

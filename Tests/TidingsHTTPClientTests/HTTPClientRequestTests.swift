@@ -66,7 +66,7 @@ import TidingsObservability
     }
 
     @Test func gzipBodiesAreDecoded() async throws {
-        let compressed = try Gzip.compress(Array(repeating: UInt8(ascii: "a"), count: 10_000))
+        let compressed = Gzip.tenThousandAs
         let server = try TestOriginServer { request in
             guard request.header("Accept-Encoding")?.contains("gzip") == true else { return .text("no gzip offered", status: 400) }
             return TestResponse(headers: [("Content-Encoding", "gzip")], body: compressed)
