@@ -20,6 +20,23 @@ import TidingsPostgres
         }
     }
 
+    @Test func duplicateColumnNamesReadTheFirstInNarrowAndWideResults() throws {
+        try TestDatabase.withDatabase { client in
+            let narrow = try #require(try client.query("SELECT 1 AS n, 2 AS n, 3 AS m").first)
+            #expect(try narrow.decode("n", as: Int.self) == 1)
+            #expect(try narrow.decode("m", as: Int.self) == 3)
+
+            // Enough columns that names are looked up in a table, not scanned.
+            let columns = (1...12).map { "\($0) AS c\($0)" }.joined(separator: ", ")
+            let wide = try #require(try client.query(PostgresQuery(unsafeSQL: "SELECT \(columns), 99 AS c3")).first)
+            #expect(wide.columns.count == 13)
+            #expect(try wide.decode("c3", as: Int.self) == 3)
+            #expect(try wide.decode("c12", as: Int.self) == 12)
+            let unknown = try #require(throws: PostgresError.self) { try wide.decode("c13", as: Int.self) }
+            #expect(unknown.code == .decoding)
+        }
+    }
+
     @Test func uniqueViolationCarriesItsSQLState() throws {
         try TestDatabase.withDatabase { client in
             _ = try client.query("CREATE TABLE accounts (email text PRIMARY KEY)")

@@ -10,6 +10,12 @@ public final class Histogram: Sendable {
         var bucketCounts: [UInt64]
         var count: UInt64 = 0
         var sum: Double = 0
+
+        mutating func record(_ value: Double, inBucket index: Int) {
+            bucketCounts[index] += 1
+            count += 1
+            sum += value
+        }
     }
 
     public let name: String
@@ -25,12 +31,11 @@ public final class Histogram: Sendable {
 
     public func observe(_ value: Double, labels: MetricLabels = [:]) {
         let index = buckets.firstIndex { value <= $0 } ?? buckets.count
+        let bucketCount = buckets.count + 1
         series.withLock { all in
-            var entry = all[labels] ?? Series(bucketCounts: Array(repeating: 0, count: buckets.count + 1))
-            entry.bucketCounts[index] += 1
-            entry.count += 1
-            entry.sum += value
-            all[labels] = entry
+            // Updated in place: a copy taken out of the dictionary would
+            // share its bucket array and copy it on the first write.
+            all[labels, default: Series(bucketCounts: Array(repeating: 0, count: bucketCount))].record(value, inBucket: index)
         }
     }
 

@@ -4,7 +4,11 @@ public struct MetricLabels: Hashable, Sendable, ExpressibleByDictionaryLiteral {
     public let pairs: [(name: String, value: String)]
 
     public init(_ pairs: [(String, String)]) {
-        self.pairs = pairs.sorted { $0.0 < $1.0 }.map { (name: $0.0, value: $0.1) }
+        // Sorted in place: label sets are built on every recorded request,
+        // and most arrive in order already.
+        var labeled = pairs.map { (name: $0.0, value: $0.1) }
+        labeled.sort { $0.name < $1.name }
+        self.pairs = labeled
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {

@@ -7,6 +7,9 @@ enum LibPQParameters {
         _ values: [String?],
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws(PostgresError) -> Result
     ) throws(PostgresError) -> Result {
+        // libpq takes no array for a statement without parameters; most
+        // fixed reads have none, and they skip the buffers below.
+        guard !values.isEmpty else { return try body(nil) }
         // One buffer with every NUL-terminated value, and each value's offset in it.
         var buffer: [CChar] = []
         var offsets: [Int?] = []

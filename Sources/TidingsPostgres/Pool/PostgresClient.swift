@@ -137,7 +137,9 @@ public final class PostgresClient: Sendable {
     /// Returns a lease; a connection that cannot be made clean is discarded.
     private func release(_ pooled: PooledConnection) {
         let reusable = pooled.connection.resetForReuse()
-        let actions = state.withLock { $0.released(pooled, reusable: reusable, now: clock.now) }
+        // Read before taking the lock, which every lease and release contends for.
+        let now = clock.now
+        let actions = state.withLock { $0.released(pooled, reusable: reusable, now: now) }
         perform(actions)
     }
 

@@ -15,7 +15,7 @@ public struct PostgresRow: Sendable {
     /// The column's value as `T`. An `Optional` type reads NULL as nil; any
     /// other type throws `.decoding` for NULL. Errors name the column.
     public func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws(PostgresError) -> T {
-        guard let index = storage.columnIndex[column] else {
+        guard let index = storage.index(ofColumn: column) else {
             throw PostgresError(code: .decoding, message: "column \"\(column)\" is not in the result (columns: \(storage.columns.joined(separator: ", ")))")
         }
         guard let text = storage.values[row * storage.columns.count + index] else {

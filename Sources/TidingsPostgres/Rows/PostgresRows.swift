@@ -29,17 +29,30 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
 
     /// Values of all rows in one flat row-major array, shared by every row.
     final class Storage: Sendable {
+        /// Up to this many columns, comparing names one by one finds a column
+        /// sooner than hashing the name, and the result needs no table.
+        private static let maxColumnsScanned = 8
+
         let columns: [String]
-        let columnIndex: [String: Int]
         let values: [String?]
         let rowCount: Int
+        /// Built only for wide results, where it saves a scan per decode.
+        private let columnIndex: [String: Int]?
 
         init(columns: [String], values: [String?], rowCount: Int) {
             self.columns = columns
-            // The first of duplicate names wins, as in most drivers.
-            self.columnIndex = Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             self.values = values
             self.rowCount = rowCount
+            // The first of duplicate names wins, as in most drivers.
+            self.columnIndex = columns.count > Self.maxColumnsScanned
+                ? Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                : nil
+        }
+
+        /// The position of the first column with this name.
+        func index(ofColumn name: String) -> Int? {
+            guard let columnIndex else { return columns.firstIndex(of: name) }
+            return columnIndex[name]
         }
     }
 }
