@@ -1,0 +1,50 @@
+import FoundationEssentials
+import TidingsDomain
+
+/// A device as the API shows it. The push token is included: it addresses
+/// the install at its push gateway and grants nothing on this API.
+struct DeviceRepresentation: Encodable, Sendable {
+    let id: UUID
+    let platform: String
+    let pushToken: String
+    let appID: String?
+    let name: String?
+    let locale: String?
+    let lastSeenAt: Date
+    let createdAt: Date
+    let updatedAt: Date
+
+    init(_ device: Device) {
+        id = device.id
+        platform = device.platform.rawValue
+        pushToken = device.pushToken
+        appID = device.appID
+        name = device.name
+        locale = device.locale
+        lastSeenAt = device.lastSeenAt
+        createdAt = device.createdAt
+        updatedAt = device.updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, platform, name, locale
+        case pushToken = "push_token"
+        case appID = "app_id"
+        case lastSeenAt = "last_seen_at"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(platform, forKey: .platform)
+        try container.encode(pushToken, forKey: .pushToken)
+        try container.encode(appID, forKey: .appID)
+        try container.encode(name, forKey: .name)
+        try container.encode(locale, forKey: .locale)
+        try container.encode(lastSeenAt, forKey: .lastSeenAt)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}

@@ -1,0 +1,28 @@
+import TidingsDomain
+import TidingsHTTPServer
+
+/// `POST /v1/devices` body.
+struct RegisterDeviceBody: Decodable {
+    let registration: DeviceRegistration
+
+    enum CodingKeys: String, CodingKey {
+        case platform, name, locale
+        case pushToken = "push_token"
+        case appID = "app_id"
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let platform = try DeviceFieldRules.platform(try container.decode(String.self, forKey: .platform), key: .platform, in: container)
+        let pushToken = try container.decode(String.self, forKey: .pushToken)
+        try TextField.validate(pushToken, key: .pushToken, in: container, maxLength: DeviceFieldRules.pushTokenMaxLength)
+        let appID = try container.decodeIfPresent(String.self, forKey: .appID)
+        if let appID { try TextField.validate(appID, key: .appID, in: container, maxLength: DeviceFieldRules.appIDMaxLength) }
+        let name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let name { try TextField.validate(name, key: .name, in: container, maxLength: DeviceFieldRules.nameMaxLength) }
+        let locale = try container.decodeIfPresent(String.self, forKey: .locale)
+        if let locale { try DeviceFieldRules.validateLocale(locale, key: .locale, in: container) }
+        registration = DeviceRegistration(platform: platform, pushToken: pushToken, appID: appID, name: name, locale: locale)
+    }
+}

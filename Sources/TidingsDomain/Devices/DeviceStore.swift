@@ -1,0 +1,104 @@
+import FoundationEssentials
+import TidingsPostgres
+
+/// A user's devices: all SQL for the devices aggregate. Every statement is
+/// scoped by the owning user, so one user's id never reaches another's rows.
+public struct DeviceStore: Sendable {
+    private static let columns = "id, user_id, platform, push_token, app_id, name, locale, last_seen_at, created_at, updated_at"
+
+    private let database: PostgresClient
+
+    public init(database: PostgresClient) {
+        self.database = database
+    }
+
+    /// Registers a push token, or refreshes the device that already has it
+    /// (same id, `last_seen_at` now). `created` tells the two apart.
+    public func register(userID: UUID, _ registration: DeviceRegistration) throws -> (device: Device, created: Bool) {
+        // `xmax = 0` holds only for a row this statement inserted; an updated
+        // row carries the updating transaction's id there.
+        let row = try database.query("""
+            INSERT INTO devices AS d (user_id, platform, push_token, app_id, name, locale)
+            VALUES (\(userID), \(registration.platform), \(registration.pushToken),
+                    \(registration.appID), \(registration.name), \(registration.locale))
+            ON CONFLICT (user_id, md5(push_token)) DO UPDATE SET
+                platform = EXCLUDED.platform,
+                push_token = EXCLUDED.push_token,
+                app_id = coalesce(EXCLUDED.app_id, d.app_id),
+                name = coalesce(EXCLUDED.name, d.name),
+                locale = coalesce(EXCLUDED.locale, d.locale),
+                last_seen_at = now(),
+                updated_at = now()
+            RETURNING \(unsafeSQL: Self.columns), (xmax = 0) AS created
+            """)[0]
+        return (try Self.device(from: row), try row.decode("created", as: Bool.self))
+    }
+
+    public func device(id: UUID, userID: UUID) throws -> Device? {
+        try database.query("""
+            SELECT \(unsafeSQL: Self.columns) FROM devices WHERE id = \(id) AND user_id = \(userID)
+            """).first.map(Self.device(from:))
+    }
+
+    public func list(userID: UUID, _ page: PageRequest) throws -> Page<Device> {
+        let rows = try database.query("""
+            SELECT \(unsafeSQL: Self.columns) FROM devices
+            WHERE user_id = \(userID) AND (created_at, id) > (\(page.after.createdAt), \(page.after.id))
+            ORDER BY created_at, id LIMIT \(page.limit + 1)
+            """)
+        return Page.from(rows: try rows.map(Self.device(from:)), limit: page.limit) {
+            PageCursor(createdAt: $0.createdAt, id: $0.id)
+        }
+    }
+
+    /// Applies the changes present; nil when the user has no such device.
+    public func update(id: UUID, userID: UUID, _ changes: DeviceChanges) throws -> Device? {
+        guard !changes.isEmpty else { return try device(id: id, userID: userID) }
+        return try database.query("""
+            UPDATE devices SET
+                platform = coalesce(\(changes.platform)::text, platform),
+                app_id = CASE WHEN \(changes.appID != nil)::boolean THEN \(changes.appID ?? nil)::text ELSE app_id END,
+                name = CASE WHEN \(changes.name != nil)::boolean THEN \(changes.name ?? nil)::text ELSE name END,
+                locale = CASE WHEN \(changes.locale != nil)::boolean THEN \(changes.locale ?? nil)::text ELSE locale END,
+                updated_at = now()
+            WHERE id = \(id) AND user_id = \(userID)
+            RETURNING \(unsafeSQL: Self.columns)
+            """).first.map(Self.device(from:))
+    }
+
+    public func delete(id: UUID, userID: UUID) throws -> Bool {
+        try database.withConnection { try $0.execute("DELETE FROM devices WHERE id = \(id) AND user_id = \(userID)") } == 1
+    }
+
+    /// Removes the user's devices holding any of `pushTokens` (tokens a push
+    /// gateway reported dead) and returns them; unknown tokens are skipped.
+    public func invalidate(userID: UUID, pushTokens: [String]) throws -> [Device] {
+        // The tokens travel as one JSON array parameter: a list of any length
+        // in a single bind, with JSON's escaping instead of array-literal quoting.
+        let tokens = String(decoding: try JSONEncoder().encode(pushTokens), as: UTF8.self)
+        return try database.query("""
+            WITH removed AS (
+                DELETE FROM devices d
+                USING (SELECT DISTINCT value AS token FROM jsonb_array_elements_text(\(tokens)::jsonb)) AS dead
+                WHERE d.user_id = \(userID) AND md5(d.push_token) = md5(dead.token) AND d.push_token = dead.token
+                RETURNING \(unsafeSQL: Self.columns)
+            )
+            SELECT \(unsafeSQL: Self.columns) FROM removed ORDER BY created_at, id
+            """).map(Self.device(from:))
+    }
+
+    private static func device(from row: PostgresRow) throws -> Device {
+        Device(
+            id: try row.decode("id"),
+            userID: try row.decode("user_id"),
+            platform: try row.decode("platform"),
+            pushToken: try row.decode("push_token"),
+            appID: try row.decode("app_id"),
+            name: try row.decode("name"),
+            locale: try row.decode("locale"),
+            lastSeenAt: try row.decode("last_seen_at"),
+            createdAt: try row.decode("created_at"),
+            updatedAt: try row.decode("updated_at")
+        )
+    }
+}
