@@ -22,6 +22,9 @@ public struct Configuration: Sendable {
     public var outboundConnectTimeout: Duration = .seconds(10)
     public var outboundTimeout: Duration = .seconds(30)
     public var outboundMaxResponseSize = 5 << 20
+    /// Bounds of a watch's `interval_seconds`.
+    public var minimumInterval: Duration = .seconds(30)
+    public var maximumInterval: Duration = .seconds(86_400)
     public var resourcesDirectory: String?
 
     public init() {}
@@ -53,6 +56,11 @@ public struct Configuration: Sendable {
         outboundConnectTimeout = try reader.duration("TIDINGS_OUTBOUND_CONNECT_TIMEOUT") ?? outboundConnectTimeout
         outboundTimeout = try reader.duration("TIDINGS_OUTBOUND_TIMEOUT") ?? outboundTimeout
         outboundMaxResponseSize = try reader.size("TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE") ?? outboundMaxResponseSize
+        minimumInterval = try reader.duration("TIDINGS_MIN_INTERVAL") ?? minimumInterval
+        maximumInterval = try reader.duration("TIDINGS_MAX_INTERVAL") ?? maximumInterval
+        if maximumInterval < minimumInterval {
+            throw ConfigurationError(variable: "TIDINGS_MAX_INTERVAL", message: "must not be shorter than TIDINGS_MIN_INTERVAL")
+        }
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
     }
 

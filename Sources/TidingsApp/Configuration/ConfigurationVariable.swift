@@ -38,6 +38,10 @@ public struct ConfigurationVariable: Sendable {
               summary: "Total timeout for one outbound request."),
         .init(name: "TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE", defaultValue: "5MiB",
               summary: "Largest outbound response body read (after decompression)."),
+        .init(name: "TIDINGS_MIN_INTERVAL", defaultValue: "30s",
+              summary: "Shortest check interval a watch may ask for."),
+        .init(name: "TIDINGS_MAX_INTERVAL", defaultValue: "24h",
+              summary: "Longest check interval a watch may ask for."),
         .init(name: "TIDINGS_RESOURCES_DIR", defaultValue: "(auto)",
               summary: "Folder holding migrations/ and openapi.yaml; found next to the working directory or the executable when unset."),
     ]

@@ -1,0 +1,44 @@
+import TidingsDomain
+import TidingsHTTPServer
+
+/// `POST /v1/watches` body. The interval's bounds come from configuration,
+/// so the controller checks them.
+struct CreateWatchBody: Decodable {
+    let url: NormalizedURL
+    let name: String?
+    let intervalSeconds: Int?
+    let versionCheck: VersionCheck?
+    let extract: ExtractionRule?
+    let headers: RequestHeaders
+
+    enum CodingKeys: String, CodingKey {
+        case url, name, extract, headers
+        case intervalSeconds = "interval_seconds"
+        case versionURL = "version_url"
+        case versionPointer = "version_pointer"
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        url = try WatchValidation.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
+        intervalSeconds = try container.decodeIfPresent(Int.self, forKey: .intervalSeconds)
+        let versionURL = try container.decodeIfPresent(String.self, forKey: .versionURL).map {
+            try WatchValidation.url($0, key: .versionURL, in: container)
+        }
+        let versionPointer = try container.decodeIfPresent(String.self, forKey: .versionPointer)
+        if let versionPointer { try WatchValidation.jsonPointer(versionPointer, key: .versionPointer, in: container) }
+        if let problem = WatchValidation.versionPairProblem(url: versionURL, pointer: versionPointer) {
+            throw container.fieldProblem(CodingKeys(stringValue: problem.field) ?? .versionURL, problem.message)
+        }
+        if let versionURL, let versionPointer {
+            versionCheck = VersionCheck(url: versionURL, pointer: versionPointer)
+        } else {
+            versionCheck = nil
+        }
+        extract = try container.decodeIfPresent(ExtractionRuleBody.self, forKey: .extract)?.rule
+        headers = try container.decodeIfPresent(RequestHeadersBody.self, forKey: .headers)?.headers ?? .none
+    }
+}

@@ -1,0 +1,28 @@
+import TidingsDomain
+import TidingsHTTPServer
+
+/// The range of `interval_seconds` a watch may use, from configuration
+/// (`TIDINGS_MIN_INTERVAL`, `TIDINGS_MAX_INTERVAL`) in whole seconds.
+struct IntervalBounds: Sendable {
+    let minimumSeconds: Int
+    let maximumSeconds: Int
+
+    init(configuration: Configuration) {
+        let minimum = configuration.minimumInterval.components
+        let maximum = configuration.maximumInterval.components
+        // Round inwards so that every accepted value is within the durations.
+        minimumSeconds = max(1, Int(minimum.seconds) + (minimum.attoseconds > 0 ? 1 : 0))
+        maximumSeconds = max(minimumSeconds, Int(maximum.seconds))
+    }
+
+    /// 300 s, or the nearest bound when configuration excludes it.
+    var defaultSeconds: Int {
+        min(max(WatchSettings.defaultIntervalSeconds, minimumSeconds), maximumSeconds)
+    }
+
+    func validate(_ seconds: Int) throws(HTTPError) {
+        guard (minimumSeconds...maximumSeconds).contains(seconds) else {
+            throw WatchValidation.problem(field: "interval_seconds", "must be from \(minimumSeconds) to \(maximumSeconds)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import TidingsDomain
+import TidingsHTTPServer
+
+/// `PATCH /v1/watches/{id}` body: only the fields present change. `null`
+/// clears `version_url`/`version_pointer`, `extract` and `headers`; the other
+/// fields cannot be null. `headers` replaces the whole set, since clients
+/// cannot read the stored values to merge with.
+struct UpdateWatchBody: Decodable {
+    let url: NormalizedURL?
+    let name: String?
+    let intervalSeconds: Int?
+    /// Outer nil: absent; inner nil: cleared.
+    let versionURL: NormalizedURL??
+    let versionPointer: String??
+    let extract: ExtractionRule??
+    let headers: RequestHeaders?
+    let paused: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case url, name, extract, headers, paused
+        case intervalSeconds = "interval_seconds"
+        case versionURL = "version_url"
+        case versionPointer = "version_pointer"
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        for key in [CodingKeys.url, .name, .intervalSeconds, .paused] where container.contains(key) {
+            if try container.decodeNil(forKey: key) { throw container.fieldProblem(key, "must not be null") }
+        }
+        url = try container.decodeIfPresent(String.self, forKey: .url).map { try WatchValidation.url($0, key: .url, in: container) }
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
+        intervalSeconds = try container.decodeIfPresent(Int.self, forKey: .intervalSeconds)
+        paused = try container.decodeIfPresent(Bool.self, forKey: .paused)
+        versionURL = try Self.nullable(String.self, .versionURL, in: container).map { text in
+            try text.map { try WatchValidation.url($0, key: .versionURL, in: container) }
+        }
+        versionPointer = try Self.nullable(String.self, .versionPointer, in: container)
+        if let pointer = versionPointer ?? nil { try WatchValidation.jsonPointer(pointer, key: .versionPointer, in: container) }
+        extract = try Self.nullable(ExtractionRuleBody.self, .extract, in: container).map { $0?.rule }
+        headers = try Self.nullable(RequestHeadersBody.self, .headers, in: container).map { $0?.headers ?? .none }
+    }
+
+    /// Applies the present fields; checks the rule that needs the stored
+    /// watch (a version URL never without its pointer).
+    func apply(to settings: inout WatchSettings) throws(HTTPError) {
+        if let url { settings.url = url }
+        if let name { settings.name = name }
+        if let intervalSeconds { settings.intervalSeconds = intervalSeconds }
+        if let paused { settings.paused = paused }
+        if let extract { settings.extract = extract }
+        if let headers { settings.headers = headers }
+        if versionURL != nil || versionPointer != nil {
+            settings.versionCheck = try WatchValidation.versionCheck(
+                url: versionURL ?? settings.versionCheck?.url,
+                pointer: versionPointer ?? settings.versionCheck?.pointer
+            )
+        }
+    }
+
+    /// Absent -> nil, null -> .some(nil), a value -> .some(value).
+    private static func nullable<Value: Decodable>(
+        _ type: Value.Type,
+        _ key: CodingKeys,
+        in container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> Value?? {
+        guard container.contains(key) else { return nil }
+        if try container.decodeNil(forKey: key) { return .some(nil) }
+        return .some(try container.decode(Value.self, forKey: key))
+    }
+}

@@ -1,0 +1,121 @@
+import FoundationEssentials
+import TidingsDomain
+import TidingsHTTPServer
+
+/// A user's watches. Every handler is scoped by the caller: another user's
+/// watch is "not found". Logs carry ids only: URLs may hold tokens in their
+/// query, and header values are secrets.
+struct WatchesController: Sendable {
+    let watches: WatchStore
+    let authenticator: Authenticator
+    let intervals: IntervalBounds
+    let addresses: TargetAddressPolicy
+
+    func register(on router: inout Router) {
+        router.post("/v1/watches", use: create)
+        router.get("/v1/watches", use: list)
+        router.get("/v1/watches/{id}", use: show)
+        router.patch("/v1/watches/{id}", use: update)
+        router.delete("/v1/watches/{id}", use: delete)
+        router.post("/v1/watches/{id}/pause", use: pause)
+        router.post("/v1/watches/{id}/resume", use: resume)
+    }
+
+    @Sendable func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        let body = try request.decodeJSON(CreateWatchBody.self)
+        let interval = body.intervalSeconds ?? intervals.defaultSeconds
+        try intervals.validate(interval)
+        try addresses.check(body.url, field: "url")
+        if let versionCheck = body.versionCheck { try addresses.check(versionCheck.url, field: "version_url") }
+        let settings = WatchSettings(
+            url: body.url,
+            headers: body.headers,
+            name: body.name,
+            intervalSeconds: interval,
+            versionCheck: body.versionCheck,
+            extract: body.extract
+        )
+        let watch = try watches.create(userID: userID, settings: settings)
+        context.logger.info("watch created", metadata: Self.metadata(watch))
+        return .json(WatchRepresentation(watch), status: .created)
+    }
+
+    @Sendable func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        let page = try watches.list(userID: userID, filter: try Self.filter(request), page: try request.pageRequest())
+        return .json(ListResponse(page, WatchRepresentation.init))
+    }
+
+    @Sendable func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        guard let watch = try watches.watch(userID: userID, id: try context.uuidParameter("id")) else { throw Self.notFound }
+        return .json(WatchRepresentation(watch))
+    }
+
+    @Sendable func update(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        let id = try context.uuidParameter("id")
+        let body = try request.decodeJSON(UpdateWatchBody.self)
+        if let interval = body.intervalSeconds { try intervals.validate(interval) }
+        if let url = body.url { try addresses.check(url, field: "url") }
+        if let versionURL = body.versionURL ?? nil { try addresses.check(versionURL, field: "version_url") }
+        guard let watch = try watches.update(userID: userID, id: id, { try body.apply(to: &$0) }) else { throw Self.notFound }
+        context.logger.info("watch updated", metadata: Self.metadata(watch))
+        return .json(WatchRepresentation(watch))
+    }
+
+    @Sendable func delete(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        let id = try context.uuidParameter("id")
+        guard try watches.delete(userID: userID, id: id) else { throw Self.notFound }
+        context.logger.info("watch deleted", metadata: ["watch.id": id.uuidString, "user.id": userID.uuidString])
+        return .noContent()
+    }
+
+    @Sendable func pause(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        try setPaused(true, request, context)
+    }
+
+    @Sendable func resume(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        try setPaused(false, request, context)
+    }
+
+    private func setPaused(_ paused: Bool, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        guard let watch = try watches.setPaused(paused, userID: userID, id: try context.uuidParameter("id")) else {
+            throw Self.notFound
+        }
+        context.logger.info(paused ? "watch paused" : "watch resumed", metadata: Self.metadata(watch))
+        return .json(WatchRepresentation(watch))
+    }
+
+    /// `paused=true|false` and `state=pending|ok|failing`; 400 naming the
+    /// parameter otherwise, like `limit` and `cursor`.
+    private static func filter(_ request: HTTPRequest) throws -> WatchFilter {
+        var filter = WatchFilter()
+        let query = request.query
+        if let raw = query["paused"] {
+            switch raw {
+            case "true": filter.paused = true
+            case "false": filter.paused = false
+            default:
+                throw HTTPError(.badRequest, detail: "paused: must be true or false", extensions: ["field": "paused"])
+            }
+        }
+        if let raw = query["state"] {
+            guard let state = WatchState(rawValue: raw) else {
+                let states = WatchState.allCases.map(\.rawValue).joined(separator: ", ")
+                throw HTTPError(.badRequest, detail: "state: must be one of \(states)", extensions: ["field": "state"])
+            }
+            filter.state = state
+        }
+        return filter
+    }
+
+    private static func metadata(_ watch: Watch) -> [String: String] {
+        ["watch.id": watch.id.uuidString, "target.id": watch.targetID.uuidString, "user.id": watch.userID.uuidString]
+    }
+
+    private static let notFound = HTTPError(.notFound, detail: "There is no watch with this id.")
+}

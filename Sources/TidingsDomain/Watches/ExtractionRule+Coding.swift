@@ -1,0 +1,31 @@
+/// The JSON shape shared by the API and the `watches.extract` column:
+/// `{"css": "..."}`, `{"xpath": "..."}` or `{"json_pointer": "..."}`, plus
+/// `"ignore": [...]`.
+extension ExtractionRule: Codable {
+    public enum CodingKeys: String, CodingKey {
+        case css, xpath, ignore
+        case jsonPointer = "json_pointer"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let css = try container.decodeIfPresent(String.self, forKey: .css) {
+            selector = .css(css)
+        } else if let xpath = try container.decodeIfPresent(String.self, forKey: .xpath) {
+            selector = .xpath(xpath)
+        } else {
+            selector = .jsonPointer(try container.decode(String.self, forKey: .jsonPointer))
+        }
+        ignorePatterns = try container.decodeIfPresent([String].self, forKey: .ignore) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch selector {
+        case .css(let css): try container.encode(css, forKey: .css)
+        case .xpath(let xpath): try container.encode(xpath, forKey: .xpath)
+        case .jsonPointer(let pointer): try container.encode(pointer, forKey: .jsonPointer)
+        }
+        try container.encode(ignorePatterns, forKey: .ignore)
+    }
+}

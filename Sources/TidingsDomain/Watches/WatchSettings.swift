@@ -1,0 +1,45 @@
+/// What a user decides about a watch: what to fetch, how often and what to
+/// compare. Header values are in here (they are needed to fetch) and must not
+/// leave the domain except towards the poller.
+public struct WatchSettings: Sendable, Equatable {
+    public static let defaultIntervalSeconds = 300
+    public static let maximumNameLength = 200
+
+    public var url: NormalizedURL
+    public var headers: RequestHeaders
+    public var name: String
+    public var intervalSeconds: Int
+    public var versionCheck: VersionCheck?
+    public var extract: ExtractionRule?
+    public var paused: Bool
+
+    public init(
+        url: NormalizedURL,
+        headers: RequestHeaders = .none,
+        name: String? = nil,
+        intervalSeconds: Int = WatchSettings.defaultIntervalSeconds,
+        versionCheck: VersionCheck? = nil,
+        extract: ExtractionRule? = nil,
+        paused: Bool = false
+    ) {
+        self.url = url
+        self.headers = headers
+        // Hosts are ASCII, so a prefix of characters is one of scalars too.
+        self.name = name ?? String(url.host.prefix(Self.maximumNameLength))
+        self.intervalSeconds = intervalSeconds
+        self.versionCheck = versionCheck
+        self.extract = extract
+        self.paused = paused
+    }
+
+    /// Whether `other` fetches something else than this: another target.
+    func fetchesSameTarget(as other: WatchSettings) -> Bool {
+        url == other.url && headers == other.headers
+    }
+
+    /// Whether `other` compares content differently, so the stored hash and
+    /// the check state no longer describe it.
+    func comparesSameContent(as other: WatchSettings) -> Bool {
+        fetchesSameTarget(as: other) && versionCheck == other.versionCheck && extract == other.extract
+    }
+}

@@ -1,0 +1,154 @@
+import FoundationEssentials
+import TidingsPostgres
+
+/// Watches and the targets they share: all SQL for the watches aggregate.
+/// Every statement is scoped by the owner's id, so another user's watch is
+/// indistinguishable from a missing one.
+///
+/// The `watches_sync_targets` trigger (migration 0003) keeps each target's
+/// interval in step with its watches and deletes a target with its last
+/// watch, in the same transaction, whichever way the watch goes (including
+/// the cascade from a deleted user).
+public struct WatchStore: Sendable {
+    private let database: PostgresClient
+
+    public init(database: PostgresClient) {
+        self.database = database
+    }
+
+    /// Creates a watch, attaching it to the target for its URL and headers
+    /// (created if needed), in one transaction.
+    public func create(userID: UUID, settings: WatchSettings) throws -> Watch {
+        try database.withTransaction { connection in
+            let targetID = try Self.attachTarget(settings, on: connection)
+            let id = try connection.query("""
+                INSERT INTO watches (user_id, target_id, name, interval_seconds, version_url, version_pointer, extract, paused)
+                VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
+                        \(settings.versionCheck?.url.text), \(settings.versionCheck?.pointer),
+                        \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused))
+                RETURNING id
+                """)[0].decode("id", as: UUID.self)
+            return try Self.requireWatch(userID: userID, id: id, on: connection)
+        }
+    }
+
+    public func watch(userID: UUID, id: UUID) throws -> Watch? {
+        try database.query("\(unsafeSQL: Self.selectWatch) WHERE w.id = \(id) AND w.user_id = \(userID)")
+            .first.map(Self.watch(from:))
+    }
+
+    public func list(userID: UUID, filter: WatchFilter, page: PageRequest) throws -> Page<Watch> {
+        let state = filter.state?.rawValue
+        let rows = try database.query("""
+            \(unsafeSQL: Self.selectWatch)
+            WHERE w.user_id = \(userID)
+              AND (w.created_at, w.id) > (\(page.after.createdAt), \(page.after.id))
+              AND (\(filter.paused)::boolean IS NULL OR w.paused = \(filter.paused))
+              AND (\(state)::text IS NULL OR w.state = \(state))
+            ORDER BY w.created_at, w.id LIMIT \(page.limit + 1)
+            """)
+        return Page.from(rows: try rows.map(Self.watch(from:)), limit: page.limit) {
+            PageCursor(createdAt: $0.createdAt, id: $0.id)
+        }
+    }
+
+    /// Lets `edit` change the watch's settings and stores the result, all in
+    /// one transaction with the watch locked; an error thrown by `edit` (a
+    /// validation failure) leaves everything as it was. Nil when the user
+    /// has no such watch.
+    ///
+    /// A new URL or new headers move the watch to another target. When what
+    /// the watch compares changes, its hash and check state start over
+    /// (`pending`), and a changed extraction rule drops the target's
+    /// validators so the next fetch returns a full body to hash.
+    public func update(userID: UUID, id: UUID, _ edit: (inout WatchSettings) throws -> Void) throws -> Watch? {
+        try database.withTransaction { connection in
+            guard let row = try connection.query("""
+                SELECT w.target_id, t.url, t.headers::text AS headers, w.name, w.interval_seconds,
+                       w.version_url, w.version_pointer, w.extract::text AS extract, w.paused
+                FROM watches w JOIN targets t ON t.id = w.target_id
+                WHERE w.id = \(id) AND w.user_id = \(userID)
+                FOR UPDATE OF w
+                """).first
+            else { return nil }
+            let current = try Self.settings(from: row)
+            var updated = current
+            try edit(&updated)
+            guard updated != current else {
+                return try Self.requireWatch(userID: userID, id: id, on: connection)
+            }
+
+            var targetID = try row.decode("target_id", as: UUID.self)
+            if !updated.fetchesSameTarget(as: current) {
+                targetID = try Self.attachTarget(updated, on: connection)
+            } else if updated.extract != current.extract {
+                try Self.requireFullFetch(targetID: targetID, on: connection)
+            }
+            try connection.execute("""
+                UPDATE watches
+                SET target_id = \(targetID), name = \(updated.name), interval_seconds = \(updated.intervalSeconds),
+                    version_url = \(updated.versionCheck?.url.text), version_pointer = \(updated.versionCheck?.pointer),
+                    extract = \(try Self.extractJSON(updated.extract))::jsonb, paused = \(updated.paused),
+                    updated_at = now()
+                WHERE id = \(id)
+                """)
+            if !updated.comparesSameContent(as: current) {
+                try connection.execute("""
+                    UPDATE watches
+                    SET state = 'pending', content_hash = NULL, last_version = NULL, last_checked_at = NULL,
+                        last_check_result = NULL, consecutive_failures = 0, last_error = NULL
+                    WHERE id = \(id)
+                    """)
+            }
+            return try Self.requireWatch(userID: userID, id: id, on: connection)
+        }
+    }
+
+    /// Pauses or resumes; doing it twice changes nothing (not even
+    /// `updated_at`). Nil when the user has no such watch.
+    public func setPaused(_ paused: Bool, userID: UUID, id: UUID) throws -> Watch? {
+        try database.withTransaction { connection in
+            let updated = try connection.execute("""
+                UPDATE watches
+                SET paused = \(paused), updated_at = CASE WHEN paused = \(paused) THEN updated_at ELSE now() END
+                WHERE id = \(id) AND user_id = \(userID)
+                """)
+            guard updated == 1 else { return nil }
+            return try Self.requireWatch(userID: userID, id: id, on: connection)
+        }
+    }
+
+    /// Deletes the watch (and, through the trigger, its target if no other
+    /// watch uses it). False when the user has no such watch.
+    public func delete(userID: UUID, id: UUID) throws -> Bool {
+        try database.withConnection { connection in
+            try connection.execute("DELETE FROM watches WHERE id = \(id) AND user_id = \(userID)")
+        } == 1
+    }
+
+    // MARK: Targets
+
+    /// Finds or creates the target for the settings' URL and headers and
+    /// returns its id. The upsert also locks the row, so a concurrent delete
+    /// of the target's last watch either finishes first (and the insert
+    /// creates a fresh target) or sees this watch and keeps the target.
+    ///
+    /// A watch joining a target needs a baseline from a full body, so the
+    /// target's validators are dropped and it becomes due now.
+    private static func attachTarget(_ settings: WatchSettings, on connection: PostgresConnection) throws -> UUID {
+        try connection.query("""
+            INSERT INTO targets (url, headers, headers_fingerprint)
+            VALUES (\(settings.url.text), \(try headersJSON(settings.headers))::jsonb, \(settings.headers.fingerprint))
+            ON CONFLICT ON CONSTRAINT targets_url_headers_key DO UPDATE
+            SET etag = NULL, last_modified = NULL, next_check_at = least(targets.next_check_at, now())
+            RETURNING id
+            """)[0].decode("id", as: UUID.self)
+    }
+
+    private static func requireFullFetch(targetID: UUID, on connection: PostgresConnection) throws {
+        try connection.execute("""
+            UPDATE targets SET etag = NULL, last_modified = NULL, next_check_at = least(next_check_at, now())
+            WHERE id = \(targetID)
+            """)
+    }
+}
