@@ -1,0 +1,26 @@
+import TidingsDomain
+import TidingsHTTPServer
+
+/// `POST /v1/webhooks` body; `event_types` defaults to every type.
+struct CreateWebhookBody: Decodable {
+    let webhook: NewWebhook
+
+    enum CodingKeys: String, CodingKey {
+        case url, description
+        case eventTypes = "event_types"
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let url = try container.decode(String.self, forKey: .url)
+        try WebhookFieldRules.validateURL(url, key: .url, in: container)
+        var eventTypes = WebhookEventType.allCases
+        if let names = try container.decodeIfPresent([String].self, forKey: .eventTypes) {
+            eventTypes = try WebhookFieldRules.eventTypes(names, key: .eventTypes, in: container)
+        }
+        let description = try container.decodeIfPresent(String.self, forKey: .description)
+        if let description { try WebhookFieldRules.validateDescription(description, key: .description, in: container) }
+        webhook = NewWebhook(url: url, eventTypes: eventTypes, description: description)
+    }
+}

@@ -1,0 +1,41 @@
+import TidingsDomain
+import TidingsHTTPServer
+
+/// `PATCH /v1/webhooks/{id}` body: only the fields present change;
+/// `description: null` clears the description, `enabled: false` disables
+/// the webhook and `enabled: true` enables it again.
+struct UpdateWebhookBody: Decodable {
+    let changes: WebhookChanges
+
+    enum CodingKeys: String, CodingKey {
+        case url, description, enabled
+        case eventTypes = "event_types"
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var changes = WebhookChanges()
+        if container.contains(.url) {
+            let url = try container.decode(String.self, forKey: .url)
+            try WebhookFieldRules.validateURL(url, key: .url, in: container)
+            changes.url = url
+        }
+        if container.contains(.eventTypes) {
+            changes.eventTypes = try WebhookFieldRules.eventTypes(
+                try container.decode([String].self, forKey: .eventTypes),
+                key: .eventTypes,
+                in: container
+            )
+        }
+        if container.contains(.description) {
+            let description = try container.decodeIfPresent(String.self, forKey: .description)
+            if let description { try WebhookFieldRules.validateDescription(description, key: .description, in: container) }
+            changes.description = .some(description)
+        }
+        if container.contains(.enabled) {
+            changes.enabled = try container.decode(Bool.self, forKey: .enabled)
+        }
+        self.changes = changes
+    }
+}
