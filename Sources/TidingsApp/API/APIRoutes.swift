@@ -7,15 +7,23 @@ import TidingsPostgres
 struct APIRoutes {
     let database: PostgresClient
     let adminToken: String?
-    let httpClient: HTTPClient
     let configuration: Configuration
 
     func register(on router: inout Router) {
         let accounts = AccountStore(database: database)
         let authenticator = Authenticator(adminToken: adminToken, accounts: accounts)
+        let ssrfGuard = SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets)
         AccountsController(accounts: accounts, authenticator: authenticator).register(on: &router)
-        // devices: controller
-        // watches: controller
-        // webhooks: controller
+        DevicesController(devices: DeviceStore(database: database), authenticator: authenticator).register(on: &router)
+        WatchesController(
+            watches: WatchStore(database: database),
+            authenticator: authenticator,
+            intervals: IntervalBounds(configuration: configuration),
+            addresses: TargetAddressPolicy(ssrfGuard: ssrfGuard)
+        ).register(on: &router)
+        let webhooks = WebhookStore(database: database)
+        for scope in [WebhookScope.user, .global] {
+            WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, ssrfGuard: ssrfGuard).register(on: &router)
+        }
     }
 }

@@ -50,7 +50,6 @@ public final class Application: Sendable {
             APIRoutes(
                 database: databaseRuntime.client,
                 adminToken: adminToken,
-                httpClient: client,
                 configuration: configuration
             ).register(on: &router)
 

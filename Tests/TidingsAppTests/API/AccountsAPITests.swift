@@ -110,6 +110,7 @@ import Testing
         (#"{}"#, "name"),
         (#"{"name": "ok", "admin": true}"#, "admin"),
         (#"{"name": "ok", "key_name": "\u0007"}"#, "key_name"),
+        (#"{"name": "ok", "key_name": null}"#, "key_name"),
     ])
     func invalidBodiesNameTheField(json: String, field: String) async throws {
         let server = try APITestServer()

@@ -97,7 +97,8 @@ struct CreateUserBody: Decodable {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
-        keyName = try container.decodeIfPresent(String.self, forKey: .keyName)
+        // Optional means "may be left out", not "may be null" (openapi.yaml).
+        keyName = container.contains(.keyName) ? try container.decode(String.self, forKey: .keyName) : nil
         try TextField.validate(name, key: .name, in: container, maxLength: 200)
         if let keyName { try TextField.validate(keyName, key: .keyName, in: container, maxLength: 200) }
     }
@@ -118,7 +119,7 @@ struct IssueKeyBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
+        name = container.contains(.name) ? try container.decode(String.self, forKey: .name) : nil
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: 200) }
     }
 }

@@ -11,7 +11,8 @@ enum TextField {
         if value.trimmingWhitespace().isEmpty {
             throw container.fieldProblem(key, "must not be empty")
         }
-        if value.count > maxLength {
+        // Unicode scalars, as PostgreSQL's char_length counts in CHECK constraints.
+        if value.unicodeScalars.count > maxLength {
             throw container.fieldProblem(key, "must be at most \(maxLength) characters")
         }
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
