@@ -4,7 +4,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev postgresql
 BENCH_PACKAGES := wrk
 
-.PHONY: run test build release deps bench clean
+.PHONY: run test contract-test build release deps bench clean
 
 deps:
 	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
@@ -23,6 +23,10 @@ run: release
 # Starts a throwaway PostgreSQL, runs the whole suite, stops it.
 test: deps
 	scripts/run-tests.sh
+
+# Holds a live server to openapi.yaml (openapi-spec-validator, schemathesis).
+contract-test: deps
+	scripts/contract-test.sh
 
 bench: deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
