@@ -31,6 +31,7 @@ contract-test: deps
 bench: deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 	bench/http.sh
+	bench/api.sh
 
 clean:
 	rm -rf .build
