@@ -21,6 +21,7 @@ struct APIRoutes {
             intervals: IntervalBounds(configuration: configuration),
             addresses: TargetAddressPolicy(ssrfGuard: ssrfGuard)
         ).register(on: &router)
+        BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database)
         for scope in [WebhookScope.user, .global] {
             WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, ssrfGuard: ssrfGuard).register(on: &router)
