@@ -29,6 +29,11 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // Prefixed C helpers for the variadic and macro APIs Swift cannot call.
         .target(
             name: "CTidingsShims",
@@ -48,6 +53,10 @@ let package = Package(
         .target(
             name: "TidingsHTTPClient",
             dependencies: ["CCurl", "CTidingsShims", "TidingsObservability"]
+        ),
+        .target(
+            name: "TidingsExtraction",
+            dependencies: ["CLibXML2", "TidingsCrypto"]
         ),
         .target(
             name: "TidingsPostgres",
@@ -92,6 +101,10 @@ let package = Package(
         .testTarget(
             name: "TidingsHTTPClientTests",
             dependencies: ["TidingsHTTPClient", "TidingsObservability"]
+        ),
+        .testTarget(
+            name: "TidingsExtractionTests",
+            dependencies: ["TidingsExtraction", "TidingsCrypto"]
         ),
         .testTarget(
             name: "TidingsPostgresTests",

@@ -1,0 +1,26 @@
+#ifndef TIDINGS_CLIBXML2_H
+#define TIDINGS_CLIBXML2_H
+#include <libxml/parser.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xpath.h>
+
+// A few libxml2 paths (e.g. an unknown XPath function) print through the
+// generic error handler, whose type is variadic and so cannot be written in
+// Swift: these install a handler that drops the message, for the calling
+// thread and as the default of threads created later.
+static void CLibXML2_discard_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+static inline void CLibXML2_discard_generic_errors(void) {
+    xmlSetGenericErrorFunc(NULL, CLibXML2_discard_generic_error);
+}
+
+static inline void CLibXML2_discard_generic_errors_by_default(void) {
+    xmlThrDefSetGenericErrorFunc(NULL, CLibXML2_discard_generic_error);
+}
+#endif

@@ -1,0 +1,59 @@
+import TidingsCrypto
+
+/// Turns a response body into what a watch compares: select (whole body, CSS,
+/// XPath or JSON pointer), remove the ignore patterns' matches, normalize
+/// whitespace, hash. Pure and synchronous: run it off I/O threads.
+public enum ContentExtractor {
+    /// How much normalized text `ExtractedContent.text` keeps (64 KiB).
+    public static let snapshotByteLimit = 64 << 10
+
+    /// Selects from `body` by `spec.selector`: HTML is parsed with libxml2
+    /// whatever `contentType` says, honouring its charset; JSON and the
+    /// whole body are read as UTF-8 with invalid bytes replaced. The texts
+    /// of several matched nodes are joined with a newline before
+    /// normalization (so adjacent matches do not run together).
+    public static func extract(body: [UInt8], contentType: String?, spec: ExtractionSpec = .wholeBody) throws -> ExtractedContent {
+        let ignorePatterns = try IgnorePatterns(spec.ignorePatterns)
+        let selected = try select(from: body, contentType: contentType, selector: spec.selector)
+        let normalized = WhitespaceNormalizer.normalize(ignorePatterns.removeMatches(from: selected))
+        let snapshot = prefix(of: normalized, maximumBytes: snapshotByteLimit)
+        return ExtractedContent(
+            text: snapshot,
+            isTruncated: snapshot.utf8.count < normalized.utf8.count,
+            hash: SHA256.hash(normalized).hex
+        )
+    }
+
+    private static func select(from body: [UInt8], contentType: String?, selector: ExtractionSpec.Selector) throws -> String {
+        switch selector {
+        case .wholeBody:
+            return String(decoding: body, as: UTF8.self)
+        case .css(let selector):
+            let document = try HTMLDocument(bytes: body, encoding: ContentType.charset(in: contentType))
+            return try document.css(selector).joined(separator: "\n")
+        case .xpath(let expression):
+            let document = try HTMLDocument(bytes: body, encoding: ContentType.charset(in: contentType))
+            return try document.xpath(expression).joined(separator: "\n")
+        case .jsonPointer(let pointer):
+            let value = try JSONPointerEvaluator.value(at: pointer, in: JSONValue(parsing: body))
+            // A string is compared as its text, so a version endpoint's
+            // "1.2.3" reads as 1.2.3; everything else as canonical JSON.
+            if case .string(let text) = value { return text }
+            return value.canonicalJSON
+        }
+    }
+
+    /// The longest prefix of whole characters within `maximumBytes` of UTF-8.
+    private static func prefix(of text: String, maximumBytes: Int) -> String {
+        guard text.utf8.count > maximumBytes else { return text }
+        var end = text.startIndex
+        var used = 0
+        for index in text.indices {
+            let size = text[index].utf8.count
+            if used + size > maximumBytes { break }
+            used += size
+            end = text.index(after: index)
+        }
+        return String(text[..<end])
+    }
+}

@@ -1,0 +1,25 @@
+/// The parts of a `Content-Type` header value extraction needs.
+enum ContentType {
+    /// The `charset` parameter, unquoted, or nil.
+    static func charset(in contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingWhitespace.lowercased() == "charset" else { continue }
+            var value = pair[1].trimmingWhitespace
+            if value.count >= 2, value.first == "\"", value.last == "\"" {
+                value = value.dropFirst().dropLast()
+            }
+            return value.isEmpty ? nil : String(value)
+        }
+        return nil
+    }
+}
+
+private extension Substring {
+    var trimmingWhitespace: Substring {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return self[first...last]
+    }
+}

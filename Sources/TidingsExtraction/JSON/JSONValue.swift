@@ -1,0 +1,43 @@
+import FoundationEssentials
+
+/// A parsed JSON document. Integers that fit `Int64` are kept exact; other
+/// numbers are `Double`.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Parses `bytes` as JSON (UTF-8; any top-level value).
+    public init(parsing bytes: [UInt8]) throws {
+        do {
+            self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            throw ExtractionError(code: .invalidJSON, message: "the body is not valid JSON")
+        }
+    }
+}
+
+extension JSONValue: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}
