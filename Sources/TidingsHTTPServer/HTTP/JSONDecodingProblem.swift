@@ -45,12 +45,7 @@ enum JSONDecodingProblem {
     }
 
     private static func unprocessable(path codingPath: [any CodingKey], problem: String) -> HTTPError {
-        let field = fieldPath(codingPath)
-        return HTTPError(
-            .unprocessableContent,
-            detail: "\(field): \(problem)",
-            extensions: ["field": field]
-        )
+        .field(fieldPath(codingPath), problem)
     }
 
     private static func describe(_ type: Any.Type) -> String {

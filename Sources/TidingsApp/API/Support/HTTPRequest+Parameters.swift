@@ -7,7 +7,7 @@ extension RequestContext {
     func uuidParameter(_ name: String) throws -> UUID {
         let raw = try parameter(name)
         guard let id = UUID(uuidString: raw) else {
-            throw HTTPError(.badRequest, detail: "\(name): must be a UUID", extensions: ["field": name])
+            throw HTTPError.field(name, "must be a UUID", status: .badRequest)
         }
         return id
     }
@@ -19,14 +19,14 @@ extension HTTPRequest {
         var limit = PageRequest.defaultLimit
         if let raw = query["limit"] {
             guard let value = Int(raw), (1...PageRequest.maximumLimit).contains(value) else {
-                throw HTTPError(.badRequest, detail: "limit: must be an integer from 1 to \(PageRequest.maximumLimit)", extensions: ["field": "limit"])
+                throw HTTPError.field("limit", "must be an integer from 1 to \(PageRequest.maximumLimit)", status: .badRequest)
             }
             limit = value
         }
         var cursor: PageCursor?
         if let raw = query["cursor"] {
             guard let parsed = PageCursor(token: raw) else {
-                throw HTTPError(.badRequest, detail: "cursor: is not a cursor returned by this API", extensions: ["field": "cursor"])
+                throw HTTPError.field("cursor", "is not a cursor returned by this API", status: .badRequest)
             }
             cursor = parsed
         }

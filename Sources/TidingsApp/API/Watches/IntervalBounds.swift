@@ -22,7 +22,7 @@ struct IntervalBounds: Sendable {
 
     func validate(_ seconds: Int) throws(HTTPError) {
         guard (minimumSeconds...maximumSeconds).contains(seconds) else {
-            throw WatchValidation.problem(field: "interval_seconds", "must be from \(minimumSeconds) to \(maximumSeconds)")
+            throw HTTPError.field("interval_seconds", "must be from \(minimumSeconds) to \(maximumSeconds)")
         }
     }
 }

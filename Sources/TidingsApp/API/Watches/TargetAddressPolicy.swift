@@ -14,9 +14,9 @@ struct TargetAddressPolicy: Sendable {
         do {
             try ssrfGuard.checkHost(url.host)
         } catch let error where error.code == .dnsFailure {
-            throw WatchValidation.problem(field: field, "host could not be resolved")
+            throw HTTPError.field(field, "host could not be resolved")
         } catch {
-            throw WatchValidation.problem(field: field, error.message)
+            throw HTTPError.field(field, error.message)
         }
     }
 }

@@ -2,14 +2,8 @@ import TidingsDomain
 import TidingsHTTPServer
 
 /// Field rules shared by the create and update bodies, reported the way
-/// `decodeJSON` reports every field problem: 422, detail "<field>: <message>".
+/// `decodeJSON` reports every field problem (`HTTPError.field`).
 enum WatchValidation {
-    /// A 422 for a rule checked after decoding (one that needs configuration
-    /// or the stored watch).
-    static func problem(field: String, _ message: String) -> HTTPError {
-        HTTPError(.unprocessableContent, detail: "\(field): \(message)", extensions: ["field": field])
-    }
-
     static func url<Key: CodingKey>(_ text: String, key: Key, in container: KeyedDecodingContainer<Key>) throws -> NormalizedURL {
         do {
             return try URLNormalizer.normalize(text)
@@ -45,7 +39,7 @@ enum WatchValidation {
     /// The version check of a merged update; 422 for a half-set pair.
     static func versionCheck(url: NormalizedURL?, pointer: String?) throws(HTTPError) -> VersionCheck? {
         if let problem = versionPairProblem(url: url, pointer: pointer) {
-            throw self.problem(field: problem.field, problem.message)
+            throw HTTPError.field(problem.field, problem.message)
         }
         guard let url, let pointer else { return nil }
         return VersionCheck(url: url, pointer: pointer)

@@ -100,13 +100,13 @@ struct WatchesController: Sendable {
             case "true": filter.paused = true
             case "false": filter.paused = false
             default:
-                throw HTTPError(.badRequest, detail: "paused: must be true or false", extensions: ["field": "paused"])
+                throw HTTPError.field("paused", "must be true or false", status: .badRequest)
             }
         }
         if let raw = query["state"] {
             guard let state = WatchState(rawValue: raw) else {
                 let states = WatchState.allCases.map(\.rawValue).joined(separator: ", ")
-                throw HTTPError(.badRequest, detail: "state: must be one of \(states)", extensions: ["field": "state"])
+                throw HTTPError.field("state", "must be one of \(states)", status: .badRequest)
             }
             filter.state = state
         }

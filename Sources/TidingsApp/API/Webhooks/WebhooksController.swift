@@ -92,7 +92,7 @@ struct WebhooksController: Sendable {
             }
             try ssrfGuard.checkHost(host)
         } catch let error as HTTPClientError {
-            throw HTTPError(.unprocessableContent, detail: "url: \(error.message)", extensions: ["field": "url"])
+            throw HTTPError.field("url", error.message)
         }
     }
 
