@@ -12,19 +12,19 @@ struct APIRoutes {
     func register(on router: inout Router) {
         let accounts = AccountStore(database: database)
         let authenticator = Authenticator(adminToken: adminToken, accounts: accounts)
-        let ssrfGuard = SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets)
+        let addresses = TargetAddressPolicy(ssrfGuard: SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets))
         AccountsController(accounts: accounts, authenticator: authenticator).register(on: &router)
         DevicesController(devices: DeviceStore(database: database), authenticator: authenticator).register(on: &router)
         WatchesController(
             watches: WatchStore(database: database),
             authenticator: authenticator,
             intervals: IntervalBounds(configuration: configuration),
-            addresses: TargetAddressPolicy(ssrfGuard: ssrfGuard)
+            addresses: addresses
         ).register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database)
         for scope in [WebhookScope.user, .global] {
-            WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, ssrfGuard: ssrfGuard).register(on: &router)
+            WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, addresses: addresses).register(on: &router)
         }
     }
 }

@@ -26,8 +26,8 @@ struct WatchesController: Sendable {
         let body = try request.decodeJSON(CreateWatchBody.self)
         let interval = body.intervalSeconds ?? intervals.defaultSeconds
         try intervals.validate(interval)
-        try addresses.check(body.url, field: "url")
-        if let versionCheck = body.versionCheck { try addresses.check(versionCheck.url, field: "version_url") }
+        try addresses.check(host: body.url.host, field: "url")
+        if let versionCheck = body.versionCheck { try addresses.check(host: versionCheck.url.host, field: "version_url") }
         let settings = WatchSettings(
             url: body.url,
             headers: body.headers,
@@ -58,8 +58,8 @@ struct WatchesController: Sendable {
         let id = try context.uuidParameter("id")
         let body = try request.decodeJSON(UpdateWatchBody.self)
         if let interval = body.intervalSeconds { try intervals.validate(interval) }
-        if let url = body.url { try addresses.check(url, field: "url") }
-        if let versionURL = body.versionURL ?? nil { try addresses.check(versionURL, field: "version_url") }
+        if let url = body.url { try addresses.check(host: url.host, field: "url") }
+        if let versionURL = body.versionURL ?? nil { try addresses.check(host: versionURL.host, field: "version_url") }
         guard let watch = try watches.update(userID: userID, id: id, { try body.apply(to: &$0) }) else { throw Self.notFound }
         context.logger.info("watch updated", metadata: Self.metadata(watch))
         return .json(WatchRepresentation(watch))

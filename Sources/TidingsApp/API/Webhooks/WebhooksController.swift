@@ -1,6 +1,5 @@
 import FoundationEssentials
 import TidingsDomain
-import TidingsHTTPClient
 import TidingsHTTPServer
 
 /// Webhooks of one scope: a user's own, or the admin's global ones. The
@@ -12,7 +11,7 @@ struct WebhooksController: Sendable {
     let webhooks: WebhookStore
     let authenticator: Authenticator
     /// Early feedback on URLs the dispatcher would be refused at connect time.
-    let ssrfGuard: SSRFGuard
+    let addresses: TargetAddressPolicy
 
     func register(on router: inout Router) {
         let prefix = scope.pathPrefix
@@ -82,18 +81,13 @@ struct WebhooksController: Sendable {
         return .json(WebhookRepresentation(webhook))
     }
 
-    /// 422 naming `url` when the SSRF guard refuses the host (or it does not
-    /// resolve). Runs after body validation, so the URL parses. Blocks for
-    /// the DNS lookup of a host name.
+    /// Runs after body validation, which guarantees the URL parses and
+    /// names a host.
     private func checkTarget(_ url: String) throws {
-        do {
-            guard let host = URL(string: url)?.host(percentEncoded: false) else {
-                throw HTTPClientError(code: .invalidURL, message: "the URL has no host")
-            }
-            try ssrfGuard.checkHost(host)
-        } catch let error as HTTPClientError {
-            throw HTTPError.field("url", error.message)
+        guard let host = URL(string: url)?.host(percentEncoded: false) else {
+            throw HTTPError.field("url", "must name a host")
         }
+        try addresses.check(host: host, field: "url")
     }
 
     private static func metadata(_ owner: WebhookOwner, _ id: UUID) -> [String: String] {
