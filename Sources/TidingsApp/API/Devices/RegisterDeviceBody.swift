@@ -17,12 +17,15 @@ struct RegisterDeviceBody: Decodable {
         let platform = try DeviceFieldRules.platform(try container.decode(String.self, forKey: .platform), key: .platform, in: container)
         let pushToken = try container.decode(String.self, forKey: .pushToken)
         try TextField.validate(pushToken, key: .pushToken, in: container, maxLength: DeviceFieldRules.pushTokenMaxLength)
-        let appID = try container.decodeIfPresent(String.self, forKey: .appID)
-        if let appID { try TextField.validate(appID, key: .appID, in: container, maxLength: DeviceFieldRules.appIDMaxLength) }
-        let name = try container.decodeIfPresent(String.self, forKey: .name)
-        if let name { try TextField.validate(name, key: .name, in: container, maxLength: DeviceFieldRules.nameMaxLength) }
-        let locale = try container.decodeIfPresent(String.self, forKey: .locale)
-        if let locale { try DeviceFieldRules.validateLocale(locale, key: .locale, in: container) }
+        let appID = try TextField.decodeOptional(.appID, in: container) {
+            try TextField.validate($0, key: .appID, in: container, maxLength: DeviceFieldRules.appIDMaxLength)
+        }
+        let name = try TextField.decodeOptional(.name, in: container) {
+            try TextField.validate($0, key: .name, in: container, maxLength: DeviceFieldRules.nameMaxLength)
+        }
+        let locale = try TextField.decodeOptional(.locale, in: container) {
+            try DeviceFieldRules.validateLocale($0, key: .locale, in: container)
+        }
         registration = DeviceRegistration(platform: platform, pushToken: pushToken, appID: appID, name: name, locale: locale)
     }
 }

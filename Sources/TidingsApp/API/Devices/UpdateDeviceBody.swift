@@ -19,20 +19,14 @@ struct UpdateDeviceBody: Decodable {
         if container.contains(.platform) {
             changes.platform = try DeviceFieldRules.platform(try container.decode(String.self, forKey: .platform), key: .platform, in: container)
         }
-        if container.contains(.appID) {
-            let appID = try container.decodeIfPresent(String.self, forKey: .appID)
-            if let appID { try TextField.validate(appID, key: .appID, in: container, maxLength: DeviceFieldRules.appIDMaxLength) }
-            changes.appID = .some(appID)
+        changes.appID = try TextField.decodeClearable(.appID, in: container) {
+            try TextField.validate($0, key: .appID, in: container, maxLength: DeviceFieldRules.appIDMaxLength)
         }
-        if container.contains(.name) {
-            let name = try container.decodeIfPresent(String.self, forKey: .name)
-            if let name { try TextField.validate(name, key: .name, in: container, maxLength: DeviceFieldRules.nameMaxLength) }
-            changes.name = .some(name)
+        changes.name = try TextField.decodeClearable(.name, in: container) {
+            try TextField.validate($0, key: .name, in: container, maxLength: DeviceFieldRules.nameMaxLength)
         }
-        if container.contains(.locale) {
-            let locale = try container.decodeIfPresent(String.self, forKey: .locale)
-            if let locale { try DeviceFieldRules.validateLocale(locale, key: .locale, in: container) }
-            changes.locale = .some(locale)
+        changes.locale = try TextField.decodeClearable(.locale, in: container) {
+            try DeviceFieldRules.validateLocale($0, key: .locale, in: container)
         }
         self.changes = changes
     }

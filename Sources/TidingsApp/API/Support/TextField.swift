@@ -20,3 +20,28 @@ enum TextField {
         }
     }
 }
+
+extension TextField {
+    /// An optional text field: nil when absent or null, else the text after
+    /// `validate` accepted it.
+    static func decodeOptional<Key: CodingKey>(
+        _ key: Key,
+        in container: KeyedDecodingContainer<Key>,
+        validate: (String) throws -> Void
+    ) throws -> String? {
+        let value = try container.decodeIfPresent(String.self, forKey: key)
+        if let value { try validate(value) }
+        return value
+    }
+
+    /// A clearable text field of a PATCH body: nil when absent (leave it),
+    /// `.some(nil)` for an explicit null (clear it), else the validated text.
+    static func decodeClearable<Key: CodingKey>(
+        _ key: Key,
+        in container: KeyedDecodingContainer<Key>,
+        validate: (String) throws -> Void
+    ) throws -> String?? {
+        guard container.contains(key) else { return nil }
+        return .some(try decodeOptional(key, in: container, validate: validate))
+    }
+}

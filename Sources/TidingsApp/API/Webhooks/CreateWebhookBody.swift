@@ -19,8 +19,9 @@ struct CreateWebhookBody: Decodable {
         if let names = try container.decodeIfPresent([String].self, forKey: .eventTypes) {
             eventTypes = try WebhookFieldRules.eventTypes(names, key: .eventTypes, in: container)
         }
-        let description = try container.decodeIfPresent(String.self, forKey: .description)
-        if let description { try WebhookFieldRules.validateDescription(description, key: .description, in: container) }
+        let description = try TextField.decodeOptional(.description, in: container) {
+            try WebhookFieldRules.validateDescription($0, key: .description, in: container)
+        }
         webhook = NewWebhook(url: url, eventTypes: eventTypes, description: description)
     }
 }

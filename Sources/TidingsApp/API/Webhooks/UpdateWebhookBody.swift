@@ -28,10 +28,8 @@ struct UpdateWebhookBody: Decodable {
                 in: container
             )
         }
-        if container.contains(.description) {
-            let description = try container.decodeIfPresent(String.self, forKey: .description)
-            if let description { try WebhookFieldRules.validateDescription(description, key: .description, in: container) }
-            changes.description = .some(description)
+        changes.description = try TextField.decodeClearable(.description, in: container) {
+            try WebhookFieldRules.validateDescription($0, key: .description, in: container)
         }
         if container.contains(.enabled) {
             changes.enabled = try container.decode(Bool.self, forKey: .enabled)
