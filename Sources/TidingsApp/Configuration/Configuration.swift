@@ -26,6 +26,9 @@ public struct Configuration: Sendable {
     public var minimumInterval: Duration = .seconds(30)
     public var maximumInterval: Duration = .seconds(86_400)
     public var resourcesDirectory: String?
+    /// How long a new badge.updated delivery waits so that a burst of
+    /// count changes goes out as one delivery with the final number.
+    public var badgeCoalescingWindow: Duration = .seconds(2)
 
     public init() {}
 
@@ -62,6 +65,7 @@ public struct Configuration: Sendable {
             throw ConfigurationError(variable: "TIDINGS_MAX_INTERVAL", message: "must not be shorter than TIDINGS_MIN_INTERVAL")
         }
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
+        badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow
     }
 
     var httpServerConfiguration: HTTPServerConfiguration {
@@ -74,6 +78,12 @@ public struct Configuration: Sendable {
         server.maxBodySize = maxBodySize
         server.shutdownGracePeriod = shutdownTimeout
         return server
+    }
+
+    /// The coalescing window as a PostgreSQL interval, in whole milliseconds.
+    var badgeCoalescingSetting: String {
+        let (seconds, attoseconds) = badgeCoalescingWindow.components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms"
     }
 
     var httpClientConfiguration: HTTPClientConfiguration {
@@ -103,10 +113,10 @@ private struct EnvironmentReader {
         return value
     }
 
-    func duration(_ name: String) throws(ConfigurationError) -> Duration? {
+    func duration(_ name: String, allowZero: Bool = false) throws(ConfigurationError) -> Duration? {
         let value = try parsed(name, expected: "a duration such as 500ms, 15s, 5m or 2h", ValueParsers.duration)
-        if let value, value <= .zero {
-            throw ConfigurationError(variable: name, message: "must be greater than zero")
+        if let value, value < .zero || (value == .zero && !allowZero) {
+            throw ConfigurationError(variable: name, message: allowZero ? "must not be negative" : "must be greater than zero")
         }
         return value
     }

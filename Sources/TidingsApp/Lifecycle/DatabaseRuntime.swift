@@ -35,6 +35,8 @@ struct DatabaseRuntime: Sendable {
         var postgres = PostgresConfiguration(connectionString: connectionString)
         postgres.maxConnections = configuration.databasePoolSize
         postgres.acquireTimeout = configuration.databaseAcquireTimeout
+        // Read by enqueue_event() (migration 0006) when it queues a badge.
+        postgres.sessionSettings["tidings.badge_coalesce"] = configuration.badgeCoalescingSetting
         let client = PostgresClient(configuration: postgres, logger: logger, metrics: metrics)
         do {
             let migrations = MigrationRunner(directory: migrationsDirectory, client: client, logger: logger)

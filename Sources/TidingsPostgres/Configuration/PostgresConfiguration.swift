@@ -10,6 +10,9 @@ public struct PostgresConfiguration: Sendable {
     public var acquireTimeout: Duration
     /// Shown in `pg_stat_activity`; overrides one given in the connection string.
     public var applicationName: String
+    /// Run-time parameters every connection starts with (sent as libpq
+    /// `options`, so they survive reconnects), e.g. `tidings.badge_coalesce`.
+    public var sessionSettings: [String: String] = [:]
 
     public init(
         connectionString: String,

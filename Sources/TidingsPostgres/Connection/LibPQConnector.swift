@@ -5,12 +5,15 @@ enum LibPQConnector {
     /// A connected `PGconn`, or `.connectionFailed` with libpq's reason.
     static func connect(_ configuration: PostgresConfiguration) throws(PostgresError) -> OpaquePointer {
         // Parameters after "dbname" override those in the expanded connection string.
-        let parameters: [(String, String)] = [
+        var parameters: [(String, String)] = [
             ("dbname", configuration.connectionString),
             ("application_name", configuration.applicationName),
             ("connect_timeout", String(connectTimeoutSeconds(configuration.connectTimeout))),
             ("client_encoding", "UTF8"),
         ]
+        if !configuration.sessionSettings.isEmpty {
+            parameters.append(("options", options(configuration.sessionSettings)))
+        }
         // Both arrays end with NULL, as libpq requires.
         let handle = try LibPQParameters.withCStrings(parameters.map(\.0) + [nil]) { (keywords) throws(PostgresError) in
             try LibPQParameters.withCStrings(parameters.map(\.1) + [nil]) { values in
@@ -30,6 +33,19 @@ enum LibPQConnector {
         // structured log stream, so they are dropped.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         return connection
+    }
+
+    /// `-c name=value` per setting; libpq splits `options` on spaces, so
+    /// spaces and backslashes in values are escaped with a backslash.
+    private static func options(_ settings: [String: String]) -> String {
+        settings.sorted { $0.key < $1.key }.map { name, value in
+            var escaped = ""
+            for character in value {
+                if character == " " || character == "\\" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return "-c \(name)=\(escaped)"
+        }.joined(separator: " ")
     }
 
     /// libpq takes whole seconds and treats anything below 2 as 2.
