@@ -112,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsHTTPClient", "tidings"]
+            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,7 @@ struct APIRoutes {
             intervals: IntervalBounds(configuration: configuration),
             addresses: addresses
         ).register(on: &router)
+        ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database)
         for scope in [WebhookScope.user, .global] {

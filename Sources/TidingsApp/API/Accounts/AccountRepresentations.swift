@@ -4,12 +4,12 @@ import TidingsHTTPServer
 
 /// A user as the API shows it.
 struct UserRepresentation: Encodable, Sendable {
-    let id: UUID
+    let id: String
     let name: String
     let createdAt: Date
 
     init(_ user: User) {
-        id = user.id
+        id = user.id.canonicalString
         name = user.name
         createdAt = user.createdAt
     }
@@ -50,8 +50,8 @@ struct APIKeyRepresentation: Encodable, Sendable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(userID, forKey: .userID)
+        try container.encode(id.canonicalString, forKey: .id)
+        try container.encode(userID.canonicalString, forKey: .userID)
         try container.encode(prefix, forKey: .prefix)
         try container.encode(name, forKey: .name)
         try container.encode(createdAt, forKey: .createdAt)

@@ -23,7 +23,7 @@ struct AccountsController: Sendable {
         try authenticator.requireAdmin(request)
         let body = try request.decodeJSON(CreateUserBody.self)
         let (user, key) = try accounts.createUser(name: body.name, keyName: body.keyName)
-        context.logger.info("user created", metadata: ["user.id": user.id.uuidString, "api_key.prefix": key.key.prefix])
+        context.logger.info("user created", metadata: ["user.id": user.id.canonicalString, "api_key.prefix": key.key.prefix])
         return .json(
             CreatedUserRepresentation(user: UserRepresentation(user), apiKey: key.token, key: APIKeyRepresentation(key.key)),
             status: .created
@@ -45,7 +45,7 @@ struct AccountsController: Sendable {
         try authenticator.requireAdmin(request)
         let id = try context.uuidParameter("id")
         guard try accounts.deleteUser(id: id) else { throw Self.userNotFound }
-        context.logger.info("user deleted", metadata: ["user.id": id.uuidString])
+        context.logger.info("user deleted", metadata: ["user.id": id.canonicalString])
         return .noContent()
     }
 
@@ -54,7 +54,7 @@ struct AccountsController: Sendable {
         let id = try context.uuidParameter("id")
         let body = request.body.isEmpty ? IssueKeyBody(name: nil) : try request.decodeJSON(IssueKeyBody.self)
         guard let issued = try accounts.issueKey(userID: id, name: body.name) else { throw Self.userNotFound }
-        context.logger.info("api key issued", metadata: ["user.id": id.uuidString, "api_key.prefix": issued.key.prefix])
+        context.logger.info("api key issued", metadata: ["user.id": id.canonicalString, "api_key.prefix": issued.key.prefix])
         return .json(IssuedKeyRepresentation(apiKey: issued.token, key: APIKeyRepresentation(issued.key)), status: .created)
     }
 
@@ -72,7 +72,7 @@ struct AccountsController: Sendable {
         guard let key = try accounts.revokeKey(userID: userID, keyID: keyID) else {
             throw HTTPError(.notFound, detail: "The user has no API key with this id.")
         }
-        context.logger.info("api key revoked", metadata: ["user.id": userID.uuidString, "api_key.prefix": key.prefix])
+        context.logger.info("api key revoked", metadata: ["user.id": userID.canonicalString, "api_key.prefix": key.prefix])
         return .json(APIKeyRepresentation(key))
     }
 

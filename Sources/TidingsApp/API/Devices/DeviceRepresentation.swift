@@ -37,7 +37,7 @@ struct DeviceRepresentation: Encodable, Sendable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
+        try container.encode(id.canonicalString, forKey: .id)
         try container.encode(platform, forKey: .platform)
         try container.encode(pushToken, forKey: .pushToken)
         try container.encode(appID, forKey: .appID)

@@ -23,7 +23,7 @@ struct DevicesController: Sendable {
         let body = try request.decodeJSON(RegisterDeviceBody.self)
         let (device, created) = try devices.register(userID: userID, body.registration)
         if created {
-            context.logger.info("device registered", metadata: ["user.id": userID.uuidString, "device.id": device.id.uuidString])
+            context.logger.info("device registered", metadata: ["user.id": userID.canonicalString, "device.id": device.id.canonicalString])
         }
         return .json(DeviceRepresentation(device), status: created ? .created : .ok)
     }
@@ -52,7 +52,7 @@ struct DevicesController: Sendable {
         let userID = try authenticator.requireUser(request)
         let id = try context.uuidParameter("id")
         guard try devices.delete(id: id, userID: userID) else { throw Self.deviceNotFound }
-        context.logger.info("device deleted", metadata: ["user.id": userID.uuidString, "device.id": id.uuidString])
+        context.logger.info("device deleted", metadata: ["user.id": userID.canonicalString, "device.id": id.canonicalString])
         return .noContent()
     }
 
@@ -61,7 +61,7 @@ struct DevicesController: Sendable {
         let body = try request.decodeJSON(InvalidateDevicesBody.self)
         let removed = try devices.invalidate(userID: userID, pushTokens: body.pushTokens)
         context.logger.info("devices invalidated", metadata: [
-            "user.id": userID.uuidString,
+            "user.id": userID.canonicalString,
             "devices.reported": "\(body.pushTokens.count)",
             "devices.removed": "\(removed.count)",
         ])

@@ -30,7 +30,7 @@ struct WatchRepresentation: Encodable, Sendable {
     /// Every key is always present; nulls are explicit.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(watch.id, forKey: .id)
+        try container.encode(watch.id.canonicalString, forKey: .id)
         try container.encode(watch.url, forKey: .url)
         try container.encode(watch.name, forKey: .name)
         try container.encode(watch.intervalSeconds, forKey: .intervalSeconds)

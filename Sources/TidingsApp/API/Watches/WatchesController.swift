@@ -69,7 +69,7 @@ struct WatchesController: Sendable {
         let userID = try authenticator.requireUser(request)
         let id = try context.uuidParameter("id")
         guard try watches.delete(userID: userID, id: id) else { throw Self.notFound }
-        context.logger.info("watch deleted", metadata: ["watch.id": id.uuidString, "user.id": userID.uuidString])
+        context.logger.info("watch deleted", metadata: ["watch.id": id.canonicalString, "user.id": userID.canonicalString])
         return .noContent()
     }
 
@@ -114,7 +114,7 @@ struct WatchesController: Sendable {
     }
 
     private static func metadata(_ watch: Watch) -> [String: String] {
-        ["watch.id": watch.id.uuidString, "target.id": watch.targetID.uuidString, "user.id": watch.userID.uuidString]
+        ["watch.id": watch.id.canonicalString, "target.id": watch.targetID.canonicalString, "user.id": watch.userID.canonicalString]
     }
 
     private static let notFound = HTTPError(.notFound, detail: "There is no watch with this id.")

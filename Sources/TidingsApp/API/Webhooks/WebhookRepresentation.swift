@@ -49,7 +49,7 @@ struct WebhookRepresentation: Encodable, Sendable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
+        try container.encode(id.canonicalString, forKey: .id)
         try container.encode(url, forKey: .url)
         try container.encode(eventTypes, forKey: .eventTypes)
         try container.encode(description, forKey: .description)

@@ -92,8 +92,8 @@ struct WebhooksController: Sendable {
 
     private static func metadata(_ owner: WebhookOwner, _ id: UUID) -> [String: String] {
         switch owner {
-        case .user(let userID): ["user.id": userID.uuidString, "webhook.id": id.uuidString]
-        case .global: ["webhook.global": "true", "webhook.id": id.uuidString]
+        case .user(let userID): ["user.id": userID.canonicalString, "webhook.id": id.canonicalString]
+        case .global: ["webhook.global": "true", "webhook.id": id.canonicalString]
         }
     }
 

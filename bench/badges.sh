@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Unread-count benchmark: builds release, starts Tidings with its private
+# PostgreSQL (production settings: fsync on) in a temporary data folder,
+# seeds 1,000 users with 10 watches each (each watch with a baseline hash
+# and each user with one webhook subscribed to watch.changed and
+# badge.updated), then measures
+#   changes/s  pgbench clients calling record_change() (the poller's write:
+#              change row, watch and user counts, watch.changed event and
+#              its delivery, badge.updated with supersede), on random watches
+#   GET /v1/badge with wrk at 64 connections (API key check + badge read)
+# Usage: bench/badges.sh [duration, default 15s].
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+duration=${1:-15s}
+seconds=${duration%s}
+connections=${BENCH_CONNECTIONS:-64}
+threads=${BENCH_THREADS:-2}
+writers=${BENCH_WRITERS:-8}
+port=${BENCH_PORT:-18081}
+users=${BENCH_USERS:-1000}
+watches_per_user=${BENCH_WATCHES_PER_USER:-10}
+admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+
+swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
+    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
+binary="$(swift build -c release --show-bin-path)/tidings"
+data=$(mktemp -d /tmp/tidings-bench.XXXXXX)
+chmod 755 "$data"
+
+TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" TIDINGS_ADMIN_TOKEN="$admin_token" \
+    TIDINGS_LOG_LEVEL=warning "$binary" >"$data/tidings.log" 2>&1 &
+pid=$!
+stop() {
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    rm -rf "$data"
+}
+trap stop EXIT
+
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 300); do
+    curl -fs "$base/readyz" >/dev/null 2>&1 && break
+    sleep 0.2
+done
+curl -fs "$base/readyz" >/dev/null || { cat "$data/tidings.log" >&2; exit 1; }
+database="postgresql://tidings@/tidings?host=$data/run"
+
+echo "seeding $users users x $watches_per_user watches ..."
+psql "$database" -q -v ON_ERROR_STOP=1 <<SQL
+INSERT INTO users (name) SELECT 'bench-' || n FROM generate_series(1, $users) n;
+INSERT INTO targets (url, headers_fingerprint)
+    SELECT 'https://93.184.215.14/page-' || n, repeat('0', 64) FROM generate_series(1, $users * $watches_per_user) n;
+CREATE TABLE bench_watches (n serial PRIMARY KEY, id uuid NOT NULL);
+WITH numbered_users AS (SELECT id, row_number() OVER (ORDER BY id) AS u FROM users WHERE name LIKE 'bench-%'),
+     numbered_targets AS (SELECT id, row_number() OVER (ORDER BY id) AS t FROM targets),
+     created AS (
+         INSERT INTO watches (user_id, target_id, name, interval_seconds, content_hash, snapshot)
+         SELECT nu.id, nt.id, 'page ' || nt.t, 300, repeat('0', 64), 'baseline'
+         FROM numbered_targets nt JOIN numbered_users nu ON nu.u = (nt.t - 1) / $watches_per_user + 1
+         RETURNING id
+     )
+INSERT INTO bench_watches (id) SELECT id FROM created;
+INSERT INTO webhooks (user_id, url, event_types, secret)
+    SELECT id, 'https://93.184.215.14/hook', ARRAY['watch.changed', 'badge.updated'], 'whsec_' || md5(id::text)
+    FROM users WHERE name LIKE 'bench-%';
+ANALYZE;
+SQL
+
+script="$data/record-change.sql"
+cat >"$script" <<SQL
+\set n random(1, $((users * watches_per_user)))
+SELECT record_change(id, md5(random()::text) || md5(random()::text), 'changed text', false, '-baseline
++changed text', 200, 12) FROM bench_watches WHERE n = :n;
+SQL
+
+echo "machine: $(nproc) cores, $(uname -sr), $(psql --version), $(swift --version 2>/dev/null | head -n 1)"
+echo
+echo "== changes/s: pgbench -c $writers -j 2 -T $seconds, record_change() on random watches"
+before=$(psql "$database" -Atc "SELECT count(*) FROM changes")
+pgbench -n -c "$writers" -j 2 -T "$seconds" -f "$script" "$database" 2>&1 \
+    | grep -E "number of transactions actually processed|latency average|tps ="
+after=$(psql "$database" -Atc "SELECT count(*) FROM changes")
+psql "$database" -At <<SQL
+SELECT 'changes recorded: ' || ($after - $before);
+SELECT 'events queued: ' || count(*) FROM events;
+SELECT 'deliveries pending: ' || count(*) FROM deliveries WHERE status = 'pending';
+SELECT 'badges consistent with watches: ' || bool_and(b.count = (SELECT coalesce(sum(unread_count), 0) FROM watches w WHERE w.user_id = b.user_id)) FROM badges b;
+SQL
+
+json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+key=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
+    -H 'Content-Type: application/json' -d '{"name": "bench-reader"}' | json '["api_key"]')
+echo
+echo "== GET /v1/badge: wrk -t$threads -c$connections -d$duration --latency"
+wrk -t"$threads" -c"$connections" -d2s -H "Authorization: Bearer $key" "$base/v1/badge" >/dev/null
+wrk -t"$threads" -c"$connections" -d"$duration" --latency -H "Authorization: Bearer $key" "$base/v1/badge" \
+    | grep -E "Requests/sec|Latency |  50%|  99%|Non-2xx|Socket errors"
