@@ -67,22 +67,40 @@ INSERT INTO webhooks (user_id, url, event_types, secret)
 ANALYZE;
 SQL
 
-script="$data/record-change.sql"
-cat >"$script" <<SQL
+single="$data/record-change.sql"
+cat >"$single" <<SQL
 \set n random(1, $((users * watches_per_user)))
 SELECT record_change(id, md5(random()::text) || md5(random()::text), 'changed text', false, '-baseline
 +changed text', 200, 12) FROM bench_watches WHERE n = :n;
 SQL
+# Ten random watches (of ten different users, mostly) per call, as the
+# poller writes what one round of checks found.
+batch="$data/record-changes.sql"
+cat >"$batch" <<SQL
+\set n random(1, $((users * watches_per_user)))
+SELECT count(*) FROM record_changes(
+    (SELECT array_agg(id) FROM bench_watches WHERE n IN (SELECT (:n + k * 997) % $((users * watches_per_user)) + 1 FROM generate_series(0, 9) k)),
+    (SELECT array_agg(md5(random()::text) || md5(random()::text)) FROM generate_series(1, 10)),
+    array_fill('changed text'::text, ARRAY[10]), array_fill(false, ARRAY[10]),
+    array_fill('-baseline
++changed text'::text, ARRAY[10]), array_fill(200, ARRAY[10]), array_fill(12::bigint, ARRAY[10]));
+SQL
 
 echo "machine: $(nproc) cores, $(uname -sr), $(psql --version), $(swift --version 2>/dev/null | head -n 1)"
-echo
-echo "== changes/s: pgbench -c $writers -j 2 -T $seconds, record_change() on random watches"
-before=$(psql "$database" -Atc "SELECT count(*) FROM changes")
-pgbench -n -c "$writers" -j 2 -T "$seconds" -f "$script" "$database" 2>&1 \
-    | grep -E "number of transactions actually processed|latency average|tps ="
-after=$(psql "$database" -Atc "SELECT count(*) FROM changes")
+measure() {
+    local label=$1 script=$2
+    echo
+    echo "== $label: pgbench -c $writers -j 2 -T $seconds"
+    local before after
+    before=$(psql "$database" -Atc "SELECT count(*) FROM changes")
+    pgbench -n -c "$writers" -j 2 -T "$seconds" -f "$script" "$database" 2>&1 \
+        | grep -E "number of transactions actually processed|latency average|tps ="
+    after=$(psql "$database" -Atc "SELECT count(*) FROM changes")
+    echo "changes recorded: $((after - before)), changes/s: $(( (after - before) / seconds ))"
+}
+measure "record_change(), one watch per transaction" "$single"
+measure "record_changes(), ten watches per transaction" "$batch"
 psql "$database" -At <<SQL
-SELECT 'changes recorded: ' || ($after - $before);
 SELECT 'events queued: ' || count(*) FROM events;
 SELECT 'deliveries pending: ' || count(*) FROM deliveries WHERE status = 'pending';
 SELECT 'badges consistent with watches: ' || bool_and(b.count = (SELECT coalesce(sum(unread_count), 0) FROM watches w WHERE w.user_id = b.user_id)) FROM badges b;

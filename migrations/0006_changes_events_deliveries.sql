@@ -52,6 +52,9 @@ CREATE TABLE events (
     created_at  timestamptz NOT NULL DEFAULT now()
 );
 
+-- Global webhooks receive every user's events.
+CREATE INDEX webhooks_global_idx ON webhooks (id) WHERE global;
+
 -- Retention pruning deletes by age.
 CREATE INDEX events_created_idx ON events (created_at);
 
@@ -116,15 +119,19 @@ BEGIN
     RETURNING id INTO new_event;
 
     WITH subscribers AS (
-        SELECT w.id
-        FROM webhooks w
-        WHERE w.disabled_at IS NULL
-          AND CASE
-                WHEN only_webhook IS NOT NULL THEN w.id = only_webhook
-                ELSE event_type = ANY (w.event_types)
-                     AND (w.global OR w.user_id = event_user)
-                     AND w.id IS DISTINCT FROM except_webhook
-              END
+        -- Two index lookups rather than one OR over every webhook.
+        SELECT w.id FROM webhooks w
+        WHERE only_webhook IS NOT NULL AND w.id = only_webhook AND w.disabled_at IS NULL
+        UNION ALL
+        SELECT w.id FROM webhooks w
+        WHERE only_webhook IS NULL AND w.user_id = event_user
+          AND w.disabled_at IS NULL AND event_type = ANY (w.event_types)
+          AND w.id IS DISTINCT FROM except_webhook
+        UNION ALL
+        SELECT w.id FROM webhooks w
+        WHERE only_webhook IS NULL AND w.global
+          AND w.disabled_at IS NULL AND event_type = ANY (w.event_types)
+          AND w.id IS DISTINCT FROM except_webhook
     ), superseded AS (
         UPDATE deliveries d
         SET event_id = new_event, updated_at = now()
@@ -154,43 +161,46 @@ $$;
 -- the devices, and APNs and FCM payloads carrying the absolute count.
 CREATE FUNCTION badge_event_data(badge_user uuid, badge_count bigint, badge_sequence bigint, badge_updated_at timestamptz)
 RETURNS jsonb
-LANGUAGE sql STABLE AS $$
-    WITH apns AS (
-        SELECT jsonb_build_object(
-            'headers', jsonb_build_object(
-                'apns-push-type', 'alert',
-                'apns-priority', '5',
-                'apns-collapse-id', 'tidings-badge-' || badge_user
-            ),
-            'payload', jsonb_build_object('aps', jsonb_build_object('badge', badge_count))
-        ) AS message
-    )
-    SELECT jsonb_build_object(
+-- PL/pgSQL rather than SQL: its statements' plans are cached per session.
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    apns jsonb := jsonb_build_object(
+        'headers', jsonb_build_object(
+            'apns-push-type', 'alert',
+            'apns-priority', '5',
+            'apns-collapse-id', 'tidings-badge-' || badge_user
+        ),
+        'payload', jsonb_build_object('aps', jsonb_build_object('badge', badge_count))
+    );
+    device_list jsonb;
+BEGIN
+    SELECT coalesce(jsonb_agg(jsonb_build_object('id', d.id, 'platform', d.platform, 'push_token', d.push_token)
+                              ORDER BY d.created_at, d.id), '[]'::jsonb)
+    INTO device_list
+    FROM devices d
+    WHERE d.user_id = badge_user;
+    RETURN jsonb_build_object(
         'user_id', badge_user,
         'count', badge_count,
         'sequence', badge_sequence,
         'updated_at', iso8601(badge_updated_at),
-        'devices', coalesce((
-            SELECT jsonb_agg(jsonb_build_object('id', d.id, 'platform', d.platform, 'push_token', d.push_token)
-                             ORDER BY d.created_at, d.id)
-            FROM devices d
-            WHERE d.user_id = badge_user
-        ), '[]'::jsonb),
+        'devices', device_list,
         'push', jsonb_build_object(
-            'apns', apns.message,
+            'apns', apns,
             'fcm', jsonb_build_object(
                 'android', jsonb_build_object('notification', jsonb_build_object('notification_count', badge_count)),
-                'apns', apns.message
+                'apns', apns
             )
         )
-    )
-    FROM apns
+    );
+END
 $$;
 
 -- changes -> watches.unread_count, one UPDATE per statement.
 CREATE FUNCTION changes_count_inserted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+    PERFORM 1 FROM watches WHERE id IN (SELECT watch_id FROM inserted) ORDER BY id FOR UPDATE;
     UPDATE watches w
     SET unread_count = w.unread_count + added.unread
     FROM (SELECT watch_id, count(*) AS unread FROM inserted WHERE read_at IS NULL GROUP BY watch_id) added
@@ -211,6 +221,7 @@ BEGIN
     ) THEN
         RETURN NULL;
     END IF;
+    PERFORM 1 FROM watches WHERE id IN (SELECT watch_id FROM new_rows) ORDER BY id FOR UPDATE;
     UPDATE watches w
     SET unread_count = w.unread_count + delta.unread
     FROM (
@@ -329,14 +340,113 @@ CREATE TRIGGER badges_announce AFTER UPDATE OF count ON badges
     FOR EACH ROW WHEN (NEW.count IS DISTINCT FROM OLD.count)
     EXECUTE FUNCTION badges_announce();
 
--- The one way a detected content change is written: the new hash and
--- snapshot on the watch, the change row (which raises the watch's unread
--- count and the user's badge through the triggers above, announcing
--- badge.updated) and the watch.changed event, all in the caller's
--- transaction. The first hash of a watch is its baseline and announces
--- nothing; so does an unchanged hash, and so does any hash of a paused
--- watch (it is kept current so resuming does not report old news).
--- Returns the change id, or NULL when nothing changed.
+-- The one way detected content is written, for a batch of watches (say,
+-- every watch of one target): per watch the new hash and snapshot, and for
+-- a real change the change row, which raises the watch's unread count and
+-- the user's badge through the triggers above (one badge change and one
+-- badge.updated per user per batch), plus one watch.changed event each,
+-- all in the caller's transaction. The first hash of a watch is its
+-- baseline and announces nothing; so does an unchanged hash, and so does
+-- any hash of a paused watch (kept current so resuming does not report old
+-- news). Arrays are parallel, one element per watch; a watch listed twice
+-- counts once. Returns the changes written.
+--
+-- Locks are taken in one global order, watches by id and then badges by
+-- user, as the read paths do, so concurrent batches cannot deadlock.
+CREATE FUNCTION record_changes(
+    watch_ids uuid[],
+    new_hashes text[],
+    new_snapshots text[],
+    snapshots_truncated boolean[],
+    change_diffs text[],
+    http_statuses integer[],
+    content_lengths bigint[]
+) RETURNS TABLE (watch_id uuid, change_id uuid)
+LANGUAGE plpgsql AS $$
+DECLARE
+    locked_users uuid[];
+    new_changes uuid[];
+BEGIN
+    SELECT coalesce(array_agg(DISTINCT w.user_id), '{}') INTO locked_users
+    FROM (
+        SELECT w.user_id FROM watches w
+        WHERE w.id = ANY (watch_ids)
+        ORDER BY w.id
+        FOR UPDATE
+    ) w;
+    PERFORM 1 FROM badges b WHERE b.user_id = ANY (locked_users) ORDER BY b.user_id FOR UPDATE;
+
+    WITH input AS (
+        SELECT DISTINCT ON (i.watch_id) i.*
+        FROM unnest(watch_ids, new_hashes, new_snapshots, snapshots_truncated, change_diffs, http_statuses, content_lengths)
+             AS i(watch_id, new_hash, snapshot, truncated, diff, http_status, content_length)
+        ORDER BY i.watch_id
+    ), previous AS (
+        SELECT w.id, w.user_id, w.content_hash, w.paused, i.new_hash, i.snapshot, i.truncated, i.diff,
+               i.http_status, i.content_length
+        FROM watches w JOIN input i ON i.watch_id = w.id
+        WHERE w.content_hash IS DISTINCT FROM i.new_hash
+    ), updated AS (
+        UPDATE watches w
+        SET content_hash = p.new_hash,
+            snapshot = p.snapshot,
+            last_changed_at = CASE WHEN p.content_hash IS NULL OR p.paused THEN w.last_changed_at ELSE now() END,
+            updated_at = now()
+        FROM previous p
+        WHERE w.id = p.id
+    ), inserted AS (
+        INSERT INTO changes (watch_id, user_id, previous_hash, new_hash, http_status, content_length,
+                             snapshot, snapshot_truncated, diff)
+        SELECT p.id, p.user_id, p.content_hash, p.new_hash, p.http_status, p.content_length,
+               p.snapshot, p.truncated, p.diff
+        FROM previous p
+        WHERE p.content_hash IS NOT NULL AND NOT p.paused
+        RETURNING id
+    )
+    SELECT coalesce(array_agg(inserted.id), '{}') INTO new_changes FROM inserted;
+
+    IF cardinality(new_changes) = 0 THEN
+        RETURN;
+    END IF;
+
+    -- After the statement above its triggers have run: the counts below
+    -- include this batch.
+    WITH announced AS (
+        INSERT INTO events (user_id, type, data)
+        SELECT c.user_id, 'watch.changed', jsonb_build_object(
+            'watch_id', c.watch_id,
+            'name', w.name,
+            'url', t.url,
+            'change_id', c.id,
+            'detected_at', iso8601(c.detected_at),
+            'previous_hash', c.previous_hash,
+            'new_hash', c.new_hash,
+            'unread_count', w.unread_count,
+            'unread_total', b.count,
+            'diff', c.diff
+        )
+        FROM changes c
+        JOIN watches w ON w.id = c.watch_id
+        JOIN targets t ON t.id = w.target_id
+        JOIN badges b ON b.user_id = c.user_id
+        WHERE c.id = ANY (new_changes)
+        RETURNING id, user_id
+    )
+    INSERT INTO deliveries (event_id, webhook_id)
+    SELECT a.id, h.id
+    FROM announced a JOIN webhooks h ON h.user_id = a.user_id
+    WHERE h.disabled_at IS NULL AND 'watch.changed' = ANY (h.event_types)
+    UNION ALL
+    SELECT a.id, h.id
+    FROM announced a CROSS JOIN webhooks h
+    WHERE h.global AND h.disabled_at IS NULL AND 'watch.changed' = ANY (h.event_types);
+    PERFORM pg_notify('tidings_deliveries', '');
+
+    RETURN QUERY SELECT c.watch_id, c.id FROM changes c WHERE c.id = ANY (new_changes);
+END
+$$;
+
+-- record_changes for one watch: the change id, or NULL when nothing changed.
 CREATE FUNCTION record_change(
     changed_watch uuid,
     new_hash text,
@@ -346,49 +456,9 @@ CREATE FUNCTION record_change(
     change_http_status integer,
     change_content_length bigint
 ) RETURNS uuid
-LANGUAGE plpgsql AS $$
-DECLARE
-    watch watches%ROWTYPE;
-    new_change uuid;
-    change_time timestamptz;
-    unread integer;
-    total bigint;
-BEGIN
-    SELECT * INTO watch FROM watches WHERE id = changed_watch FOR UPDATE;
-    IF NOT FOUND OR watch.content_hash IS NOT DISTINCT FROM new_hash THEN
-        RETURN NULL;
-    END IF;
-
-    UPDATE watches
-    SET content_hash = new_hash,
-        snapshot = new_snapshot,
-        last_changed_at = CASE WHEN watch.content_hash IS NULL OR watch.paused THEN last_changed_at ELSE now() END,
-        updated_at = now()
-    WHERE id = changed_watch;
-    IF watch.content_hash IS NULL OR watch.paused THEN
-        RETURN NULL;
-    END IF;
-
-    INSERT INTO changes (watch_id, user_id, previous_hash, new_hash, http_status, content_length,
-                         snapshot, snapshot_truncated, diff)
-    VALUES (changed_watch, watch.user_id, watch.content_hash, new_hash, change_http_status, change_content_length,
-            new_snapshot, new_snapshot_truncated, change_diff)
-    RETURNING id, detected_at INTO new_change, change_time;
-
-    SELECT unread_count INTO unread FROM watches WHERE id = changed_watch;
-    SELECT count INTO total FROM badges WHERE user_id = watch.user_id;
-    PERFORM enqueue_event(watch.user_id, 'watch.changed', jsonb_build_object(
-        'watch_id', watch.id,
-        'name', watch.name,
-        'url', (SELECT url FROM targets WHERE id = watch.target_id),
-        'change_id', new_change,
-        'detected_at', iso8601(change_time),
-        'previous_hash', watch.content_hash,
-        'new_hash', new_hash,
-        'unread_count', unread,
-        'unread_total', total,
-        'diff', change_diff
-    ));
-    RETURN new_change;
-END
+LANGUAGE sql AS $$
+    SELECT change_id FROM record_changes(
+        ARRAY[changed_watch], ARRAY[new_hash], ARRAY[new_snapshot], ARRAY[new_snapshot_truncated],
+        ARRAY[change_diff], ARRAY[change_http_status], ARRAY[change_content_length]
+    )
 $$;

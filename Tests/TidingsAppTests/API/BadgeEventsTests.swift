@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TidingsCrypto
 
 @Suite struct BadgeEventsTests {
     @Test func badgeEventsCarryDevicesAndReadyMadePushPayloads() async throws {
@@ -83,6 +84,31 @@ import Testing
         let changeDeliveries = try deliveries(server, webhookID: changeHook)
         #expect(changeDeliveries.count == 50, "every change is its own event")
         #expect(changeDeliveries.allSatisfy { $0.delay < 1 }, "change events are not delayed")
+    }
+
+    @Test func aBatchOfChangesMovesEachUsersBadgeOnce() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (firstUser, firstKey, firstWatches) = try await server.userWithWatches(3)
+        let (secondUser, secondKey, secondWatches) = try await server.userWithWatches(1)
+        // The first watch twice: a watch counts once per batch.
+        let batch = [firstWatches[0], firstWatches[0], firstWatches[1], firstWatches[2], secondWatches[0]]
+        let ids = "{" + batch.joined(separator: ",") + "}"
+        let written = try server.application.database.query("""
+            SELECT count(*) AS n FROM record_changes(
+                \(ids)::uuid[], array_fill(\(SHA256.hash("batch").hex)::text, ARRAY[5]), array_fill('batch'::text, ARRAY[5]),
+                array_fill(false, ARRAY[5]), array_fill(''::text, ARRAY[5]), array_fill(200, ARRAY[5]), array_fill(5::bigint, ARRAY[5]))
+            """)[0].decode("n", as: Int.self)
+        #expect(written == 4)
+        #expect(try await server.badge(key: firstKey) == (3, 1))
+        #expect(try await server.badge(key: secondKey) == (1, 1))
+        #expect(try server.badgeEvents(userID: firstUser).map { $0["count"] as? Int } == [3])
+        #expect(try server.badgeEvents(userID: secondUser).count == 1)
+        let changedEvents = try server.application.database.query(
+            "SELECT count(*) AS n FROM events WHERE type = 'watch.changed'"
+        )[0].decode("n", as: Int.self)
+        #expect(changedEvents == 4)
+        try server.expectCountsConsistent()
     }
 
     @Test func aBadgeAlreadyHandedToADispatcherIsNotReplaced() async throws {
