@@ -8,10 +8,11 @@ struct APIRoutes {
     let database: PostgresClient
     let adminToken: String?
     let configuration: Configuration
+    let credentialCache: CredentialCache?
 
     func register(on router: inout Router) {
         let accounts = AccountStore(database: database)
-        let authenticator = Authenticator(adminToken: adminToken, accounts: accounts)
+        let authenticator = Authenticator(adminToken: adminToken, accounts: accounts, cache: credentialCache)
         let addresses = TargetAddressPolicy(ssrfGuard: SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets))
         AccountsController(accounts: accounts, authenticator: authenticator).register(on: &router)
         DevicesController(devices: DeviceStore(database: database), authenticator: authenticator).register(on: &router)

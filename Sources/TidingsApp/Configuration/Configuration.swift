@@ -29,6 +29,9 @@ public struct Configuration: Sendable {
     /// How long a new badge.updated delivery waits so that a burst of
     /// count changes goes out as one delivery with the final number.
     public var badgeCoalescingWindow: Duration = .seconds(2)
+    /// How long a verified API key is served from memory; zero turns the
+    /// cache off. Revocations still apply at once (see CredentialCache).
+    public var credentialCacheLifetime: Duration = .seconds(60)
 
     public init() {}
 
@@ -66,6 +69,7 @@ public struct Configuration: Sendable {
         }
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
         badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow
+        credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
     }
 
     var httpServerConfiguration: HTTPServerConfiguration {

@@ -44,6 +44,8 @@ public struct ConfigurationVariable: Sendable {
               summary: "Longest check interval a watch may ask for."),
         .init(name: "TIDINGS_BADGE_COALESCE", defaultValue: "2s",
               summary: "A badge.updated delivery waits this long so a burst of changes sends one final count (0s: no wait)."),
+        .init(name: "TIDINGS_CREDENTIAL_CACHE", defaultValue: "60s",
+              summary: "How long a verified API key is served from memory (revocations still apply at once, via LISTEN/NOTIFY); 0s turns the cache off."),
         .init(name: "TIDINGS_RESOURCES_DIR", defaultValue: "(auto)",
               summary: "Folder holding migrations/ and openapi.yaml; found next to the working directory or the executable when unset."),
     ]

@@ -13,6 +13,7 @@ public final class Application: Sendable {
     public let metrics: MetricsRegistry
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
+    private let credentialListener: CredentialRevocationListener?
     private let logger: Logger
 
     public var database: PostgresClient {
@@ -36,9 +37,19 @@ public final class Application: Sendable {
             metrics: metrics
         )
         var httpClient: HTTPClient?
+        var credentialListener: CredentialRevocationListener?
         do {
             let client = try HTTPClient(configuration: configuration.httpClientConfiguration, logger: logger)
             httpClient = client
+
+            var credentialCache: CredentialCache?
+            if configuration.credentialCacheLifetime > .zero {
+                let cache = CredentialCache(lifetime: configuration.credentialCacheLifetime, metrics: metrics)
+                let listener = CredentialRevocationListener(cache: cache, configuration: databaseRuntime.client.configuration, logger: logger)
+                listener.start()
+                credentialCache = cache
+                credentialListener = listener
+            }
 
             var router = Router()
             OperationsController(
@@ -50,7 +61,8 @@ public final class Application: Sendable {
             APIRoutes(
                 database: databaseRuntime.client,
                 adminToken: adminToken,
-                configuration: configuration
+                configuration: configuration,
+                credentialCache: credentialCache
             ).register(on: &router)
 
             let server = HTTPServer(
@@ -70,9 +82,11 @@ public final class Application: Sendable {
                 metrics: metrics,
                 databaseRuntime: databaseRuntime,
                 server: server,
+                credentialListener: credentialListener,
                 logger: logger
             )
         } catch {
+            credentialListener?.stop()
             httpClient?.shutdown()
             databaseRuntime.close(logger: logger)
             throw error
@@ -98,6 +112,7 @@ public final class Application: Sendable {
         metrics: MetricsRegistry,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
+        credentialListener: CredentialRevocationListener?,
         logger: Logger
     ) {
         self.configuration = configuration
@@ -105,6 +120,7 @@ public final class Application: Sendable {
         self.metrics = metrics
         self.databaseRuntime = databaseRuntime
         self.server = server
+        self.credentialListener = credentialListener
         self.logger = logger
     }
 
@@ -113,6 +129,7 @@ public final class Application: Sendable {
     public func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
+        credentialListener?.stop()
         httpClient.shutdown()
         databaseRuntime.close(logger: logger)
         logger.notice("shutdown complete")

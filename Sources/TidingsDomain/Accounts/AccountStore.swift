@@ -75,9 +75,9 @@ public struct AccountStore: Sendable {
             """).first.map(Self.key(from:))
     }
 
-    /// The user a presented token belongs to, or nil when the token is
-    /// malformed, unknown or revoked.
-    public func authenticate(token: String) throws -> UUID? {
+    /// The key a presented token is, or nil when the token is malformed,
+    /// unknown or revoked. Marks the key used (at most once a minute).
+    public func authenticate(token: String) throws -> AuthenticatedKey? {
         guard let prefix = APIKeyToken.prefix(of: token) else { return nil }
         guard let row = try database.query("""
             SELECT id, user_id, key_hash, last_used_at < now() - \(Self.lastUsedResolution)::interval AS stale
@@ -86,12 +86,22 @@ public struct AccountStore: Sendable {
         else { return nil }
         let storedHash = try row.decode("key_hash", as: [UInt8].self)
         guard ConstantTime.isEqual(storedHash, APIKeyToken.hash(token)) else { return nil }
+        let key = AuthenticatedKey(keyID: try row.decode("id"), userID: try row.decode("user_id"))
         if try row.decode("stale", as: Bool?.self) != false {
-            try database.withConnection { connection in
-                try connection.execute("UPDATE api_keys SET last_used_at = now() WHERE id = \(try row.decode("id", as: UUID.self))")
-            }
+            try markUsed(keyID: key.keyID)
         }
-        return try row.decode("user_id", as: UUID.self)
+        return key
+    }
+
+    /// Records that the key was used now, unless that was recorded within
+    /// the last minute.
+    public func markUsed(keyID: UUID) throws {
+        try database.withConnection { connection in
+            try connection.execute("""
+                UPDATE api_keys SET last_used_at = now()
+                WHERE id = \(keyID) AND (last_used_at IS NULL OR last_used_at < now() - \(Self.lastUsedResolution)::interval)
+                """)
+        }
     }
 
     // MARK: Rows

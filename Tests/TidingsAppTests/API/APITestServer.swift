@@ -13,8 +13,17 @@ final class APITestServer: Sendable {
     let client: HTTPClient
     let logSink = CapturingLogSink()
 
-    init(configure: (inout Configuration) -> Void = { _ in }) throws {
-        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+    convenience init(configure: (inout Configuration) -> Void = { _ in }) throws {
+        try self.init(databaseURL: try TestEnvironment.createDatabase(), configure: configure)
+    }
+
+    /// A second replica: another application on the first one's database.
+    convenience init(sharingDatabaseWith other: APITestServer, configure: (inout Configuration) -> Void = { _ in }) throws {
+        try self.init(databaseURL: try #require(other.application.configuration.databaseURL), configure: configure)
+    }
+
+    private init(databaseURL: String, configure: (inout Configuration) -> Void) throws {
+        var configuration = TestEnvironment.configuration(databaseURL: databaseURL)
         configuration.adminToken = Self.adminToken
         configuration.allowPrivateTargets = false
         configure(&configuration)

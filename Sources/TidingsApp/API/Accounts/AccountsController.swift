@@ -45,6 +45,7 @@ struct AccountsController: Sendable {
         try authenticator.requireAdmin(request)
         let id = try context.uuidParameter("id")
         guard try accounts.deleteUser(id: id) else { throw Self.userNotFound }
+        authenticator.forget(userID: id)
         context.logger.info("user deleted", metadata: ["user.id": id.canonicalString])
         return .noContent()
     }
@@ -72,6 +73,7 @@ struct AccountsController: Sendable {
         guard let key = try accounts.revokeKey(userID: userID, keyID: keyID) else {
             throw HTTPError(.notFound, detail: "The user has no API key with this id.")
         }
+        authenticator.forget(keyID: key.id)
         context.logger.info("api key revoked", metadata: ["user.id": userID.canonicalString, "api_key.prefix": key.prefix])
         return .json(APIKeyRepresentation(key))
     }

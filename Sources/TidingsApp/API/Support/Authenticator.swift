@@ -11,10 +11,22 @@ struct Authenticator: Sendable {
     /// time hides the token's length as well as its content.
     private let adminTokenHash: [UInt8]?
     private let accounts: AccountStore
+    private let cache: CredentialCache?
 
-    init(adminToken: String?, accounts: AccountStore) {
+    init(adminToken: String?, accounts: AccountStore, cache: CredentialCache? = nil) {
         self.adminTokenHash = adminToken.map { SHA256.hash($0).bytes }
         self.accounts = accounts
+        self.cache = cache
+    }
+
+    /// Forgets cached credentials at once after a revocation or deletion
+    /// made by this replica (other replicas hear of it through NOTIFY).
+    func forget(keyID: UUID) {
+        cache?.invalidate(keyID: keyID)
+    }
+
+    func forget(userID: UUID) {
+        cache?.invalidate(userID: userID)
     }
 
     private enum Caller {
@@ -52,13 +64,20 @@ struct Authenticator: Sendable {
             throw Self.unauthorized("The Authorization header must use the Bearer scheme.")
         }
         let token = String(parts[1]).trimmingWhitespace()
-        if let adminTokenHash, ConstantTime.isEqual(SHA256.hash(token).bytes, adminTokenHash) {
+        let tokenHash = SHA256.hash(token)
+        if let adminTokenHash, ConstantTime.isEqual(tokenHash.bytes, adminTokenHash) {
             return .admin
         }
-        guard let userID = try accounts.authenticate(token: token) else {
+        if let cached = cache?.lookup(tokenHash) {
+            if cached.markUsed { try accounts.markUsed(keyID: cached.key.keyID) }
+            return .user(cached.key.userID)
+        }
+        let generation = cache?.generation
+        guard let key = try accounts.authenticate(token: token) else {
             throw Self.unauthorized("The API key is unknown or revoked.")
         }
-        return .user(userID)
+        cache?.store(key, for: tokenHash, generation: generation)
+        return .user(key.userID)
     }
 
     private static func unauthorized(_ detail: String) -> HTTPError {

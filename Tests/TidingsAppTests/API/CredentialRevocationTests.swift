@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TidingsApp
+import TidingsObservability
+
+/// Two replicas on one database, each caching verified keys: a key revoked
+/// (or a user deleted) through one replica stops working on the other.
+@Suite struct CredentialRevocationTests {
+    @Test func aRevocationOnOneReplicaReachesTheOther() async throws {
+        let first = try APITestServer()
+        defer { first.shutdown() }
+        let second = try APITestServer(sharingDatabaseWith: first)
+        defer { second.shutdown() }
+
+        let (userID, key) = try await first.createUser()
+        let keys = try await first.send("GET", "/v1/users/\(userID)/keys", token: APITestServer.adminToken).items()
+        let keyID = try #require(keys.first?["id"] as? String)
+        // Both replicas have now verified (and cached) the key.
+        #expect(try await first.send("GET", "/v1/me", token: key).status == 200)
+        #expect(try await second.send("GET", "/v1/me", token: key).status == 200)
+        #expect(try await second.send("GET", "/v1/me", token: key).status == 200)
+        let metrics = try await second.send("GET", "/metrics").text
+        #expect(metrics.contains(#"tidings_credential_cache_lookups_total{result="hit"}"#), "the second replica answered from its cache")
+
+        #expect(try await first.send("DELETE", "/v1/users/\(userID)/keys/\(keyID)", token: APITestServer.adminToken).status == 200)
+        #expect(try await first.send("GET", "/v1/me", token: key).status == 401, "the revoking replica forgets at once")
+        #expect(try await eventually { try await second.send("GET", "/v1/me", token: key).status == 401 })
+    }
+
+    @Test func aDeletedUserIsForgottenByEveryReplica() async throws {
+        let first = try APITestServer()
+        defer { first.shutdown() }
+        let second = try APITestServer(sharingDatabaseWith: first)
+        defer { second.shutdown() }
+
+        let (userID, key) = try await first.createUser()
+        #expect(try await second.send("GET", "/v1/badge", token: key).status == 200)
+        #expect(try await first.send("DELETE", "/v1/users/\(userID)", token: APITestServer.adminToken).status == 204)
+        #expect(try await eventually { try await second.send("GET", "/v1/badge", token: key).status == 401 })
+    }
+
+    @Test func withTheCacheOffEveryRequestIsCheckedAgainstTheDatabase() async throws {
+        let server = try APITestServer { $0.credentialCacheLifetime = .zero }
+        defer { server.shutdown() }
+        let (userID, key) = try await server.createUser()
+        #expect(try await server.send("GET", "/v1/me", token: key).status == 200)
+        // Revoked behind the API's back: no notification reaches anyone.
+        try server.application.database.withConnection { connection in
+            try connection.execute("UPDATE api_keys SET revoked_at = now() WHERE user_id = \(UUID(uuidString: userID)!)")
+        }
+        #expect(try await server.send("GET", "/v1/me", token: key).status == 401)
+    }
+
+    /// Polls `condition` for up to two seconds: notifications travel
+    /// through PostgreSQL, so "at once" on another replica means within
+    /// milliseconds, not within the same instant.
+    private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
+    }
+}
