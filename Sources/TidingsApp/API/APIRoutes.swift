@@ -1,6 +1,7 @@
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsHTTPServer
+import TidingsPoller
 import TidingsPostgres
 
 /// Every `/v1` endpoint, with the stores and services they share.
@@ -8,6 +9,7 @@ struct APIRoutes {
     let database: PostgresClient
     let adminToken: String?
     let configuration: Configuration
+    let poller: Poller
 
     func register(on router: inout Router) {
         let accounts = AccountStore(database: database)
@@ -21,6 +23,8 @@ struct APIRoutes {
             intervals: IntervalBounds(configuration: configuration),
             addresses: addresses
         ).register(on: &router)
+        WatchCheckController(watches: WatchStore(database: database), authenticator: authenticator, poller: poller)
+            .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database)
         for scope in [WebhookScope.user, .global] {

@@ -2,6 +2,7 @@ import Foundation
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
+import TidingsPoller
 import TidingsPostgres
 
 /// A running Tidings: database runtime, outbound HTTP client and the HTTP
@@ -11,6 +12,8 @@ public final class Application: Sendable {
     public let configuration: Configuration
     public let httpClient: HTTPClient
     public let metrics: MetricsRegistry
+    /// Checks due targets in the background; also runs API-requested checks.
+    public let poller: Poller
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let logger: Logger
@@ -36,9 +39,19 @@ public final class Application: Sendable {
             metrics: metrics
         )
         var httpClient: HTTPClient?
+        var startedPoller: Poller?
         do {
             let client = try HTTPClient(configuration: configuration.httpClientConfiguration, logger: logger)
             httpClient = client
+            let poller = try Poller(
+                configuration: configuration.pollerConfiguration,
+                httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
+                database: databaseRuntime.client,
+                logger: logger,
+                metrics: metrics
+            )
+            poller.start()
+            startedPoller = poller
 
             var router = Router()
             OperationsController(
@@ -50,7 +63,8 @@ public final class Application: Sendable {
             APIRoutes(
                 database: databaseRuntime.client,
                 adminToken: adminToken,
-                configuration: configuration
+                configuration: configuration,
+                poller: poller
             ).register(on: &router)
 
             let server = HTTPServer(
@@ -68,11 +82,13 @@ public final class Application: Sendable {
                 configuration: configuration,
                 httpClient: client,
                 metrics: metrics,
+                poller: poller,
                 databaseRuntime: databaseRuntime,
                 server: server,
                 logger: logger
             )
         } catch {
+            startedPoller?.shutdown()
             httpClient?.shutdown()
             databaseRuntime.close(logger: logger)
             throw error
@@ -96,6 +112,7 @@ public final class Application: Sendable {
         configuration: Configuration,
         httpClient: HTTPClient,
         metrics: MetricsRegistry,
+        poller: Poller,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
         logger: Logger
@@ -103,16 +120,19 @@ public final class Application: Sendable {
         self.configuration = configuration
         self.httpClient = httpClient
         self.metrics = metrics
+        self.poller = poller
         self.databaseRuntime = databaseRuntime
         self.server = server
         self.logger = logger
     }
 
     /// Stops accepting, lets in-flight requests finish within the shutdown
-    /// timeout, then closes outbound work, the pool and the private cluster.
+    /// timeout, stops the poller (unfinished checks give their leases back),
+    /// then closes outbound work, the pool and the private cluster.
     public func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
+        poller.shutdown(grace: configuration.shutdownTimeout)
         httpClient.shutdown()
         databaseRuntime.close(logger: logger)
         logger.notice("shutdown complete")
