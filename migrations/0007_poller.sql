@@ -13,8 +13,8 @@ ALTER TABLE targets
     ADD COLUMN last_version text,
     -- Checks since the last unconditional full fetch (every Nth is one).
     ADD COLUMN checks_since_full integer NOT NULL DEFAULT 0 CHECK (checks_since_full >= 0),
-    -- Wire size of the last full response: what a 304 or an unchanged
-    -- version saved.
+    -- Wire size (headers and body) of the last full response: what a 304
+    -- or an unchanged version saved.
     ADD COLUMN last_body_size bigint CHECK (last_body_size >= 0),
     ADD COLUMN bytes_saved bigint NOT NULL DEFAULT 0 CHECK (bytes_saved >= 0),
     ADD CONSTRAINT targets_version_pair CHECK ((version_url IS NULL) = (version_pointer IS NULL));

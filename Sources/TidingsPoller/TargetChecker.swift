@@ -30,12 +30,12 @@ struct TargetChecker: Sendable {
                 record.requests += 1
             case .response(let response, _):
                 record.requests += 1
-                record.bytesReceived += response.bytesReceived
+                record.bytesReceived += response.bytesReceived + response.headerBytesReceived
                 if (200..<300).contains(response.status) {
                     newVersion = Self.version(in: response, pointer: pointer)
                 }
                 if !unconditional, let newVersion, newVersion == target.lastVersion {
-                    record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived, 0)
+                    record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived - response.headerBytesReceived, 0)
                     record.httpStatus = response.status
                     record.nextCheckAt = nextAfterSuccess(target)
                     return CheckOutcome(
@@ -57,11 +57,11 @@ struct TargetChecker: Sendable {
             return failed(target, record, message: Self.message(for: error), retryAfter: nil)
         case .response(let response, let retryAfter):
             record.requests += 1
-            record.bytesReceived += response.bytesReceived
+            record.bytesReceived += response.bytesReceived + response.headerBytesReceived
             record.httpStatus = response.status
             if response.status == 304 {
                 record.notModified = 1
-                record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived, 0)
+                record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived - response.headerBytesReceived, 0)
                 record.nextCheckAt = nextAfterSuccess(target)
                 return CheckOutcome(
                     target: target,
@@ -146,7 +146,7 @@ struct TargetChecker: Sendable {
             record.validators = .replace((etag: nil, lastModified: nil))
             record.version = .replace(nil)
         }
-        record.fullBodySize = response.bytesReceived
+        record.fullBodySize = response.bytesReceived + response.headerBytesReceived
         record.wasUnconditional = unconditional || (target.etag == nil && target.lastModified == nil)
         record.nextCheckAt = nextAfterSuccess(target)
         return CheckOutcome(target: target, record: record, watches: watches, summary: .fetched)
