@@ -69,6 +69,12 @@ let package = Package(
             dependencies: ["TidingsCrypto", "TidingsObservability", "TidingsPostgres"]
         ),
 
+        // Engines: change detection.
+        .target(
+            name: "TidingsPoller",
+            dependencies: ["TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"]
+        ),
+
         // Edge and wiring: REST handlers, configuration, start-up and shutdown.
         .target(
             name: "TidingsApp",
@@ -78,6 +84,7 @@ let package = Package(
                 "TidingsObservability",
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",
+                "TidingsPoller",
                 "TidingsPostgres",
             ]
         ),
@@ -109,6 +116,10 @@ let package = Package(
         .testTarget(
             name: "TidingsPostgresTests",
             dependencies: ["TidingsPostgres", "TidingsObservability"]
+        ),
+        .testTarget(
+            name: "TidingsPollerTests",
+            dependencies: ["TidingsPoller", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability"]
         ),
         .testTarget(
             name: "TidingsAppTests",

@@ -1,6 +1,7 @@
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsHTTPServer
+import TidingsPoller
 import TidingsPostgres
 
 /// Every `/v1` endpoint, with the stores and services they share.
@@ -9,6 +10,7 @@ struct APIRoutes {
     let adminToken: String?
     let configuration: Configuration
     let credentialCache: CredentialCache?
+    let poller: Poller
 
     func register(on router: inout Router) {
         let accounts = AccountStore(database: database)
@@ -23,6 +25,8 @@ struct APIRoutes {
             addresses: addresses
         ).register(on: &router)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
+        WatchCheckController(watches: WatchStore(database: database), authenticator: authenticator, poller: poller)
+            .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database)
         for scope in [WebhookScope.user, .global] {

@@ -1,6 +1,7 @@
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
+import TidingsPoller
 
 /// Everything Tidings can be told at start-up. Built from the environment
 /// only in the entry point; everything else receives this value.
@@ -32,6 +33,14 @@ public struct Configuration: Sendable {
     /// How long a verified API key is served from memory; zero turns the
     /// cache off. Revocations still apply at once (see CredentialCache).
     public var credentialCacheLifetime: Duration = .seconds(60)
+    /// Checks in flight; 0 turns the background poller off.
+    public var pollConcurrency = 256
+    public var hostConcurrency = 2
+    public var hostMinimumGap: Duration = .zero
+    /// The poller's response cap; nil: `outboundMaxResponseSize`.
+    public var pollerMaxResponseSize: Int?
+    public var unconditionalEvery = 24
+    public var failureThreshold = 3
 
     public init() {}
 
@@ -70,6 +79,34 @@ public struct Configuration: Sendable {
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
         badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
+        pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number (0 turns the poller off)") {
+            Int($0).flatMap { $0 >= 0 ? $0 : nil }
+        } ?? pollConcurrency
+        hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer", ValueParsers.positiveInteger) ?? hostConcurrency
+        hostMinimumGap = try reader.duration("TIDINGS_HOST_MIN_GAP", allowZero: true) ?? hostMinimumGap
+        pollerMaxResponseSize = try reader.size("TIDINGS_MAX_BODY")
+        unconditionalEvery = try reader.parsed("TIDINGS_UNCONDITIONAL_EVERY", expected: "a positive integer", ValueParsers.positiveInteger) ?? unconditionalEvery
+        failureThreshold = try reader.parsed("TIDINGS_FAILURE_THRESHOLD", expected: "a positive integer", ValueParsers.positiveInteger) ?? failureThreshold
+    }
+
+    var pollerConfiguration: PollerConfiguration {
+        var poller = PollerConfiguration()
+        poller.concurrency = pollConcurrency
+        poller.hostConcurrency = hostConcurrency
+        poller.hostMinimumGap = hostMinimumGap
+        poller.unconditionalEvery = unconditionalEvery
+        poller.failureThreshold = failureThreshold
+        poller.maximumBackoff = maximumInterval
+        // A lease outlives the longest check: a version request and a page
+        // request, each within the outbound timeout, plus waiting for the host.
+        poller.lease = max(.seconds(60), outboundTimeout * 4)
+        return poller
+    }
+
+    var pollerHTTPClientConfiguration: HTTPClientConfiguration {
+        var client = httpClientConfiguration
+        client.maxResponseSize = pollerMaxResponseSize ?? outboundMaxResponseSize
+        return client
     }
 
     var httpServerConfiguration: HTTPServerConfiguration {

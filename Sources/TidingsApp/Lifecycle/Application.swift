@@ -2,6 +2,7 @@ import Foundation
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
+import TidingsPoller
 import TidingsPostgres
 
 /// A running Tidings: database runtime, outbound HTTP client and the HTTP
@@ -11,6 +12,8 @@ public final class Application: Sendable {
     public let configuration: Configuration
     public let httpClient: HTTPClient
     public let metrics: MetricsRegistry
+    /// Checks due targets in the background; also runs API-requested checks.
+    public let poller: Poller
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let credentialListener: CredentialRevocationListener?
@@ -38,9 +41,19 @@ public final class Application: Sendable {
         )
         var httpClient: HTTPClient?
         var credentialListener: CredentialRevocationListener?
+        var startedPoller: Poller?
         do {
             let client = try HTTPClient(configuration: configuration.httpClientConfiguration, logger: logger)
             httpClient = client
+            let poller = try Poller(
+                configuration: configuration.pollerConfiguration,
+                httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
+                database: databaseRuntime.client,
+                logger: logger,
+                metrics: metrics
+            )
+            poller.start()
+            startedPoller = poller
 
             var credentialCache: CredentialCache?
             if configuration.credentialCacheLifetime > .zero {
@@ -62,7 +75,8 @@ public final class Application: Sendable {
                 database: databaseRuntime.client,
                 adminToken: adminToken,
                 configuration: configuration,
-                credentialCache: credentialCache
+                credentialCache: credentialCache,
+                poller: poller
             ).register(on: &router)
 
             let server = HTTPServer(
@@ -80,6 +94,7 @@ public final class Application: Sendable {
                 configuration: configuration,
                 httpClient: client,
                 metrics: metrics,
+                poller: poller,
                 databaseRuntime: databaseRuntime,
                 server: server,
                 credentialListener: credentialListener,
@@ -87,6 +102,7 @@ public final class Application: Sendable {
             )
         } catch {
             credentialListener?.stop()
+            startedPoller?.shutdown()
             httpClient?.shutdown()
             databaseRuntime.close(logger: logger)
             throw error
@@ -110,6 +126,7 @@ public final class Application: Sendable {
         configuration: Configuration,
         httpClient: HTTPClient,
         metrics: MetricsRegistry,
+        poller: Poller,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
         credentialListener: CredentialRevocationListener?,
@@ -118,6 +135,7 @@ public final class Application: Sendable {
         self.configuration = configuration
         self.httpClient = httpClient
         self.metrics = metrics
+        self.poller = poller
         self.databaseRuntime = databaseRuntime
         self.server = server
         self.credentialListener = credentialListener
@@ -125,11 +143,13 @@ public final class Application: Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish within the shutdown
-    /// timeout, then closes outbound work, the pool and the private cluster.
+    /// timeout, stops the poller (unfinished checks give their leases back),
+    /// then closes outbound work, the pool and the private cluster.
     public func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
         credentialListener?.stop()
+        poller.shutdown(grace: configuration.shutdownTimeout)
         httpClient.shutdown()
         databaseRuntime.close(logger: logger)
         logger.notice("shutdown complete")

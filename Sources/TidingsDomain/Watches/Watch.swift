@@ -27,4 +27,7 @@ public struct Watch: Sendable {
     public let lastError: String?
     public let createdAt: Date
     public let updatedAt: Date
+    /// What fetching the watch's target has cost, shared by every watch of
+    /// the target.
+    public let fetchStatistics: FetchStatistics
 }

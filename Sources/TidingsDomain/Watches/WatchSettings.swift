@@ -32,14 +32,15 @@ public struct WatchSettings: Sendable, Equatable {
         self.paused = paused
     }
 
-    /// Whether `other` fetches something else than this: another target.
+    /// Whether `other` fetches something else than this: another target
+    /// (the version check is part of a target since migration 0007).
     func fetchesSameTarget(as other: WatchSettings) -> Bool {
-        url == other.url && headers == other.headers
+        url == other.url && headers == other.headers && versionCheck == other.versionCheck
     }
 
     /// Whether `other` compares content differently, so the stored hash and
     /// the check state no longer describe it.
     func comparesSameContent(as other: WatchSettings) -> Bool {
-        fetchesSameTarget(as: other) && versionCheck == other.versionCheck && extract == other.extract
+        fetchesSameTarget(as: other) && extract == other.extract
     }
 }

@@ -6,12 +6,18 @@ extension WatchStore {
     /// Selects what a `Watch` shows. Header values are never read: only the
     /// object's keys, as a JSON array.
     static let selectWatch = """
-        SELECT w.id, w.user_id, w.target_id, t.url, w.name, w.interval_seconds, w.version_url, w.version_pointer,
+        SELECT w.id, w.user_id, w.target_id, t.url, w.name, w.interval_seconds, t.version_url, t.version_pointer,
                w.extract::text AS extract,
                (SELECT coalesce(jsonb_agg(name ORDER BY name), '[]'::jsonb) FROM jsonb_object_keys(t.headers) AS name)::text
                    AS header_names,
-               w.paused, w.state, w.last_checked_at, w.last_check_result, w.last_changed_at, w.content_hash,
-               w.unread_count, w.consecutive_failures, w.last_error, w.created_at, w.updated_at
+               w.paused, w.state,
+               -- A check of the target checks all its watches; quiet checks
+               -- (304, unchanged) only write the target (batched).
+               CASE WHEN w.last_checked_at IS NOT NULL THEN greatest(w.last_checked_at, t.last_checked_at) END
+                   AS last_checked_at,
+               w.last_check_result, w.last_changed_at, w.content_hash,
+               w.unread_count, w.consecutive_failures, w.last_error, w.created_at, w.updated_at,
+               t.request_count, t.not_modified_count, t.bytes_received, t.bytes_saved
         FROM watches w JOIN targets t ON t.id = w.target_id
         """
 
@@ -54,7 +60,13 @@ extension WatchStore {
             consecutiveFailures: try row.decode("consecutive_failures"),
             lastError: try row.decode("last_error"),
             createdAt: try row.decode("created_at"),
-            updatedAt: try row.decode("updated_at")
+            updatedAt: try row.decode("updated_at"),
+            fetchStatistics: FetchStatistics(
+                requests: try row.decode("request_count"),
+                notModified: try row.decode("not_modified_count"),
+                bytesReceived: try row.decode("bytes_received"),
+                bytesSaved: try row.decode("bytes_saved")
+            )
         )
     }
 

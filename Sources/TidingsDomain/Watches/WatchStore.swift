@@ -22,9 +22,8 @@ public struct WatchStore: Sendable {
         try database.withTransaction { connection in
             let targetID = try Self.attachTarget(settings, on: connection)
             let id = try connection.query("""
-                INSERT INTO watches (user_id, target_id, name, interval_seconds, version_url, version_pointer, extract, paused)
+                INSERT INTO watches (user_id, target_id, name, interval_seconds, extract, paused)
                 VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
-                        \(settings.versionCheck?.url.text), \(settings.versionCheck?.pointer),
                         \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused))
                 RETURNING id
                 """)[0].decode("id", as: UUID.self)
@@ -65,7 +64,7 @@ public struct WatchStore: Sendable {
         try database.withTransaction { connection in
             guard let row = try connection.query("""
                 SELECT w.target_id, t.url, t.headers::text AS headers, w.name, w.interval_seconds,
-                       w.version_url, w.version_pointer, w.extract::text AS extract, w.paused
+                       t.version_url, t.version_pointer, w.extract::text AS extract, w.paused
                 FROM watches w JOIN targets t ON t.id = w.target_id
                 WHERE w.id = \(id) AND w.user_id = \(userID)
                 FOR UPDATE OF w
@@ -87,7 +86,6 @@ public struct WatchStore: Sendable {
             try connection.execute("""
                 UPDATE watches
                 SET target_id = \(targetID), name = \(updated.name), interval_seconds = \(updated.intervalSeconds),
-                    version_url = \(updated.versionCheck?.url.text), version_pointer = \(updated.versionCheck?.pointer),
                     extract = \(try Self.extractJSON(updated.extract))::jsonb, paused = \(updated.paused),
                     updated_at = now()
                 WHERE id = \(id)
@@ -95,7 +93,7 @@ public struct WatchStore: Sendable {
             if !updated.comparesSameContent(as: current) {
                 try connection.execute("""
                     UPDATE watches
-                    SET state = 'pending', content_hash = NULL, last_version = NULL, last_checked_at = NULL,
+                    SET state = 'pending', content_hash = NULL, last_checked_at = NULL,
                         last_check_result = NULL, consecutive_failures = 0, last_error = NULL
                     WHERE id = \(id)
                     """)
@@ -128,8 +126,9 @@ public struct WatchStore: Sendable {
 
     // MARK: Targets
 
-    /// Finds or creates the target for the settings' URL and headers and
-    /// returns its id. The upsert also locks the row, so a concurrent delete
+    /// Finds or creates the target for the settings' URL, headers and
+    /// version check (migration 0007: the version endpoint decides whether
+    /// the page is fetched, so it belongs to the target) and returns its id. The upsert also locks the row, so a concurrent delete
     /// of the target's last watch either finishes first (and the insert
     /// creates a fresh target) or sees this watch and keeps the target.
     ///
@@ -137,17 +136,18 @@ public struct WatchStore: Sendable {
     /// target's validators are dropped and it becomes due now.
     private static func attachTarget(_ settings: WatchSettings, on connection: PostgresConnection) throws -> UUID {
         try connection.query("""
-            INSERT INTO targets (url, headers, headers_fingerprint)
-            VALUES (\(settings.url.text), \(try headersJSON(settings.headers))::jsonb, \(settings.headers.fingerprint))
-            ON CONFLICT ON CONSTRAINT targets_url_headers_key DO UPDATE
-            SET etag = NULL, last_modified = NULL, next_check_at = least(targets.next_check_at, now())
+            INSERT INTO targets (url, headers, headers_fingerprint, version_url, version_pointer)
+            VALUES (\(settings.url.text), \(try headersJSON(settings.headers))::jsonb, \(settings.headers.fingerprint),
+                    \(settings.versionCheck?.url.text), \(settings.versionCheck?.pointer))
+            ON CONFLICT ON CONSTRAINT targets_identity_key DO UPDATE
+            SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(targets.next_check_at, now())
             RETURNING id
             """)[0].decode("id", as: UUID.self)
     }
 
     private static func requireFullFetch(targetID: UUID, on connection: PostgresConnection) throws {
         try connection.execute("""
-            UPDATE targets SET etag = NULL, last_modified = NULL, next_check_at = least(next_check_at, now())
+            UPDATE targets SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(next_check_at, now())
             WHERE id = \(targetID)
             """)
     }

@@ -10,6 +10,8 @@ public struct HTTPClientConfiguration: Sendable {
     /// Lets requests reach loopback and private addresses
     /// (`TIDINGS_ALLOW_PRIVATE_TARGETS`); for local use and tests only.
     public var allowPrivateTargets: Bool
+    /// Addresses allowed even when private targets are not (see `SSRFGuard`).
+    public var allowedAddresses: Set<IPAddress> = []
     public var userAgent: String
     /// Concurrent connections to one host; 0 means unlimited. Transfers over
     /// the limit wait in libcurl's queue (their timeout keeps running).

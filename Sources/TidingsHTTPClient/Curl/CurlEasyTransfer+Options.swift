@@ -13,6 +13,8 @@ extension CurlEasyTransfer {
         // A proxy from the environment would hide the real target from the SSRF guard.
         try set(CURLOPT_PROXY, "")
         try set(CURLOPT_NOSIGNAL, 1)
+        // HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise.
+        try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // At least 1 ms: libcurl reads 0 as "no timeout".
         try set(CURLOPT_CONNECTTIMEOUT_MS, max(connectTimeout.roundedUpMilliseconds, 1))
         try set(CURLOPT_TIMEOUT_MS, max(timeout.roundedUpMilliseconds, 1))

@@ -44,7 +44,10 @@ final class CurlEasyTransfer {
         self.id = id
         self.handle = handle
         self.completion = completion
-        self.ssrfGuard = SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets)
+        self.ssrfGuard = SSRFGuard(
+            allowPrivateTargets: configuration.allowPrivateTargets,
+            allowedAddresses: configuration.allowedAddresses
+        )
         self.maxResponseSize = request.maxResponseSize ?? configuration.maxResponseSize
         self.timeout = request.timeout ?? configuration.timeout
         self.connectTimeout = configuration.connectTimeout

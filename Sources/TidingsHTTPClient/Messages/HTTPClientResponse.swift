@@ -12,6 +12,9 @@ public struct HTTPClientResponse: Sendable {
     public var remoteAddress: String?
     /// Body bytes as received on the wire, before decoding.
     public var bytesReceived: Int
+    /// Header bytes received, of every response of the request (redirect
+    /// hops and interim responses included).
+    public var headerBytesReceived: Int
 
     public init(
         status: Int,
@@ -21,7 +24,8 @@ public struct HTTPClientResponse: Sendable {
         redirectCount: Int,
         duration: Duration,
         remoteAddress: String?,
-        bytesReceived: Int
+        bytesReceived: Int,
+        headerBytesReceived: Int = 0
     ) {
         self.status = status
         self.headers = headers
@@ -31,6 +35,7 @@ public struct HTTPClientResponse: Sendable {
         self.duration = duration
         self.remoteAddress = remoteAddress
         self.bytesReceived = bytesReceived
+        self.headerBytesReceived = headerBytesReceived
     }
 
     /// The first value of a header, matched case-insensitively.

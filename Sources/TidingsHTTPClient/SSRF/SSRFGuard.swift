@@ -13,14 +13,19 @@ public struct SSRFGuard: Sendable {
 
     /// When true every address is allowed (local development and tests).
     public var allowPrivateTargets: Bool
+    /// Single addresses allowed although their range is blocked (a known
+    /// internal origin; tests that need one reachable loopback address next
+    /// to blocked ones).
+    public var allowedAddresses: Set<IPAddress>
 
-    public init(allowPrivateTargets: Bool) {
+    public init(allowPrivateTargets: Bool, allowedAddresses: Set<IPAddress> = []) {
         self.allowPrivateTargets = allowPrivateTargets
+        self.allowedAddresses = allowedAddresses
     }
 
     /// nil when the address may be used, otherwise the reason it may not.
     public func check(_ address: IPAddress) -> Refusal? {
-        guard !allowPrivateTargets else { return nil }
+        guard !allowPrivateTargets, !allowedAddresses.contains(address) else { return nil }
         switch address.value {
         case .v4:
             return Self.refusal(forIPv4: address)

@@ -25,6 +25,14 @@ struct WatchRepresentation: Encodable, Sendable {
         case lastError = "last_error"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+        case fetchStatistics = "fetch_statistics"
+    }
+
+    enum FetchStatisticsKeys: String, CodingKey {
+        case requests
+        case notModified = "not_modified"
+        case bytesReceived = "bytes_received"
+        case bytesSaved = "bytes_saved"
     }
 
     /// Every key is always present; nulls are explicit.
@@ -49,5 +57,10 @@ struct WatchRepresentation: Encodable, Sendable {
         try container.encode(watch.lastError, forKey: .lastError)
         try container.encode(watch.createdAt, forKey: .createdAt)
         try container.encode(watch.updatedAt, forKey: .updatedAt)
+        var statistics = container.nestedContainer(keyedBy: FetchStatisticsKeys.self, forKey: .fetchStatistics)
+        try statistics.encode(watch.fetchStatistics.requests, forKey: .requests)
+        try statistics.encode(watch.fetchStatistics.notModified, forKey: .notModified)
+        try statistics.encode(watch.fetchStatistics.bytesReceived, forKey: .bytesReceived)
+        try statistics.encode(watch.fetchStatistics.bytesSaved, forKey: .bytesSaved)
     }
 }

@@ -1,0 +1,57 @@
+import FoundationEssentials
+import TidingsDomain
+import TidingsHTTPServer
+import TidingsPoller
+
+/// `POST /v1/watches/{id}/check`: checks the watch's target now, through
+/// the poller's pipeline (version endpoint, conditional GET, extraction),
+/// writes the result as a scheduled check would, and returns it. Runs on
+/// the HTTP worker thread until the check is done (bounded by the outbound
+/// timeouts).
+struct WatchCheckController: Sendable {
+    let watches: WatchStore
+    let authenticator: Authenticator
+    let poller: Poller
+
+    func register(on router: inout Router) {
+        router.post("/v1/watches/{id}/check", use: check)
+    }
+
+    @Sendable func check(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        let id = try context.uuidParameter("id")
+        guard let watch = try watches.watch(userID: userID, id: id) else {
+            throw HTTPError(.notFound, detail: "There is no watch with this id.")
+        }
+        guard let results = try poller.checkNow(targetID: watch.targetID) else {
+            throw HTTPError(.conflict, detail: "A check of this watch's URL is running right now; try again in a moment.")
+        }
+        guard let result = results[id], let checked = try watches.watch(userID: userID, id: id) else {
+            throw HTTPError(.conflict, detail: "The watch changed while it was being checked; try again.")
+        }
+        context.logger.info("watch checked", metadata: [
+            "watch.id": id.uuidString, "target.id": watch.targetID.uuidString, "check.result": result.result.rawValue,
+        ])
+        return .json(CheckRepresentation(result: result, watch: WatchRepresentation(checked)))
+    }
+}
+
+/// The outcome of a check asked for through the API, with the watch after it.
+struct CheckRepresentation: Encodable, Sendable {
+    let result: WatchCheckResult
+    let watch: WatchRepresentation
+
+    enum CodingKeys: String, CodingKey {
+        case result, state, error, watch
+        case changeID = "change_id"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(result.result.rawValue, forKey: .result)
+        try container.encode(result.changeID, forKey: .changeID)
+        try container.encode(result.state.rawValue, forKey: .state)
+        try container.encode(result.error, forKey: .error)
+        try container.encode(watch, forKey: .watch)
+    }
+}

@@ -1,0 +1,15 @@
+import FoundationEssentials
+
+/// One watch of a claimed target as the poller sees it.
+public struct TargetWatch: Sendable {
+    public let id: UUID
+    public let userID: UUID
+    public let extract: ExtractionRule?
+    /// The stored `extract` JSON, compared when the result is written so a
+    /// hash taken with an older rule is never stored for a newer one.
+    public let extractJSON: String?
+    /// Nil until the first successful check (the baseline).
+    public let contentHash: String?
+    public let state: WatchState
+    public let paused: Bool
+}

@@ -1,0 +1,17 @@
+/// Counters of one target since it was created: requests sent (version
+/// endpoint included), 304 answers, bytes received on the wire, and bytes
+/// not downloaded because a 304 or an unchanged version made the full body
+/// unnecessary (estimated from the size of the last full response).
+public struct FetchStatistics: Sendable, Equatable {
+    public let requests: Int
+    public let notModified: Int
+    public let bytesReceived: Int
+    public let bytesSaved: Int
+
+    public init(requests: Int, notModified: Int, bytesReceived: Int, bytesSaved: Int) {
+        self.requests = requests
+        self.notModified = notModified
+        self.bytesReceived = bytesReceived
+        self.bytesSaved = bytesSaved
+    }
+}

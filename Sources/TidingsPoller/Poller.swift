@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+import TidingsDomain
+import TidingsHTTPClient
+import TidingsObservability
+import TidingsPostgres
+
+/// The change-detection engine: a scheduler thread claims due targets in
+/// batches under a lease (`CheckStore.claimDue`, FOR UPDATE SKIP LOCKED),
+/// each claimed target is checked as a task (HTTP on the client's libcurl
+/// driver thread, extraction and hashing on the task), and results go to
+/// the `OutcomeWriter`. At most `concurrency` checks are in flight; a check
+/// counts until its result is written, so leases are released before new
+/// work is claimed.
+public final class Poller: Sendable {
+    private struct State {
+        var inFlight: Set<UUID> = []
+        var isStopping = false
+    }
+
+    public let owner: String
+    private let configuration: PollerConfiguration
+    private let store: CheckStore
+    private let client: HTTPClient
+    private let limiter: HostLimiter
+    private let checker: TargetChecker
+    private let writer: OutcomeWriter
+    private let logger: Logger
+    private let metrics: PollerMetrics
+    private let state = Mutex(State())
+    private let capacity = NSCondition()
+    private let schedulerFinished = DispatchSemaphore(value: 0)
+    private let schedulerStarted = Atomic<Bool>(false)
+
+    /// Creates the poller and its own HTTP client (its own libcurl driver
+    /// thread, so checks never queue behind webhook deliveries).
+    public init(
+        configuration: PollerConfiguration,
+        httpClientConfiguration: HTTPClientConfiguration,
+        database: PostgresClient,
+        logger: Logger,
+        metrics: MetricsRegistry
+    ) throws {
+        var clientConfiguration = httpClientConfiguration
+        clientConfiguration.maxTotalConnections = max(clientConfiguration.maxTotalConnections, configuration.concurrency)
+        self.owner = "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        self.configuration = configuration
+        self.store = CheckStore(database: database, failureThreshold: configuration.failureThreshold)
+        self.client = try HTTPClient(configuration: clientConfiguration, logger: logger)
+        self.limiter = HostLimiter(concurrency: configuration.hostConcurrency, minimumGap: configuration.hostMinimumGap)
+        self.checker = TargetChecker(
+            client: client,
+            limiter: limiter,
+            configuration: configuration,
+            schedule: CheckSchedule(jitter: configuration.scheduleJitter, maximumBackoff: configuration.maximumBackoff)
+        )
+        self.logger = logger
+        self.metrics = PollerMetrics(registry: metrics)
+        self.writer = OutcomeWriter(store: store, owner: owner, configuration: configuration, logger: logger, metrics: self.metrics)
+    }
+
+    /// Starts the writer and, unless `concurrency` is 0, the scheduler.
+    public func start() {
+        writer.start()
+        guard configuration.concurrency > 0 else { return }
+        schedulerStarted.store(true, ordering: .relaxed)
+        let thread = Thread { [self] in runScheduler() }
+        thread.name = "tidings-poller-scheduler"
+        thread.start()
+        logger.notice("poller started", metadata: [
+            "poller.owner": owner,
+            "poller.concurrency": String(configuration.concurrency),
+            "poller.host_concurrency": String(configuration.hostConcurrency),
+        ])
+    }
+
+    /// Checks one target now, whether due or not, and waits for the result
+    /// to be written. Nil when another check of the target is running.
+    /// Blocks the calling thread (an HTTP worker), never a task.
+    public func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
+        guard let target = try store.claim(targetID: targetID, owner: owner, lease: configuration.lease) else { return nil }
+        let checker = self.checker
+        let box = Mutex<CheckOutcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let outcome = await checker.check(target)
+            box.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        guard let outcome = box.withLock({ $0 }) else { return [:] }
+        if outcome.abandoned {
+            try store.release(owner: owner, targetIDs: [targetID])
+            return [:]
+        }
+        return writer.write([outcome])
+    }
+
+    /// Stops claiming, gives in-flight checks `grace` to finish and be
+    /// written, releases the leases of the rest, and shuts the HTTP client.
+    public func shutdown(grace: Duration = .seconds(5)) {
+        let alreadyStopping = state.withLock { state in
+            defer { state.isStopping = true }
+            return state.isStopping
+        }
+        guard !alreadyStopping else { return }
+        wakeScheduler()
+        if schedulerStarted.load(ordering: .relaxed) { schedulerFinished.wait() }
+
+        let deadline = Date(timeIntervalSinceNow: CheckSchedule.seconds(grace))
+        capacity.lock()
+        while !state.withLock({ $0.inFlight.isEmpty }) && capacity.wait(until: deadline) {}
+        capacity.unlock()
+
+        // Checks still running will end with `.shutdown` and be dropped.
+        let unfinished = state.withLock { Array($0.inFlight) }
+        limiter.close()
+        client.shutdown()
+        writer.stop()
+        do {
+            try store.release(owner: owner, targetIDs: unfinished)
+        } catch {
+            logger.error("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
+        }
+        logger.notice("poller stopped", metadata: ["poller.released_leases": String(unfinished.count)])
+    }
+
+    // MARK: Scheduler
+
+    private func runScheduler() {
+        defer { schedulerFinished.signal() }
+        let lowWater = max(configuration.concurrency / 8, 1)
+        while true {
+            let (stopping, free) = state.withLock { ($0.isStopping, configuration.concurrency - $0.inFlight.count) }
+            if stopping { return }
+            guard free >= lowWater else {
+                waitForCapacity(timeout: configuration.idlePollInterval)
+                continue
+            }
+            let claimed: [ClaimedTarget]
+            do {
+                claimed = try store.claimDue(owner: owner, limit: min(free, configuration.claimBatchSize), lease: configuration.lease)
+            } catch {
+                logger.error("could not claim due targets", metadata: ["error": "\(error)"])
+                waitForCapacity(timeout: .seconds(1))
+                continue
+            }
+            if claimed.isEmpty {
+                waitForCapacity(timeout: configuration.idlePollInterval)
+                continue
+            }
+            state.withLock { state in
+                for target in claimed { state.inFlight.insert(target.id) }
+            }
+            for target in claimed { launch(target) }
+        }
+    }
+
+    /// A check task is owned by the in-flight set: shutdown waits for it,
+    /// or releases its lease and drops its result.
+    private func launch(_ target: ClaimedTarget) {
+        let checker = self.checker
+        let writer = self.writer
+        let started = ContinuousClock.now
+        Task { [self] in
+            let outcome = await checker.check(target)
+            metrics.checkDuration.observe(CheckSchedule.seconds(ContinuousClock.now - started))
+            writer.submit(outcome) { [self] in finished(target.id) }
+        }
+    }
+
+    private func finished(_ targetID: UUID) {
+        state.withLock { _ = $0.inFlight.remove(targetID) }
+        wakeScheduler()
+    }
+
+    private func wakeScheduler() {
+        capacity.lock()
+        capacity.broadcast()
+        capacity.unlock()
+    }
+
+    private func waitForCapacity(timeout: Duration) {
+        capacity.lock()
+        _ = capacity.wait(until: Date(timeIntervalSinceNow: CheckSchedule.seconds(timeout)))
+        capacity.unlock()
+    }
+}

@@ -1,0 +1,34 @@
+/// How the poller schedules, how polite it is, and when a watch fails.
+public struct PollerConfiguration: Sendable {
+    /// Checks in flight at once (`TIDINGS_POLL_CONCURRENCY`); 0 turns the
+    /// background scheduler off (checks asked for through the API still run).
+    public var concurrency = 256
+    /// Requests in flight per host (`TIDINGS_HOST_CONCURRENCY`).
+    public var hostConcurrency = 2
+    /// Time between the starts of two requests to one host (`TIDINGS_HOST_MIN_GAP`).
+    public var hostMinimumGap: Duration = .zero
+    /// Every Nth check of a target ignores its validators (`TIDINGS_UNCONDITIONAL_EVERY`).
+    public var unconditionalEvery = 24
+    /// Consecutive failed checks before a watch is `failing` (`TIDINGS_FAILURE_THRESHOLD`).
+    public var failureThreshold = 3
+    /// Longest delay error back-off and Retry-After can push a check (`TIDINGS_MAX_INTERVAL`).
+    public var maximumBackoff: Duration = .seconds(86_400)
+    /// How long a claimed target stays this poller's: longer than a check
+    /// can take, so only a crashed replica's leases expire.
+    public var lease: Duration = .seconds(120)
+    /// How often the scheduler looks for due targets when none was due.
+    public var idlePollInterval: Duration = .milliseconds(200)
+    /// Most targets claimed by one query.
+    public var claimBatchSize = 500
+    /// Quiet results wait at most this long to be written together.
+    public var writeBatchDelay: Duration = .milliseconds(20)
+    /// Largest snapshot of extracted text stored with a change.
+    public var snapshotByteLimit = 16 << 10
+    /// Largest diff stored with a change and sent in `watch.changed`.
+    public var diffByteLimit = 4 << 10
+    /// Fraction of the interval by which the next check is moved earlier at
+    /// random, so targets that started together drift apart.
+    public var scheduleJitter = 0.1
+
+    public init() {}
+}

@@ -1,0 +1,32 @@
+import TidingsObservability
+
+/// The poller's Prometheus series; labels are fixed result names only.
+struct PollerMetrics: Sendable {
+    let checks: Counter
+    let requests: Counter
+    let notModified: Counter
+    let bytesReceived: Counter
+    let bytesSaved: Counter
+    let changes: Counter
+    let checkDuration: Histogram
+    let writeFailures: Counter
+
+    init(registry: MetricsRegistry) {
+        checks = registry.counter("tidings_poller_checks_total", help: "Target checks by result.")
+        requests = registry.counter("tidings_poller_requests_total", help: "Requests sent by the poller, version endpoints included.")
+        notModified = registry.counter("tidings_poller_not_modified_total", help: "304 Not Modified answers to conditional requests.")
+        bytesReceived = registry.counter("tidings_poller_received_bytes_total", help: "Response bytes received by the poller (on the wire).")
+        bytesSaved = registry.counter("tidings_poller_saved_bytes_total", help: "Bytes not downloaded thanks to 304s and unchanged versions (estimated from the last full response).")
+        changes = registry.counter("tidings_poller_changes_total", help: "Changes recorded (baselines excluded).")
+        checkDuration = registry.histogram("tidings_poller_check_duration_seconds", help: "Time from claiming a target to its check result.")
+        writeFailures = registry.counter("tidings_poller_write_failures_total", help: "Check results that could not be written (the lease expires and the target is checked again).")
+    }
+
+    func record(_ outcome: CheckOutcome) {
+        checks.increment(labels: ["result": outcome.summary.rawValue])
+        requests.increment(by: Double(outcome.record.requests))
+        notModified.increment(by: Double(outcome.record.notModified))
+        bytesReceived.increment(by: Double(outcome.record.bytesReceived))
+        bytesSaved.increment(by: Double(outcome.record.bytesSaved))
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import TidingsDomain
+import TidingsExtraction
+import TidingsHTTPClient
+
+/// Runs one check of a target, version-first: the version endpoint (if the
+/// target has one), then a conditional GET with the validators stored with
+/// the last full content, then extraction and hashing per watch. Touches no
+/// database: the result is a `CheckOutcome` for `OutcomeWriter`.
+struct TargetChecker: Sendable {
+    let client: HTTPClient
+    let limiter: HostLimiter
+    let configuration: PollerConfiguration
+    let schedule: CheckSchedule
+
+    func check(_ target: ClaimedTarget) async -> CheckOutcome {
+        let now = Date()
+        var record = TargetCheckRecord(targetID: target.id, checkedAt: now, nextCheckAt: now)
+        // A watch without a baseline needs a full body; so does every Nth check.
+        let unconditional = target.watches.contains { $0.contentHash == nil }
+            || target.checksSinceFull + 1 >= configuration.unconditionalEvery
+
+        var newVersion: String?
+        if let versionURL = target.versionURL, let pointer = target.versionPointer {
+            switch await fetch(versionURL, target: target, conditional: false) {
+            case .abandoned:
+                return abandoned(target, record)
+            case .failure:
+                // Counted; the page itself decides whether the check works.
+                record.requests += 1
+            case .response(let response, _):
+                record.requests += 1
+                record.bytesReceived += response.bytesReceived + response.headerBytesReceived
+                if (200..<300).contains(response.status) {
+                    newVersion = Self.version(in: response, pointer: pointer)
+                }
+                if !unconditional, let newVersion, newVersion == target.lastVersion {
+                    record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived - response.headerBytesReceived, 0)
+                    record.httpStatus = response.status
+                    record.nextCheckAt = nextAfterSuccess(target)
+                    return CheckOutcome(
+                        target: target,
+                        record: record,
+                        watches: target.watches.map { WatchCheckRecord(watch: $0, kind: .quiet(.versionUnchanged)) },
+                        summary: .versionUnchanged
+                    )
+                }
+            }
+        }
+
+        let page = await fetch(target.url, target: target, conditional: !unconditional)
+        switch page {
+        case .abandoned:
+            return abandoned(target, record)
+        case .failure(let error):
+            record.requests += 1
+            return failed(target, record, message: Self.message(for: error), retryAfter: nil)
+        case .response(let response, let retryAfter):
+            record.requests += 1
+            record.bytesReceived += response.bytesReceived + response.headerBytesReceived
+            record.httpStatus = response.status
+            if response.status == 304 {
+                record.notModified = 1
+                record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived - response.headerBytesReceived, 0)
+                record.nextCheckAt = nextAfterSuccess(target)
+                return CheckOutcome(
+                    target: target,
+                    record: record,
+                    watches: target.watches.map { WatchCheckRecord(watch: $0, kind: .quiet(.notModified)) },
+                    summary: .notModified
+                )
+            }
+            guard (200..<300).contains(response.status) else {
+                return failed(target, record, message: "the server answered HTTP \(response.status)", retryAfter: retryAfter)
+            }
+            return fetched(target, record, response: response, unconditional: unconditional, version: newVersion)
+        }
+    }
+
+    // MARK: Steps
+
+    private enum Fetch {
+        case response(HTTPClientResponse, retryAfter: Duration?)
+        case failure(HTTPClientError)
+        case abandoned
+    }
+
+    /// One request through the host limiter; a 429 or 503 with Retry-After
+    /// closes the host for that long for every target on it.
+    private func fetch(_ url: String, target: ClaimedTarget, conditional: Bool) async -> Fetch {
+        let host = Self.hostKey(of: url)
+        guard await limiter.acquire(host: host) else { return .abandoned }
+        var request = HTTPClientRequest(url: url, headers: target.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+        if conditional {
+            if let etag = target.etag { request.headers.append((name: "If-None-Match", value: etag)) }
+            if let lastModified = target.lastModified { request.headers.append((name: "If-Modified-Since", value: lastModified)) }
+        }
+        do {
+            let response = try await client.execute(request)
+            var retryAfter: Duration?
+            if response.status == 429 || response.status == 503, let value = response.header("Retry-After") {
+                retryAfter = RetryAfter.delay(from: value, now: Date())
+            }
+            limiter.release(host: host, holdFor: retryAfter)
+            return .response(response, retryAfter: retryAfter)
+        } catch {
+            limiter.release(host: host)
+            return error.code == .shutdown || error.code == .cancelled ? .abandoned : .failure(error)
+        }
+    }
+
+    /// A full response: extract per watch (once per distinct rule), then
+    /// decide which validators may be kept with the content.
+    private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) -> CheckOutcome {
+        var record = record
+        let contentType = response.header("Content-Type")
+        var extracted: [String?: Result<ExtractedContent, Error>] = [:]
+        var watches: [WatchCheckRecord] = []
+        for watch in target.watches {
+            let result = extracted[watch.extractJSON] ?? Result {
+                try ContentExtractor.extract(body: response.body, contentType: contentType, spec: Self.spec(for: watch.extract))
+            }
+            extracted[watch.extractJSON] = result
+            switch result {
+            case .success(let content):
+                let snapshot = Self.prefix(of: content.text, maximumBytes: configuration.snapshotByteLimit)
+                watches.append(WatchCheckRecord(watch: watch, kind: .content(.init(
+                    hash: content.hash,
+                    snapshot: snapshot,
+                    snapshotTruncated: content.isTruncated || snapshot.utf8.count < content.text.utf8.count,
+                    httpStatus: response.status,
+                    contentLength: response.body.count
+                ))))
+            case .failure(let error):
+                watches.append(WatchCheckRecord(watch: watch, kind: .failed(Self.message(for: error))))
+            }
+        }
+        // Validators describe the body at the URL they came from, and only
+        // count once every watch stored what it extracted from that body.
+        let allStored = watches.allSatisfy { if case .content = $0.kind { true } else { false } }
+        let sameURL = response.redirectCount == 0 || response.effectiveURL == target.url
+        if allStored && sameURL {
+            record.validators = .replace((etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
+            record.version = .replace(version)
+        } else {
+            record.validators = .replace((etag: nil, lastModified: nil))
+            record.version = .replace(nil)
+        }
+        record.fullBodySize = response.bytesReceived + response.headerBytesReceived
+        record.wasUnconditional = unconditional || (target.etag == nil && target.lastModified == nil)
+        record.nextCheckAt = nextAfterSuccess(target)
+        return CheckOutcome(target: target, record: record, watches: watches, summary: .fetched)
+    }
+
+    private func failed(_ target: ClaimedTarget, _ record: TargetCheckRecord, message: String, retryAfter: Duration?) -> CheckOutcome {
+        var record = record
+        record.error = message
+        record.nextCheckAt = schedule.afterFailure(
+            now: record.checkedAt,
+            intervalSeconds: target.intervalSeconds,
+            previousFailures: target.consecutiveFailures,
+            retryAfter: retryAfter,
+            random: Double.random(in: 0...1)
+        )
+        return CheckOutcome(
+            target: target,
+            record: record,
+            watches: target.watches.map { WatchCheckRecord(watch: $0, kind: .failed(message)) },
+            summary: .failed
+        )
+    }
+
+    private func abandoned(_ target: ClaimedTarget, _ record: TargetCheckRecord) -> CheckOutcome {
+        CheckOutcome(target: target, record: record, watches: [], summary: .failed, abandoned: true)
+    }
+
+    private func nextAfterSuccess(_ target: ClaimedTarget) -> Date {
+        schedule.afterSuccess(now: Date(), intervalSeconds: target.intervalSeconds, random: Double.random(in: 0...1))
+    }
+
+    // MARK: Helpers
+
+    /// The version endpoint's value at the pointer, as ContentExtractor reads it.
+    private static func version(in response: HTTPClientResponse, pointer: String) -> String? {
+        let spec = ExtractionSpec(selector: .jsonPointer(pointer))
+        return try? ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec).hash
+    }
+
+    static func spec(for rule: ExtractionRule?) -> ExtractionSpec {
+        guard let rule else { return .wholeBody }
+        let selector: ExtractionSpec.Selector = switch rule.selector {
+        case .css(let css): .css(css)
+        case .xpath(let xpath): .xpath(xpath)
+        case .jsonPointer(let pointer): .jsonPointer(pointer)
+        }
+        return ExtractionSpec(selector: selector, ignorePatterns: rule.ignorePatterns)
+    }
+
+    /// `host[:port]` of an http(s) URL, lower-cased: the unit of politeness.
+    static func hostKey(of url: String) -> String {
+        guard let start = url.range(of: "://")?.upperBound else { return url }
+        let rest = url[start...]
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return rest[..<end].lowercased()
+    }
+
+    static func message(for error: Error) -> String {
+        if let error = error as? HTTPClientError { return "\(error.code): \(error.message)" }
+        if let error = error as? ExtractionError { return "extraction failed: \(error)" }
+        return "check failed: \(error)"
+    }
+
+    /// The longest prefix of whole characters within `maximumBytes` of UTF-8.
+    static func prefix(of text: String, maximumBytes: Int) -> String {
+        guard text.utf8.count > maximumBytes else { return text }
+        var end = text.startIndex
+        var used = 0
+        for index in text.indices {
+            let size = text[index].utf8.count
+            if used + size > maximumBytes { break }
+            used += size
+            end = text.index(after: index)
+        }
+        return String(text[..<end])
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import TidingsPoller
+
+@Suite struct LineDiffTests {
+    @Test func unifiedDiffShowsChangedLinesWithContext() {
+        let old = ["a", "b", "c", "d", "e", "f", "g", "h"]
+        let new = ["a", "b", "c", "d", "E", "f", "g", "h", "i"]
+        let text = LineDiff(from: old, to: new).unified(maximumBytes: 4096)
+        #expect(text == """
+            --- previous
+            +++ current
+            @@ -2,7 +2,8 @@
+             b
+             c
+             d
+            -e
+            +E
+             f
+             g
+             h
+            +i
+
+            """)
+    }
+
+    @Test func identicalInputHasNoDiff() {
+        #expect(LineDiff(from: ["x"], to: ["x"]).unified(maximumBytes: 100) == "")
+    }
+
+    @Test func longDiffsAreCutOnALineBoundaryAndSaySo() {
+        let new = (0..<500).map { "line \($0)" }
+        let text = LineDiff(from: [], to: new).unified(maximumBytes: 200)
+        #expect(text.utf8.count <= 200)
+        #expect(text.hasSuffix("... (diff truncated)\n"))
+        #expect(text.contains("+line 0\n"))
+    }
+
+    @Test func snapshotTextSplitsIntoSentences() {
+        #expect(SnapshotLines.split("One. Two! Three? Four") == ["One.", "Two!", "Three?", "Four"])
+        #expect(SnapshotLines.split("") == [])
+    }
+}
+
+@Suite struct HostGateStateTests {
+    @Test func concurrencyAndGapAreEnforced() {
+        var gate = HostGateState<Int>(concurrency: 2)
+        let gap = { (last: Int) in last + 10 }
+        #expect(gate.tryStart(now: 0, earliestAfterLastStart: gap) == .start)
+        #expect(gate.tryStart(now: 5, earliestAfterLastStart: gap) == .waitUntil(10))
+        #expect(gate.tryStart(now: 10, earliestAfterLastStart: gap) == .start)
+        #expect(gate.tryStart(now: 30, earliestAfterLastStart: gap) == .waitForSlot)
+        gate.finish(holdUntil: 100)
+        #expect(gate.tryStart(now: 40, earliestAfterLastStart: gap) == .waitUntil(100))
+        #expect(gate.tryStart(now: 100, earliestAfterLastStart: gap) == .start)
+    }
+}
+
+@Suite struct ScheduleTests {
+    private let schedule = CheckSchedule(jitter: 0.1, maximumBackoff: .seconds(3600))
+    private let now = Date(timeIntervalSince1970: 1_000_000)
+
+    @Test func successIsNeverLaterThanTheInterval() {
+        #expect(schedule.afterSuccess(now: now, intervalSeconds: 100, random: 0) == now.addingTimeInterval(100))
+        #expect(schedule.afterSuccess(now: now, intervalSeconds: 100, random: 1) == now.addingTimeInterval(90))
+    }
+
+    @Test func failuresBackOffExponentiallyUpToTheCap() {
+        let delays = (0..<8).map {
+            schedule.afterFailure(now: now, intervalSeconds: 60, previousFailures: $0, retryAfter: nil, random: 1).timeIntervalSince(now)
+        }
+        #expect(delays == [60, 120, 240, 480, 960, 1920, 3600, 3600])
+        let jittered = schedule.afterFailure(now: now, intervalSeconds: 60, previousFailures: 0, retryAfter: nil, random: 0)
+        #expect(jittered.timeIntervalSince(now) == 45)
+    }
+
+    @Test func retryAfterWinsWhenLonger() {
+        let next = schedule.afterFailure(now: now, intervalSeconds: 60, previousFailures: 0, retryAfter: .seconds(600), random: 1)
+        #expect(next.timeIntervalSince(now) == 600)
+    }
+
+    @Test func retryAfterAcceptsSecondsAndHTTPDates() {
+        let date = Date(timeIntervalSince1970: 784_111_777) // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(RetryAfter.delay(from: "120", now: date) == .seconds(120))
+        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:50:37 GMT", now: date) == .seconds(60))
+        #expect(RetryAfter.delay(from: "soon", now: date) == nil)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import TidingsDomain
+import TidingsPostgres
+@testable import TidingsPoller
+
+/// The background scheduler: claiming, leases, dedupe and politeness,
+/// against real loopback origins and a real database.
+@Suite(.serialized) struct SchedulerTests {
+    @Test func twoUsersOfOneURLCostOneRequest() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            return .text("shared page")
+        }
+        defer { origin.stop(); context.close() }
+        let first = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared")
+        let second = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared")
+        #expect(first.targetID == second.targetID)
+
+        let poller = try context.poller(concurrency: 8)
+        defer { poller.shutdown() }
+        #expect(try await context.eventually {
+            try context.reload(first).contentHash != nil && context.reload(second).contentHash != nil
+        })
+        #expect(script.requests.count == 1)
+        #expect(try context.reload(first).contentHash == context.reload(second).contentHash)
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            if script.requests.count == 1 { return TestResponse(status: 429, headers: [("Retry-After", "2")]) }
+            return .text("fine now")
+        }
+        defer { origin.stop(); context.close() }
+        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/", interval: 1)
+        let poller = try context.poller(concurrency: 4)
+        defer { poller.shutdown() }
+
+        #expect(try await context.eventually { script.requests.count >= 2 })
+        let requests = script.requests
+        #expect(requests[0].at.duration(to: requests[1].at) >= .milliseconds(1950))
+        #expect(try await context.eventually { try context.reload(watch).contentHash != nil })
+    }
+
+    @Test func perHostConcurrencyCapHolds() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            return script.inFlight {
+                Thread.sleep(forTimeInterval: 0.05)
+                return .text("page \(request.path)")
+            }
+        }
+        defer { origin.stop(); context.close() }
+        let user = try context.user()
+        for index in 0..<20 { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)") }
+        let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 2 }
+        defer { poller.shutdown() }
+
+        #expect(try await context.eventually { script.requests.count >= 20 })
+        #expect(script.maximumActive == 2)
+    }
+
+    @Test func hostMinimumGapSpacesRequestStarts() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            return .text("page")
+        }
+        defer { origin.stop(); context.close() }
+        let user = try context.user()
+        for index in 0..<5 { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)") }
+        let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 4; $0.hostMinimumGap = .milliseconds(200) }
+        defer { poller.shutdown() }
+
+        #expect(try await context.eventually { script.requests.count >= 5 })
+        let starts = script.requests.map(\.at)
+        for (earlier, later) in zip(starts, starts.dropFirst()) {
+            #expect(earlier.duration(to: later) >= .milliseconds(190))
+        }
+    }
+
+    @Test func twoPollersOnOneDatabaseNeverCheckATargetTwice() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            return .text("page \(request.path)")
+        }
+        defer { origin.stop(); context.close() }
+        let user = try context.user()
+        let count = 60
+        for index in 0..<count { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)", interval: 3600) }
+        let first = try context.poller(concurrency: 8) { $0.hostConcurrency = 8; $0.claimBatchSize = 5 }
+        let second = try context.poller(concurrency: 8) { $0.hostConcurrency = 8; $0.claimBatchSize = 5 }
+        defer { first.shutdown(); second.shutdown() }
+
+        #expect(try await context.eventually {
+            try context.database.query("""
+                SELECT count(*)::integer AS n FROM targets WHERE last_checked_at IS NOT NULL AND lease_owner IS NULL
+                """)[0].decode("n", as: Int.self) == count
+        })
+        #expect(script.requests.count == count)
+        #expect(Set(script.requests.map(\.path)).count == count)
+    }
+
+    @Test func anExpiredLeaseOfACrashedPollerIsTakenOver() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            return .text("page")
+        }
+        defer { origin.stop(); context.close() }
+        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
+        // A replica claims the target and dies mid-check: its lease runs 1.5 s.
+        let crashed = CheckStore(database: context.database, failureThreshold: 3)
+        let claimed = try crashed.claimDue(owner: "crashed-replica", limit: 10, lease: .milliseconds(1500))
+        #expect(claimed.map(\.id) == [watch.targetID])
+        let leaseEnds = ContinuousClock.now + .milliseconds(1500)
+
+        let poller = try context.poller(concurrency: 4)
+        defer { poller.shutdown() }
+        #expect(try await context.eventually { try context.reload(watch).contentHash != nil })
+        let request = try #require(script.requests.first)
+        #expect(request.at >= leaseEnds - .milliseconds(100))
+        #expect(script.requests.count == 1)
+    }
+
+    @Test func shutdownReleasesLeasesOfUnfinishedChecks() async throws {
+        let context = try PollerTestContext()
+        let origin = try TestOriginServer { _ in .hang }
+        defer { origin.stop(); context.close() }
+        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
+        let poller = try context.poller(concurrency: 4)
+        #expect(try await context.eventually { origin.receivedRequests == 1 })
+
+        try await context.onThread { poller.shutdown(grace: .milliseconds(200)) }
+        let lease = try context.database.query("SELECT lease_owner FROM targets WHERE id = \(watch.targetID)")[0]
+        #expect(try lease.decode("lease_owner", as: String?.self) == nil)
+        #expect(try context.reload(watch).lastCheckResult == nil)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import TidingsDomain
+import TidingsHTTPClient
+import TidingsObservability
+@testable import TidingsPoller
+import TidingsPostgres
+
+/// A fresh database with the schema applied, users and watches made through
+/// the real stores, and pollers pointed at loopback origins.
+final class PollerTestContext: Sendable {
+    static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    let database: PostgresClient
+    let watches: WatchStore
+    let accounts: AccountStore
+    let logSink = CapturingLogSink()
+
+    init() throws {
+        let base = try #require(
+            ProcessInfo.processInfo.environment["TIDINGS_TEST_DATABASE_URL"],
+            "TIDINGS_TEST_DATABASE_URL is not set: run the tests with scripts/run-tests.sh"
+        )
+        let name = "tidings_poller_test_\(UInt64.random(in: 0...UInt64.max))"
+        let quiet = Logger(label: "test", logLevel: .error, sink: CapturingLogSink())
+        let admin = PostgresClient(configuration: PostgresConfiguration(connectionString: base), logger: quiet)
+        defer { admin.close() }
+        try admin.withConnection { try $0.execute(unsafeSQL: "CREATE DATABASE \(name)") }
+        var components = try #require(URLComponents(string: base))
+        components.path = "/" + name
+        var configuration = PostgresConfiguration(connectionString: try #require(components.string))
+        configuration.maxConnections = 8
+        configuration.sessionSettings["tidings.badge_coalesce"] = "0ms"
+        database = PostgresClient(configuration: configuration, logger: quiet)
+        _ = try MigrationRunner(directory: Self.repositoryRoot + "/migrations", client: database, logger: quiet).migrate()
+        watches = WatchStore(database: database)
+        accounts = AccountStore(database: database)
+    }
+
+    func close() {
+        database.close()
+    }
+
+    func user() throws -> UUID {
+        try accounts.createUser(name: "user", keyName: nil).0.id
+    }
+
+    func watch(
+        user: UUID,
+        url: String,
+        interval: Int = 60,
+        extract: ExtractionRule? = nil,
+        version: (url: String, pointer: String)? = nil
+    ) throws -> Watch {
+        let settings = WatchSettings(
+            url: try URLNormalizer.normalize(url),
+            intervalSeconds: interval,
+            versionCheck: try version.map { VersionCheck(url: try URLNormalizer.normalize($0.url), pointer: $0.pointer) },
+            extract: extract
+        )
+        return try watches.create(userID: user, settings: settings)
+    }
+
+    func reload(_ watch: Watch) throws -> Watch {
+        try #require(try watches.watch(userID: watch.userID, id: watch.id))
+    }
+
+    /// A poller on loopback; `concurrency` 0 keeps the scheduler off so
+    /// checks run only through `check(_:)`.
+    func poller(
+        concurrency: Int = 0,
+        allowPrivateTargets: Bool = true,
+        allowedAddresses: Set<IPAddress> = [],
+        maxResponseSize: Int = 1 << 20,
+        _ configure: (inout PollerConfiguration) -> Void = { _ in }
+    ) throws -> Poller {
+        var configuration = PollerConfiguration()
+        configuration.concurrency = concurrency
+        configuration.idlePollInterval = .milliseconds(50)
+        configuration.writeBatchDelay = .milliseconds(5)
+        configure(&configuration)
+        var client = HTTPClientConfiguration(timeout: .seconds(5), maxResponseSize: maxResponseSize, allowPrivateTargets: allowPrivateTargets)
+        client.allowedAddresses = allowedAddresses
+        let poller = try Poller(
+            configuration: configuration,
+            httpClientConfiguration: client,
+            database: database,
+            logger: Logger(label: "poller", logLevel: .info, sink: logSink),
+            metrics: MetricsRegistry()
+        )
+        poller.start()
+        return poller
+    }
+
+    /// `Poller.checkNow` blocks its thread; run it on one of its own so the
+    /// check's task keeps the cooperative pool.
+    func check(_ watch: Watch, with poller: Poller) async throws -> WatchCheckResult {
+        let results = try await onThread { try poller.checkNow(targetID: watch.targetID) }
+        let byWatch = try #require(results, "the target was leased by someone else")
+        return try #require(byWatch[watch.id], "no result for the watch")
+    }
+
+    func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    func events(of user: UUID, type: String) throws -> [String] {
+        try database.query("SELECT data::text AS data FROM events WHERE user_id = \(user) AND type = \(type) ORDER BY created_at")
+            .map { try $0.decode("data", as: String.self) }
+    }
+
+    func changeCount(of watch: Watch) throws -> Int {
+        try database.query("SELECT count(*)::integer AS n FROM changes WHERE watch_id = \(watch.id)")[0].decode("n")
+    }
+
+    func change(of watch: Watch) throws -> (diff: String, snapshot: String)? {
+        try database.query("""
+            SELECT diff, snapshot FROM changes WHERE watch_id = \(watch.id) ORDER BY position DESC LIMIT 1
+            """).first.map { (try $0.decode("diff"), try $0.decode("snapshot")) }
+    }
+
+    /// Polls `condition` (a database or server state) until it holds; false
+    /// after `timeout`.
+    func eventually(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try condition()
+    }
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# changedetection.io against the same kind of origin as bench/poller.sh:
+# nginx (one worker, ETags, keep-alive, access log on to count requests)
+# serving BENCH_WATCHES pages; changedetection.io (PyPI, in a virtualenv
+# under BENCH_CD_DIR) with its fastest settings (plain HTTP fetcher,
+# FETCH_WORKERS=BENCH_CD_WORKERS, MINIMUM_SECONDS_RECHECK_TIME=1, every
+# watch rechecked every second) gets the same pages through its REST API.
+# The checks/s is the origin's request rate over BENCH_CD_SECONDS after the
+# watches were added. Pass Tidings' all-304 checks/s to print the ratio.
+# Usage: bench/changedetection.sh [tidings_checks_per_second]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+watches=${BENCH_WATCHES:-10000}
+seconds=${BENCH_CD_SECONDS:-60}
+workers=${BENCH_CD_WORKERS:-10}
+origin_port=${BENCH_ORIGIN_PORT:-18092}
+cd_port=${BENCH_CD_PORT:-18093}
+cd_dir=${BENCH_CD_DIR:-/tmp/tidings-bench-changedetection}
+tidings_rate=${1:-}
+
+command -v nginx >/dev/null || scripts/install-deps.sh nginx-light
+if [ ! -x "$cd_dir/venv/bin/changedetection.io" ]; then
+    python3 -m venv "$cd_dir/venv"
+    "$cd_dir/venv/bin/pip" install --quiet --disable-pip-version-check changedetection.io
+fi
+work=$(mktemp -d /tmp/tidings-cd-bench.XXXXXX)
+chmod 755 "$work"
+mkdir -p "$work/www" "$work/nginx" "$work/datastore"
+python3 - "$work/www" "$watches" <<'PY'
+import sys
+root, count = sys.argv[1], int(sys.argv[2])
+filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 30
+for i in range(count):
+    with open(f"{root}/p{i}.html", "w") as page:
+        page.write(f"<html><body><h1>Page {i}</h1><p>{filler}</p></body></html>\n")
+PY
+chmod -R a+rX "$work/www"
+cat >"$work/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    log_format tiny '\$msec \$status \$body_bytes_sent';
+    access_log $work/nginx/access.log tiny;
+    keepalive_requests 1000000;
+    etag on;
+    client_body_temp_path $work/nginx;
+    proxy_temp_path $work/nginx;
+    fastcgi_temp_path $work/nginx;
+    uwsgi_temp_path $work/nginx;
+    scgi_temp_path $work/nginx;
+    server {
+        listen 127.0.0.1:$origin_port;
+        root $work/www;
+    }
+}
+NGINX
+nginx -c "$work/nginx/nginx.conf"
+
+FETCH_WORKERS=$workers MINIMUM_SECONDS_RECHECK_TIME=1 \
+    "$cd_dir/venv/bin/changedetection.io" -d "$work/datastore" -h 127.0.0.1 -p "$cd_port" >"$work/cd.log" 2>&1 &
+pid=$!
+stop() {
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap stop EXIT
+
+for _ in $(seq 1 300); do
+    curl -fs "http://127.0.0.1:$cd_port/" >/dev/null 2>&1 && break
+    sleep 0.2
+done
+curl -fs "http://127.0.0.1:$cd_port/" >/dev/null || { tail -50 "$work/cd.log" >&2; exit 1; }
+
+echo "changedetection.io $("$cd_dir/venv/bin/pip" show changedetection.io 2>/dev/null | sed -n 's/^Version: //p'), FETCH_WORKERS=$workers, $watches watches"
+python3 - "$work/datastore" "$cd_port" "$origin_port" "$watches" <<'PY'
+import glob, json, sys, time, urllib.request
+datastore, cd_port, origin_port, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+# The API key is generated into the datastore on first start.
+key = None
+for _ in range(100):
+    for path in glob.glob(f"{datastore}/**/*.json", recursive=True):
+        try:
+            settings = json.load(open(path)).get("settings", {}).get("application", {})
+        except Exception:
+            continue
+        key = key or settings.get("api_access_token")
+    if key:
+        break
+    time.sleep(0.2)
+if not key:
+    sys.exit("no api_access_token found in the datastore")
+started = time.time()
+for i in range(count):
+    body = json.dumps({"url": f"http://127.0.0.1:{origin_port}/p{i}.html",
+                       "time_between_check": {"seconds": 1}}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{cd_port}/api/v1/watch", data=body, method="POST",
+                                     headers={"x-api-key": key, "Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).read()
+print(f"added {count} watches through the API in {time.time() - started:.1f} s")
+PY
+
+sleep 5
+before=$(wc -l <"$work/nginx/access.log")
+sleep "$seconds"
+after=$(wc -l <"$work/nginx/access.log")
+rate=$(python3 -c "print(f'{($after - $before) / $seconds:.1f}')")
+echo "changedetection.io: $((after - before)) origin requests in ${seconds} s = $rate checks/s"
+tail -n 1000 "$work/nginx/access.log" | awk '{s[$2]++; b+=$3} END {for (k in s) printf "  status %s: %d of the last 1000\n", k, s[k]; printf "  %.0f body bytes per check\n", b/NR}'
+if [ -n "$tidings_rate" ]; then
+    python3 -c "print(f'Tidings / changedetection.io = {$tidings_rate / $rate:.0f}x')"
+fi

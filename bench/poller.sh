@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Poller benchmark. nginx (Debian's nginx-light, one worker, ETags on static
+# files, keep-alive) serves 10,000 small pages on 127.0.0.1; Tidings (release
+# build, its own throwaway PostgreSQL cluster) watches each page once. Every
+# round makes all targets due at once and measures until every one has been
+# checked:
+#   round 1  baseline (full 200 fetches, one record_change transaction each)
+#   rounds   all-304 (conditional GETs, batched writes)
+#   rounds   5% of the pages changed before the round
+# printing checks/s, Tidings' CPU (cores busy), PostgreSQL's CPU, RSS, bytes
+# received per check and the time from a change being due to its
+# watch.changed event row. Then 90,000 more watches (100,000 in all) are
+# added and one round is run for the RSS at that size.
+# A single origin is one host: TIDINGS_HOST_CONCURRENCY is raised to the
+# poll concurrency for the benchmark.
+# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+watches=${BENCH_WATCHES:-10000}
+large=${BENCH_LARGE:-100000}
+concurrency=${BENCH_CONCURRENCY:-256}
+origin_port=${BENCH_ORIGIN_PORT:-18090}
+port=${BENCH_PORT:-18081}
+admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+
+command -v nginx >/dev/null || scripts/install-deps.sh nginx-light
+swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
+    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
+binary="$(swift build -c release --show-bin-path)/tidings"
+work=$(mktemp -d /tmp/tidings-poller-bench.XXXXXX)
+chmod 755 "$work"
+
+# --- origin ------------------------------------------------------------------
+mkdir -p "$work/www" "$work/nginx"
+python3 - "$work/www" "$watches" <<'PY'
+import sys
+root, count = sys.argv[1], int(sys.argv[2])
+filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 30
+for i in range(count):
+    with open(f"{root}/p{i}.html", "w") as page:
+        page.write(f"<html><body><h1>Page {i}</h1><p>{filler}</p></body></html>\n")
+PY
+chmod -R a+rX "$work/www"
+cat >"$work/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    keepalive_timeout 60s;
+    etag on;
+    client_body_temp_path $work/nginx;
+    proxy_temp_path $work/nginx;
+    fastcgi_temp_path $work/nginx;
+    uwsgi_temp_path $work/nginx;
+    scgi_temp_path $work/nginx;
+    server {
+        listen 127.0.0.1:$origin_port;
+        root $work/www;
+    }
+}
+NGINX
+nginx -c "$work/nginx/nginx.conf"
+
+# --- database and Tidings ----------------------------------------------------
+database_url=$(scripts/test-postgres.sh start "$work/pg")
+TIDINGS_DATABASE_URL="$database_url" TIDINGS_LISTEN="127.0.0.1:$port" TIDINGS_ADMIN_TOKEN="$admin_token" \
+    TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
+    TIDINGS_POLL_CONCURRENCY="$concurrency" TIDINGS_HOST_CONCURRENCY="$concurrency" \
+    TIDINGS_DATABASE_POOL_SIZE=8 \
+    "$binary" >"$work/tidings.log" 2>&1 &
+pid=$!
+stop() {
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+    scripts/test-postgres.sh stop "$work/pg" >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap stop EXIT
+
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 150); do
+    curl -fs "$base/readyz" >/dev/null 2>&1 && break
+    sleep 0.2
+done
+curl -fs "$base/readyz" >/dev/null || { cat "$work/tidings.log" >&2; exit 1; }
+
+sql() { psql "$database_url" -XAtq -c "$1"; }
+user=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
+    -H 'Content-Type: application/json' -d '{"name": "bench"}' | python3 -c "import json,sys; print(json.load(sys.stdin)['user']['id'])")
+# SHA-256 of the empty header list (targets.headers_fingerprint).
+empty_headers=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+
+add_watches() { # from to: pages p(i mod watches), distinct URLs above the first $watches
+    sql "WITH t AS (
+           INSERT INTO targets (url, headers_fingerprint, next_check_at)
+           SELECT 'http://127.0.0.1:$origin_port/p' || (i % $watches) || '.html' || CASE WHEN i >= $watches THEN '?w=' || i ELSE '' END,
+                  '$empty_headers', now() + interval '1 day'
+           FROM generate_series($1, $2 - 1) AS i
+           RETURNING id)
+         INSERT INTO watches (user_id, target_id, name, interval_seconds)
+         SELECT '$user', id, 'bench', 3600 FROM t"
+    # The sync trigger made them due; hold them until a round starts.
+    sql "UPDATE targets SET next_check_at = now() + interval '1 day'"
+}
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+postgres_ticks() {
+    local total=0
+    for p in $(pgrep -u "$(stat -c %U "$work/pg")" postgres 2>/dev/null || pgrep postgres); do
+        [ -r "/proc/$p/stat" ] && total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
+    done
+    echo "$total"
+}
+ticks=$(getconf CLK_TCK)
+
+round() { # label count
+    local label=$1 count=$2
+    local bytes_before start t0 p0 now done_count elapsed
+    bytes_before=$(sql "SELECT sum(bytes_received) FROM targets")
+    t0=$(cpu_ticks "$pid"); p0=$(postgres_ticks)
+    start=$(sql "SELECT extract(epoch FROM clock_timestamp())")
+    sql "UPDATE targets SET next_check_at = now()"
+    while :; do
+        done_count=$(sql "SELECT count(*) FROM targets WHERE last_checked_at >= to_timestamp($start) AND lease_owner IS NULL")
+        [ "$done_count" -ge "$count" ] && break
+        sleep 0.05
+    done
+    now=$(sql "SELECT extract(epoch FROM max(last_checked_at)) FROM targets")
+    elapsed=$(python3 -c "print(max($now - $start, 0.001))")
+    local t1 p1 bytes_after
+    t1=$(cpu_ticks "$pid"); p1=$(postgres_ticks)
+    bytes_after=$(sql "SELECT sum(bytes_received) FROM targets")
+    sql "UPDATE targets SET next_check_at = now() + interval '1 day'"
+    python3 - "$label" "$count" "$elapsed" "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$bytes_before" "$bytes_after" \
+        "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" <<'PY'
+import sys
+label, count, elapsed, cpu, pg, ticks, before, after, rss = sys.argv[1:]
+count, elapsed = int(count), float(elapsed)
+print(f"{label:<28} {count:>7} checks in {elapsed:6.2f} s = {count / elapsed:8.0f} checks/s | "
+      f"tidings CPU {int(cpu) / int(ticks) / elapsed:4.2f} cores, postgres {int(pg) / int(ticks) / elapsed:4.2f} cores | "
+      f"{(int(after) - int(before)) / count:6.0f} bytes/check | {rss}")
+PY
+    echo "$start" >"$work/round-start"
+}
+
+echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
+echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $watches pages of $(stat -c %s "$work/www/p0.html") bytes"
+echo "tidings: TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
+add_watches 0 "$watches"
+round "round 1 (baseline, 200)" "$watches"
+for r in 2 3 4; do round "round $r (all 304)" "$watches"; done
+
+changed=$((watches / 20))
+for r in 5 6; do
+    python3 - "$work/www" "$changed" "$watches" "$r" <<'PY'
+import random, sys
+root, changed, count, r = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+for i in random.sample(range(count), changed):
+    with open(f"{root}/p{i}.html", "a") as page:
+        page.write(f"<p>changed in round {r}</p>\n")
+PY
+    round "round $r (5% changed)" "$watches"
+    start=$(cat "$work/round-start")
+    sql "SELECT 'change -> watch.changed event: ' || count(*) || ' events, p50 '
+               || round((percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM created_at) - $start) * 1000)::numeric) || ' ms, p99 '
+               || round((percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM created_at) - $start) * 1000)::numeric) || ' ms, max '
+               || round((max(extract(epoch FROM created_at) - $start) * 1000)::numeric) || ' ms (from the round start)'
+         FROM events WHERE type = 'watch.changed' AND created_at >= to_timestamp($start)"
+done
+
+if [ "$large" -gt "$watches" ]; then
+    add_watches "$watches" "$large"
+    # The new watches start where the first ones are (same page, same hash
+    # and validators), so this round is all 304 too rather than 90,000
+    # baselines.
+    sql "UPDATE targets n SET etag = o.etag, last_modified = o.last_modified, last_body_size = o.last_body_size
+         FROM targets o WHERE n.url LIKE '%?w=%' AND o.url = split_part(n.url, '?', 1)"
+    sql "UPDATE watches n SET content_hash = o.content_hash, state = 'ok', last_checked_at = now()
+         FROM targets nt, targets ot, watches o
+         WHERE nt.id = n.target_id AND nt.url LIKE '%?w=%' AND ot.url = split_part(nt.url, '?', 1) AND o.target_id = ot.id"
+    round "large: all 304" "$large"
+fi
+echo "tidings peak RSS (VmHWM): $(grep VmHWM "/proc/$pid/status" | tr -s ' ' | cut -d' ' -f2-)"
