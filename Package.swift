@@ -93,6 +93,11 @@ let package = Package(
             dependencies: ["TidingsApp"]
         ),
 
+        // Small real HTTP servers (origins, receivers) shared by the test targets.
+        .target(
+            name: "TidingsTestSupport",
+            path: "Tests/TidingsTestSupport"
+        ),
         .testTarget(
             name: "TidingsCryptoTests",
             dependencies: ["TidingsCrypto"]
@@ -107,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsHTTPClientTests",
-            dependencies: ["TidingsHTTPClient", "TidingsObservability"]
+            dependencies: ["TidingsHTTPClient", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsExtractionTests",
@@ -119,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPollerTests",
-            dependencies: ["TidingsPoller", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability"]
+            dependencies: ["TidingsPoller", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsAppTests",

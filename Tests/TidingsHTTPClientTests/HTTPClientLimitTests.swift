@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import TidingsTestSupport
 import Glibc
 #endif
 import Testing

@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Testing
 import TidingsHTTPClient
 

@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 
 /// Mutable state a test origin's handler reads (the current page, how many

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// Serialises a `TestResponse` onto a connection.
-enum HTTPResponseWriter {
+public enum HTTPResponseWriter {
     /// False when the peer went away mid-write.
-    static func write(_ response: TestResponse, to descriptor: Int32) -> Bool {
+    public static func write(_ response: TestResponse, to descriptor: Int32) -> Bool {
         var head = "HTTP/1.1 \(response.status) Status\r\n"
         for header in response.headers {
             head += "\(header.name): \(header.value)\r\n"

@@ -3,16 +3,16 @@ import Glibc
 #endif
 
 /// Reads HTTP/1.1 requests (Content-Length bodies) off one connection.
-struct HTTPRequestReader {
-    let descriptor: Int32
+public struct HTTPRequestReader {
+    public let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    init(descriptor: Int32) {
+    public init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
     /// The next request, or nil when the peer closed or sent garbage.
-    mutating func next() -> TestRequest? {
+    public mutating func next() -> TestRequest? {
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)
         var headEnd = buffer.firstRange(of: terminator)
         while headEnd == nil {

@@ -9,10 +9,10 @@ import Glibc
 ///
 /// `@unchecked Sendable`: mutable state lives behind `condition`; the
 /// listening descriptor is written once in `init`.
-final class TestOriginServer: @unchecked Sendable {
-    typealias Handler = @Sendable (TestRequest) -> TestResponse
+public final class TestOriginServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (TestRequest) -> TestResponse
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let handler: Handler
     private let condition = NSCondition()
@@ -21,7 +21,7 @@ final class TestOriginServer: @unchecked Sendable {
     private var requests = 0
     private var stopped = false
 
-    init(handler: @escaping Handler) throws {
+    public init(handler: @escaping Handler) throws {
         self.handler = handler
         listener = try LoopbackSocket.listen(backlog: 128)
         port = try LoopbackSocket.port(of: listener)
@@ -29,11 +29,11 @@ final class TestOriginServer: @unchecked Sendable {
         thread.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    var acceptedConnections: Int { condition.withLock { accepted } }
+    public var acceptedConnections: Int { condition.withLock { accepted } }
 
-    var receivedRequests: Int { condition.withLock { requests } }
+    public var receivedRequests: Int { condition.withLock { requests } }
 
     /// Waits until at least `count` requests arrived; false on timeout.
     private func waitForRequests(_ count: Int, timeout: TimeInterval = 10) -> Bool {
@@ -48,14 +48,14 @@ final class TestOriginServer: @unchecked Sendable {
 
     /// `waitForRequests` on its own thread, so waiting never blocks a thread
     /// of the cooperative pool (the client's tasks need those to submit).
-    func requestsArrived(_ count: Int, timeout: TimeInterval = 10) async -> Bool {
+    public func requestsArrived(_ count: Int, timeout: TimeInterval = 10) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: self.waitForRequests(count, timeout: timeout)) }.start()
         }
     }
 
     /// Closes the listener and every connection; hanging routes return.
-    func stop() {
+    public func stop() {
         let connections = condition.withLock {
             stopped = true
             condition.broadcast()

@@ -2,14 +2,14 @@
 import Glibc
 #endif
 
-struct TestSocketError: Error, CustomStringConvertible {
-    var description: String
+public struct TestSocketError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 /// Plain POSIX helpers for listeners on 127.0.0.1.
-enum LoopbackSocket {
+public enum LoopbackSocket {
     /// A listening TCP socket on 127.0.0.1 and a free port.
-    static func listen(backlog: Int32) throws -> Int32 {
+    public static func listen(backlog: Int32) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestSocketError(description: "socket failed: \(errno)") }
         var address = sockaddr_in()
@@ -28,7 +28,7 @@ enum LoopbackSocket {
         return descriptor
     }
 
-    static func port(of descriptor: Int32) throws -> UInt16 {
+    public static func port(of descriptor: Int32) throws -> UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let status = withUnsafeMutablePointer(to: &address) {
@@ -41,7 +41,7 @@ enum LoopbackSocket {
     }
 
     /// Starts a non-blocking connect to 127.0.0.1:port (it may stay pending).
-    static func connectNonBlocking(port: UInt16) -> Int32 {
+    public static func connectNonBlocking(port: UInt16) -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
