@@ -123,7 +123,7 @@ struct TargetChecker: Sendable {
             extracted[watch.extractJSON] = result
             switch result {
             case .success(let content):
-                let snapshot = Self.prefix(of: content.text, maximumBytes: configuration.snapshotByteLimit)
+                let snapshot = content.text.prefix(utf8Bytes: configuration.snapshotByteLimit)
                 watches.append(WatchCheckRecord(watch: watch, kind: .content(.init(
                     hash: content.hash,
                     snapshot: snapshot,
@@ -208,19 +208,5 @@ struct TargetChecker: Sendable {
         if let error = error as? HTTPClientError { return "\(error.code): \(error.message)" }
         if let error = error as? ExtractionError { return "extraction failed: \(error)" }
         return "check failed: \(error)"
-    }
-
-    /// The longest prefix of whole characters within `maximumBytes` of UTF-8.
-    static func prefix(of text: String, maximumBytes: Int) -> String {
-        guard text.utf8.count > maximumBytes else { return text }
-        var end = text.startIndex
-        var used = 0
-        for index in text.indices {
-            let size = text[index].utf8.count
-            if used + size > maximumBytes { break }
-            used += size
-            end = text.index(after: index)
-        }
-        return String(text[..<end])
     }
 }

@@ -16,7 +16,7 @@ public enum ContentExtractor {
         let ignorePatterns = try IgnorePatterns(spec.ignorePatterns)
         let selected = try select(from: body, contentType: contentType, selector: spec.selector)
         let normalized = WhitespaceNormalizer.normalize(ignorePatterns.removeMatches(from: selected))
-        let snapshot = prefix(of: normalized, maximumBytes: snapshotByteLimit)
+        let snapshot = normalized.prefix(utf8Bytes: snapshotByteLimit)
         return ExtractedContent(
             text: snapshot,
             isTruncated: snapshot.utf8.count < normalized.utf8.count,
@@ -41,19 +41,5 @@ public enum ContentExtractor {
             if case .string(let text) = value { return text }
             return value.canonicalJSON
         }
-    }
-
-    /// The longest prefix of whole characters within `maximumBytes` of UTF-8.
-    private static func prefix(of text: String, maximumBytes: Int) -> String {
-        guard text.utf8.count > maximumBytes else { return text }
-        var end = text.startIndex
-        var used = 0
-        for index in text.indices {
-            let size = text[index].utf8.count
-            if used + size > maximumBytes { break }
-            used += size
-            end = text.index(after: index)
-        }
-        return String(text[..<end])
     }
 }
