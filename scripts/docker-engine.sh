@@ -14,6 +14,8 @@
 #   TIDINGS_DOCKER_IPTABLES         "true" lets dockerd manage iptables, NAT
 #                                   and IP forwarding as a system engine
 #                                   does (default "false": host untouched)
+#   TIDINGS_DOCKER_CLI              the docker client (default /usr/bin/docker,
+#                                   from the same package as dockerd)
 set -euo pipefail
 
 # The client of the same Debian package as dockerd, whatever else is on PATH.
@@ -60,6 +62,10 @@ stop_engine() {
     done
     rm -f "$state_dir/dockerd.pid"
     unmount_below "$state_dir"
+    # Container file systems a killed dockerd could not unmount.
+    if [ -s "$state_dir/data-root" ]; then
+        unmount_below "$(cat "$state_dir/data-root")"
+    fi
 }
 
 start_engine() {
@@ -75,6 +81,8 @@ start_engine() {
         exit 1
     fi
     mkdir -p "$state_dir" "$data_root"
+    data_root=$(cd "$data_root" && pwd)
+    echo "$data_root" > "$state_dir/data-root"
     local driver pid
     for driver in $drivers; do
         if [ "$driver" = fuse-overlayfs ] && ! command -v fuse-overlayfs >/dev/null; then

@@ -153,7 +153,7 @@ build_image() {
         tail -n 40 "$work_dir/build.log" >&2
         fail "docker build failed"
     }
-    grep -E 'Build of product' "$work_dir/build.log" >&2 || true
+    grep -E 'Sending build context|Build of product' "$work_dir/build.log" >&2 || true
 }
 revision=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 step "image: docker build -f docker/Dockerfile --target build (release binary)"
@@ -195,8 +195,13 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 export TIDINGS_ENV_DIR=$env_dir TIDINGS_PUBLISHED_PORT=127.0.0.1:$port
 base_url=http://127.0.0.1:$port
 
-step "compose: docker-compose config"
+step "compose: docker-compose config, with the test's and with the example env files"
 compose config --quiet
+examples_dir=$work_dir/examples
+mkdir "$examples_dir"
+cp docker/tidings.env.example "$examples_dir/tidings.env"
+cp docker/postgres.env.example "$examples_dir/postgres.env"
+TIDINGS_ENV_DIR=$examples_dir compose config --quiet
 pass
 
 # Health of every container of SERVICE, one word per container.
