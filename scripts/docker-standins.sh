@@ -120,7 +120,6 @@ build_from() {
     DOCKER_BUILDKIT=0 docker build --quiet --network host --label "$key_label=$key" \
         -f "$dockerfile" -t "$image" "$context" >/dev/null
 }
-build_swift() { build_from "$toolchain" docker/test/standin-swift.Dockerfile "$1" "$2"; }
 build_postgres() { build_from docker/test docker/test/standin-postgres.Dockerfile "$1" "$2"; }
 build_nginx() { build_from docker/test docker/test/standin-nginx.Dockerfile "$1" "$2"; }
 
@@ -131,8 +130,15 @@ base_id=$(image_id debian:bookworm-slim)
 
 # The official image keeps the toolchain in /usr; here it is wherever the
 # `swift` on PATH comes from (/opt/swift/usr on the project's machines).
-toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
-swift_key=$({ cat docker/test/standin-swift.Dockerfile; echo "$base_id $toolchain"; swift --version 2>&1; } | hash_of)
+toolchain=""
+if command -v swift >/dev/null; then
+    toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+fi
+build_swift() {
+    [ -n "$toolchain" ] || { echo "no swift on PATH: cannot make the $1 stand-in" >&2; return 1; }
+    build_from "$toolchain" docker/test/standin-swift.Dockerfile "$1" "$2"
+}
+swift_key=$({ cat docker/test/standin-swift.Dockerfile; echo "$base_id $toolchain"; swift --version 2>&1 || true; } | hash_of)
 ensure_image swift:6.3-bookworm "$swift_key" build_swift
 
 postgres_key=$({ cat docker/test/standin-postgres.Dockerfile docker/test/standin-postgres-entrypoint.sh; echo "$base_id"; } | hash_of)
