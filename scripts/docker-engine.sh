@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A private Docker engine for `make docker-test`: Debian's dockerd with its
 # own data root, exec root, pidfile and socket, so it neither needs nor
-# touches a system Docker. (docker/README.md, "How docker-test runs", says
-# what was found to work on the project's machines and why.)
+# touches a system Docker. (docker/README.md, "What was found on the
+# project's machines", says which options work here and why these.)
 #   scripts/docker-engine.sh start STATE_DIR DATA_ROOT   prints the DOCKER_HOST to use
 #   scripts/docker-engine.sh stop STATE_DIR
 # STATE_DIR holds the socket, exec root, pidfile and log (keep its path short:

@@ -29,6 +29,8 @@
 #   TIDINGS_DOCKER_PULL         "never": no pull attempts (docker-standins.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# dockerd and debootstrap live in sbin, which a non-login PATH may lack.
+export PATH=$PATH:/usr/sbin:/sbin
 
 # The event steps need the poller (issue 4) and the webhook dispatcher
 # (issue 6). Until both have landed they are skipped and counted as skipped;
@@ -228,15 +230,6 @@ curl -fsS "$base_url/readyz" >&2
 echo >&2
 pass
 
-# --- Test origin and receiver ------------------------------------------------
-gateway=$(docker network inspect -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}' "${project}_default")
-peer_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-records=$work_dir/peer-records.jsonl
-python3 docker/test/peer.py serve "$gateway" "$peer_port" "$records" &
-peer_pid=$!
-peer_url=http://$gateway:$peer_port
-wait_for 10 curl -fsS "$peer_url/control/ping" || fail "test peer did not start on $peer_url"
-
 # --- Smoke ---------------------------------------------------------------------
 # api METHOD PATH TOKEN [JSON]: the body on stdout; fails on a non-2xx status.
 api() {
@@ -254,6 +247,14 @@ api() {
 json_field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 
 step "smoke: user, device, watch, webhook, badge through the proxy"
+# The test origin and receiver, on the compose network's gateway address.
+gateway=$(docker network inspect -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}' "${project}_default")
+peer_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+records=$work_dir/peer-records.jsonl
+python3 docker/test/peer.py serve "$gateway" "$peer_port" "$records" &
+peer_pid=$!
+peer_url=http://$gateway:$peer_port
+wait_for 10 curl -fsS "$peer_url/control/ping" || fail "test peer did not start on $peer_url"
 user_key=$(api POST /v1/users "$admin_token" '{"name": "Docker Test", "key_name": "docker-test"}' | json_field api_key)
 api GET /v1/me "$user_key" >/dev/null
 api POST /v1/devices "$user_key" \
