@@ -29,7 +29,7 @@ engine_pids() {
     local state_dir=$1 pid
     for pid in $(ls /proc | grep -E '^[0-9]+$'); do
         [ "$pid" = $$ ] && continue
-        if tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline" | grep -qF -- "$state_dir/"; then
+        if tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline" | grep -F -- "$state_dir/" >/dev/null; then
             echo "$pid"
         fi
     done

@@ -79,7 +79,8 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
-    if apt-config dump | grep -q '^Acquire::Check-Valid-Until "false"'; then
+    # grep reads all of it (no -q): an early exit would fail the pipe.
+    if apt-config dump | grep '^Acquire::Check-Valid-Until "false"' >/dev/null; then
         echo 'Acquire::Check-Valid-Until "false";' > "$rootfs/etc/apt/apt.conf.d/99check-valid-until"
     fi
     cat > "$rootfs/etc/dpkg/dpkg.cfg.d/docker" <<'EOF'

@@ -170,12 +170,12 @@ pass
 
 step "image: binary, libraries, user, health check, stop signal"
 docker run --rm --network none tidings:latest --version >&2
-missing=$(docker run --rm --network none --entrypoint ldd tidings:latest /usr/local/bin/tidings | grep 'not found' || true)
-[ -z "$missing" ] || fail "libraries missing in the runtime image: $missing"
+libraries=$(docker run --rm --network none --entrypoint ldd tidings:latest /usr/local/bin/tidings)
+[[ $libraries != *"not found"* ]] || fail "libraries missing in the runtime image: $libraries"
 inspect() { docker image inspect -f "$1" tidings:latest; }
 [ "$(inspect '{{.Config.User}}')" = 10001:10001 ] || fail "user is $(inspect '{{.Config.User}}')"
 [ "$(inspect '{{.Config.StopSignal}}')" = SIGTERM ] || fail "stop signal is $(inspect '{{.Config.StopSignal}}')"
-inspect '{{json .Config.Healthcheck.Test}}' | grep -q tidings-healthcheck || fail "no HEALTHCHECK"
+[[ $(inspect '{{json .Config.Healthcheck.Test}}') == *tidings-healthcheck* ]] || fail "no HEALTHCHECK"
 docker run --rm --network none --entrypoint ls tidings:latest /usr/share/tidings/openapi.yaml /usr/share/tidings/migrations >/dev/null
 pass
 
@@ -266,8 +266,11 @@ webhook_secret=$(api POST /v1/webhooks "$user_key" \
 case $webhook_secret in whsec_*) ;; *) fail "webhook secret is not a whsec_ secret" ;; esac
 badge=$(api GET /v1/badge "$user_key")
 [ "$(json_field count <<<"$badge")" = 0 ] || fail "new user's badge is $badge"
-api GET /v1/watches "$user_key" | grep -q "$watch_id" || fail "watch $watch_id not listed"
-curl -fsS "$base_url/openapi.yaml" | grep -q '^openapi:' || fail "/openapi.yaml not served"
+# Captured first: `| grep -q` would end the pipe early and fail it (pipefail).
+watches=$(api GET /v1/watches "$user_key")
+[[ $watches == *"$watch_id"* ]] || fail "watch $watch_id not listed"
+document=$(curl -fsS "$base_url/openapi.yaml")
+[[ $document == openapi:* ]] || fail "/openapi.yaml not served"
 pass
 
 # --- Events (poller and dispatcher) --------------------------------------------
