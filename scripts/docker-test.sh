@@ -34,7 +34,8 @@ export PATH=$PATH:/usr/sbin:/sbin
 
 # The event steps need the poller (issue 4) and the webhook dispatcher
 # (issue 6). Until both have landed they are skipped and counted as skipped;
-# once they have, make 1 the default here.
+# once they have, make 1 the default here. (They passed on a trial merge of
+# the poller and dispatcher branches as of 2026-11-30.)
 event_steps=${TIDINGS_DOCKER_TEST_EVENTS:-0}
 
 cache_dir=$(mkdir -p "${TIDINGS_DOCKER_CACHE:-.cache/docker}" && cd "${TIDINGS_DOCKER_CACHE:-.cache/docker}" && pwd)
