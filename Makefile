@@ -4,7 +4,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev postgresql
 BENCH_PACKAGES := wrk
 
-.PHONY: run test contract-test build release deps bench clean
+.PHONY: run test contract-test docker-test docker-clean build release deps bench clean
 
 deps:
 	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
@@ -27,6 +27,16 @@ test: deps
 # Holds a live server to openapi.yaml (openapi-spec-validator, schemathesis).
 contract-test: deps
 	scripts/contract-test.sh
+
+# Builds docker/Dockerfile and runs docker/compose.yaml on a private Docker
+# engine (stand-in base images when no registry answers): smoke test through
+# the published port, two replicas, migrate, down -v. docker/README.md.
+docker-test:
+	scripts/docker-test.sh
+
+# The images, debootstrap output and lint tools docker-test keeps between runs.
+docker-clean:
+	rm -rf .cache/docker
 
 bench: deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
