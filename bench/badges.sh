@@ -17,11 +17,15 @@ seconds=${duration%s}
 connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 writers=${BENCH_WRITERS:-8}
-port=${BENCH_PORT:-18081}
+port=${BENCH_PORT:-18083}
 users=${BENCH_USERS:-1000}
 watches_per_user=${BENCH_WATCHES_PER_USER:-10}
 admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 
+if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
+    echo "port $port is already in use; set BENCH_PORT" >&2
+    exit 1
+fi
 swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
     || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
 binary="$(swift build -c release --show-bin-path)/tidings"
