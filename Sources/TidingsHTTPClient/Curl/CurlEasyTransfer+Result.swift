@@ -13,7 +13,8 @@ extension CurlEasyTransfer {
             redirectCount: longInfo(CURLINFO_REDIRECT_COUNT),
             duration: .microseconds(offsetInfo(CURLINFO_TOTAL_TIME_T)),
             remoteAddress: stringInfo(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 },
-            bytesReceived: offsetInfo(CURLINFO_SIZE_DOWNLOAD_T)
+            bytesReceived: offsetInfo(CURLINFO_SIZE_DOWNLOAD_T),
+            isBodyTruncated: truncatedBody
         ))
     }
 

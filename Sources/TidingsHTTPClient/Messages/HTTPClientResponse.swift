@@ -12,6 +12,8 @@ public struct HTTPClientResponse: Sendable {
     public var remoteAddress: String?
     /// Body bytes as received on the wire, before decoding.
     public var bytesReceived: Int
+    /// True when `body` was cut at the limit (requests with `truncatesResponseBody`).
+    public var isBodyTruncated: Bool
 
     public init(
         status: Int,
@@ -21,7 +23,8 @@ public struct HTTPClientResponse: Sendable {
         redirectCount: Int,
         duration: Duration,
         remoteAddress: String?,
-        bytesReceived: Int
+        bytesReceived: Int,
+        isBodyTruncated: Bool = false
     ) {
         self.status = status
         self.headers = headers
@@ -31,6 +34,7 @@ public struct HTTPClientResponse: Sendable {
         self.duration = duration
         self.remoteAddress = remoteAddress
         self.bytesReceived = bytesReceived
+        self.isBodyTruncated = isBodyTruncated
     }
 
     /// The first value of a header, matched case-insensitively.
