@@ -4,7 +4,8 @@ import CLibPQ
 /// round trip and must be used by one thread at a time, which a lease from
 /// `PostgresClient` guarantees.
 public final class PostgresConnection {
-    private let handle: OpaquePointer
+    // Internal for the LISTEN support in PostgresConnection+Notifications.swift.
+    let handle: OpaquePointer
     private var statements = PreparedStatementCache()
     private var markedBroken = false
 
@@ -115,7 +116,7 @@ public final class PostgresConnection {
         })
     }
 
-    private func checkUsable() throws(PostgresError) {
+    func checkUsable() throws(PostgresError) {
         guard !isBroken else {
             throw PostgresError(code: .connectionClosed, message: "the connection is broken and cannot run statements")
         }
