@@ -69,12 +69,19 @@ let package = Package(
             dependencies: ["TidingsCrypto", "TidingsObservability", "TidingsPostgres"]
         ),
 
+        // Engines: long-running work on dedicated threads.
+        .target(
+            name: "TidingsDispatcher",
+            dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"]
+        ),
+
         // Edge and wiring: REST handlers, configuration, start-up and shutdown.
         .target(
             name: "TidingsApp",
             dependencies: [
                 "TidingsCrypto",
                 "TidingsDomain",
+                "TidingsDispatcher",
                 "TidingsObservability",
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",
@@ -109,6 +116,13 @@ let package = Package(
         .testTarget(
             name: "TidingsPostgresTests",
             dependencies: ["TidingsPostgres", "TidingsObservability"]
+        ),
+        .testTarget(
+            name: "TidingsDispatcherTests",
+            dependencies: [
+                "TidingsDispatcher", "TidingsApp", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
+                "TidingsObservability", "TidingsPostgres", "tidings",
+            ]
         ),
         .testTarget(
             name: "TidingsAppTests",

@@ -24,7 +24,7 @@ start)
             || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -k $dir -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        -o "-c listen_addresses='' -k $dir -c max_connections=600 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgresql://tidings@/postgres?host=$dir"
     ;;

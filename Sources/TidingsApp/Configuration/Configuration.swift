@@ -1,3 +1,4 @@
+import TidingsDispatcher
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
@@ -29,6 +30,12 @@ public struct Configuration: Sendable {
     /// How long a new badge.updated delivery waits so that a burst of
     /// count changes goes out as one delivery with the final number.
     public var badgeCoalescingWindow: Duration = .seconds(2)
+    /// Webhook delivery: see `Configuration+Webhooks.swift`.
+    public var webhookTimeout: Duration = .seconds(15)
+    public var webhookRetrySchedule: [Duration] = RetryPolicy.defaultSchedule
+    public var webhookDisableAfter: Duration = .seconds(5 * 86_400)
+    public var webhookConcurrency = 4
+    public var eventRetention: Duration = .seconds(30 * 86_400)
 
     public init() {}
 
@@ -66,6 +73,15 @@ public struct Configuration: Sendable {
         }
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
         badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow
+        webhookTimeout = try reader.duration("TIDINGS_WEBHOOK_TIMEOUT") ?? webhookTimeout
+        webhookRetrySchedule = try reader.parsed(
+            "TIDINGS_WEBHOOK_RETRY_SCHEDULE",
+            expected: "comma-separated durations such as 0s,5s,5m,30m (at most 50)",
+            ValueParsers.durationList
+        ) ?? webhookRetrySchedule
+        webhookDisableAfter = try reader.duration("TIDINGS_WEBHOOK_DISABLE_AFTER") ?? webhookDisableAfter
+        webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer", ValueParsers.positiveInteger) ?? webhookConcurrency
+        eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
     }
 
     var httpServerConfiguration: HTTPServerConfiguration {

@@ -1,16 +1,18 @@
 import Foundation
+import TidingsDispatcher
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsPostgres
 
-/// A running Tidings: database runtime, outbound HTTP client and the HTTP
-/// server. `start` brings them up in that order; `shutdown` takes them down
+/// A running Tidings: database runtime, outbound HTTP client, webhook
+/// dispatcher and the HTTP server. `start` brings them up in that order; `shutdown` takes them down
 /// in reverse, and a failure half-way stops whatever had already started.
 public final class Application: Sendable {
     public let configuration: Configuration
     public let httpClient: HTTPClient
     public let metrics: MetricsRegistry
+    public let dispatcher: WebhookDispatcher
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let logger: Logger
@@ -36,9 +38,18 @@ public final class Application: Sendable {
             metrics: metrics
         )
         var httpClient: HTTPClient?
+        var startedDispatcher: WebhookDispatcher?
         do {
             let client = try HTTPClient(configuration: configuration.httpClientConfiguration, logger: logger)
             httpClient = client
+            let dispatcher = try WebhookDispatcher(
+                configuration: configuration.dispatcherConfiguration,
+                database: databaseRuntime.client,
+                logger: logger,
+                metrics: metrics
+            )
+            dispatcher.start()
+            startedDispatcher = dispatcher
 
             var router = Router()
             OperationsController(
@@ -68,11 +79,13 @@ public final class Application: Sendable {
                 configuration: configuration,
                 httpClient: client,
                 metrics: metrics,
+                dispatcher: dispatcher,
                 databaseRuntime: databaseRuntime,
                 server: server,
                 logger: logger
             )
         } catch {
+            startedDispatcher?.shutdown()
             httpClient?.shutdown()
             databaseRuntime.close(logger: logger)
             throw error
@@ -96,10 +109,12 @@ public final class Application: Sendable {
         configuration: Configuration,
         httpClient: HTTPClient,
         metrics: MetricsRegistry,
+        dispatcher: WebhookDispatcher,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
         logger: Logger
     ) {
+        self.dispatcher = dispatcher
         self.configuration = configuration
         self.httpClient = httpClient
         self.metrics = metrics
@@ -109,10 +124,12 @@ public final class Application: Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish within the shutdown
-    /// timeout, then closes outbound work, the pool and the private cluster.
+    /// timeout, stops the dispatcher (releasing the leases of unfinished
+    /// deliveries), then closes outbound work, the pool and the private cluster.
     public func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
+        dispatcher.shutdown()
         httpClient.shutdown()
         databaseRuntime.close(logger: logger)
         logger.notice("shutdown complete")
