@@ -28,8 +28,7 @@ enum DeliveryLogQuery {
 
     private static func date(_ raw: String?, field: String) throws -> Date? {
         guard let raw else { return nil }
-        if let date = try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        if let date = try? Date(raw, strategy: Date.ISO8601FormatStyle()) { return date }
+        if let date = RFC3339Timestamp.parse(raw) { return date }
         throw HTTPError.field(field, "must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z", status: .badRequest)
     }
 }

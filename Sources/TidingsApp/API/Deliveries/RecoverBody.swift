@@ -13,6 +13,9 @@ struct RecoverBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        since = try container.decode(Date.self, forKey: .since)
+        guard let since = RFC3339Timestamp.parse(try container.decode(String.self, forKey: .since)) else {
+            throw container.fieldProblem(.since, "must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z")
+        }
+        self.since = since
     }
 }
