@@ -118,34 +118,26 @@ public final class WebhookDispatcher: Sendable {
         var nextPrune = ContinuousClock.now + .seconds(10)
         while true {
             collect(into: &inFlight, unwritten: &unwritten)
-            var failure = write(&unwritten)
-            if stopping.load(ordering: .acquiring) { break }
+            let isStopping = stopping.load(ordering: .acquiring)
+            var request: DeliveryStore.ClaimRequest?
+            if !isStopping && inFlight.deliveries.count < configuration.maxInFlight {
+                request = DeliveryStore.ClaimRequest(
+                    owner: leaseOwner,
+                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - inFlight.deliveries.count),
+                    perWebhookLimit: configuration.perWebhookConcurrency,
+                    leaseDuration: configuration.leaseDuration,
+                    skipping: inFlight.full(cap: configuration.perWebhookConcurrency)
+                )
+            }
+            let (claimed, failure) = turn(writing: &unwritten, claiming: request)
+            if isStopping { break }
+            for delivery in claimed {
+                inFlight.add(delivery)
+                send(delivery)
+            }
+            inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
 
             var sleep = configuration.pollInterval
-            if failure == nil && inFlight.deliveries.count < configuration.maxInFlight {
-                do {
-                    let limit = min(configuration.claimBatchSize, configuration.maxInFlight - inFlight.deliveries.count)
-                    let claimed = try store.claim(
-                        owner: leaseOwner,
-                        limit: limit,
-                        perWebhookLimit: configuration.perWebhookConcurrency,
-                        leaseDuration: configuration.leaseDuration,
-                        skipping: inFlight.full(cap: configuration.perWebhookConcurrency)
-                    )
-                    for delivery in claimed {
-                        inFlight.add(delivery)
-                        send(delivery)
-                    }
-                    inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
-                    if claimed.count == limit {
-                        sleep = .zero
-                    } else if let due = try store.timeUntilNextDue(), due > .zero {
-                        sleep = min(sleep, due)
-                    }
-                } catch {
-                    failure = error
-                }
-            }
             if let failure {
                 if backoff.failures == 0 {
                     logger.warning("webhook dispatcher cannot reach the database; retrying", metadata: ["error": "\(failure)"])
@@ -154,6 +146,12 @@ public final class WebhookDispatcher: Sendable {
             } else {
                 if backoff.failures > 0 { logger.notice("webhook dispatcher reached the database again") }
                 backoff.reset()
+                if let request, claimed.count == request.limit {
+                    sleep = .zero
+                } else if inFlight.deliveries.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
+                    // With requests in flight their results wake the loop anyway.
+                    sleep = min(sleep, due)
+                }
                 if ContinuousClock.now >= nextPrune {
                     prune()
                     nextPrune = ContinuousClock.now + configuration.pruneInterval
@@ -180,28 +178,29 @@ public final class WebhookDispatcher: Sendable {
         inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
     }
 
-    /// Writes finished attempts; the error when the database is
-    /// unreachable (they stay queued for the next turn).
-    private func write(_ unwritten: inout [CompletedAttempt]) -> (any Error)? {
-        guard !unwritten.isEmpty else { return nil }
+    /// Writes finished attempts and claims more in one transaction.
+    /// Returns what was claimed, or the error when the database is
+    /// unreachable (the attempts then stay queued for the next turn).
+    private func turn(writing unwritten: inout [CompletedAttempt], claiming request: DeliveryStore.ClaimRequest?) -> ([ClaimedDelivery], (any Error)?) {
+        guard !unwritten.isEmpty || request != nil else { return ([], nil) }
         do {
-            let disabled = try store.complete(unwritten, owner: leaseOwner, disableAfter: configuration.disableAfter)
-            for webhook in disabled {
+            let turn = try store.turn(completing: unwritten, owner: leaseOwner, disableAfter: configuration.disableAfter, claiming: request)
+            for webhook in turn.disabled {
                 disabledWebhooks?.increment()
                 logger.warning("webhook disabled", metadata: ["webhook.id": webhook.id.uuidString, "reason": webhook.reason])
             }
             unwritten.removeAll(keepingCapacity: true)
-            return nil
-        } catch let error as PostgresError where error.code == .server || error.code == .decoding {
+            return (turn.claimed, nil)
+        } catch let error as PostgresError where (error.code == .server || error.code == .decoding) && !error.isSerializationFailure {
             // Retrying a statement the server refuses would never end: the
             // leases run out and the deliveries are sent again instead.
-            logger.error("could not record webhook attempts; they will be retried", metadata: [
+            logger.error("could not record webhook attempts; they will be sent again", metadata: [
                 "error": error.description, "attempts": String(unwritten.count),
             ])
             unwritten.removeAll(keepingCapacity: true)
-            return nil
+            return ([], nil)
         } catch {
-            return error
+            return ([], error)
         }
     }
 
@@ -242,7 +241,7 @@ public final class WebhookDispatcher: Sendable {
             signal.wait(timeout: .milliseconds(50))
             collect(into: &inFlight, unwritten: &unwritten)
         }
-        if write(&unwritten) != nil {
+        if turn(writing: &unwritten, claiming: nil).1 != nil {
             logger.warning("could not record the last webhook attempts; they will be sent again", metadata: ["attempts": String(unwritten.count)])
         }
         do {

@@ -8,29 +8,77 @@ extension DeliveryStore {
     /// Why the dispatcher disables a webhook.
     public static let goneReason = "the receiver answered 410 Gone"
 
-    /// Leases up to `limit` due deliveries to `owner` until `leaseDuration`
-    /// from now. At most `perWebhookLimit` leases per webhook are live at
-    /// once, counting those of every dispatcher; webhooks in `skipping` (the
-    /// caller's full ones) are not even looked at. Deliveries of disabled
-    /// webhooks wait. The event is read here, after any supersede.
-    public func claim(
-        owner: String,
-        limit: Int,
-        perWebhookLimit: Int,
-        leaseDuration: Duration,
-        skipping: [UUID]
-    ) throws -> [ClaimedDelivery] {
-        let rows = try database.query("""
+    /// What a dispatcher asks for when it claims: up to `limit` due
+    /// deliveries leased to `owner` until `leaseDuration` from now. At most
+    /// `perWebhookLimit` leases per webhook are live at once, counting those
+    /// of every dispatcher; webhooks in `skipping` (the caller's full ones)
+    /// are not even looked at. Deliveries of disabled webhooks wait.
+    public struct ClaimRequest: Sendable {
+        public var owner: String
+        public var limit: Int
+        public var perWebhookLimit: Int
+        public var leaseDuration: Duration
+        public var skipping: [UUID]
+
+        public init(owner: String, limit: Int, perWebhookLimit: Int, leaseDuration: Duration, skipping: [UUID]) {
+            self.owner = owner
+            self.limit = limit
+            self.perWebhookLimit = perWebhookLimit
+            self.leaseDuration = leaseDuration
+            self.skipping = skipping
+        }
+    }
+
+    /// What one turn of a dispatcher wrote and took.
+    public struct Turn: Sendable {
+        public var disabled: [DisabledWebhook] = []
+        public var claimed: [ClaimedDelivery] = []
+    }
+
+    /// One dispatcher turn in one transaction: writes finished attempts
+    /// (see `complete`), then claims more. The transaction commits without
+    /// waiting for its WAL flush (`synchronous_commit = off`): should
+    /// PostgreSQL itself crash, the last moment of attempt records and
+    /// leases is lost, and those deliveries are simply sent again with the
+    /// same `webhook-id`, which at-least-once delivery allows; the API's
+    /// writes keep full durability.
+    public func turn(completing attempts: [CompletedAttempt], owner: String, disableAfter: Duration, claiming request: ClaimRequest?) throws -> Turn {
+        try database.withTransaction { connection in
+            try connection.execute(unsafeSQL: "SET LOCAL synchronous_commit = off")
+            var turn = Turn()
+            if !attempts.isEmpty {
+                try Self.recordAttempts(attempts, owner: owner, on: connection)
+                try Self.updateHealth(attempts, on: connection)
+                turn.disabled = try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
+            }
+            if let request, request.limit > 0 {
+                turn.claimed = try Self.claim(request, on: connection)
+            }
+            return turn
+        }
+    }
+
+    /// Claims for `request` on its own (outside a turn).
+    public func claim(_ request: ClaimRequest) throws -> [ClaimedDelivery] {
+        try turn(completing: [], owner: request.owner, disableAfter: .zero, claiming: request).claimed
+    }
+
+    /// The rows to take are chosen first without locks (due order, the cap
+    /// per webhook counting live leases); only those are then locked with
+    /// SKIP LOCKED and re-checked, so concurrent dispatchers never take the
+    /// same delivery and a claim locks no row it will not lease. The event
+    /// is read here, after any supersede.
+    private static func claim(_ request: ClaimRequest, on connection: PostgresConnection) throws -> [ClaimedDelivery] {
+        let rows = try connection.query("""
             WITH candidates AS (
                 SELECT d.id, d.webhook_id, d.next_attempt_at
                 FROM deliveries d
                 WHERE d.status = 'pending' AND d.next_attempt_at <= now()
                     AND (d.lease_until IS NULL OR d.lease_until < now())
-                    AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(skipping.map(\.postgresText)))::uuid[])
+                    AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping.map(\.postgresText)))::uuid[])
                     AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.disabled_at IS NULL)
                 ORDER BY d.next_attempt_at
-                LIMIT \(limit)
-                FOR UPDATE OF d SKIP LOCKED
+                LIMIT \(request.limit * 4)
             ), held AS (
                 SELECT l.webhook_id, count(*) AS leases
                 FROM deliveries l
@@ -38,19 +86,28 @@ extension DeliveryStore {
                     AND l.webhook_id IN (SELECT webhook_id FROM candidates)
                 GROUP BY l.webhook_id
             ), chosen AS (
-                SELECT ranked.id
+                SELECT ranked.id, ranked.next_attempt_at
                 FROM (
-                    SELECT c.id, c.webhook_id,
+                    SELECT c.id, c.webhook_id, c.next_attempt_at,
                            row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.id) AS rank
                     FROM candidates c
                 ) ranked
                 LEFT JOIN held ON held.webhook_id = ranked.webhook_id
-                WHERE ranked.rank + coalesce(held.leases, 0) <= \(perWebhookLimit)
+                WHERE ranked.rank + coalesce(held.leases, 0) <= \(request.perWebhookLimit)
+                ORDER BY ranked.next_attempt_at
+                LIMIT \(request.limit)
             )
             UPDATE deliveries d
-            SET lease_owner = \(owner), lease_until = now() + \(Self.interval(leaseDuration))::interval, updated_at = now()
-            FROM chosen, events e, webhooks w
-            WHERE d.id = chosen.id AND e.id = d.event_id AND w.id = d.webhook_id
+            SET lease_owner = \(request.owner), lease_until = now() + \(Self.interval(request.leaseDuration))::interval, updated_at = now()
+            FROM events e, webhooks w
+            WHERE d.id IN (
+                    SELECT l.id FROM deliveries l
+                    WHERE l.id IN (SELECT id FROM chosen)
+                        AND l.status = 'pending' AND (l.lease_until IS NULL OR l.lease_until < now())
+                    LIMIT \(request.limit)
+                    FOR UPDATE SKIP LOCKED
+                )
+                AND e.id = d.event_id AND w.id = d.webhook_id
             RETURNING d.id, d.webhook_id, d.event_id, d.attempt_count, e.type, e.data::text AS data,
                       iso8601(e.created_at) AS event_timestamp, w.url, w.secret,
                       CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
@@ -97,11 +154,7 @@ extension DeliveryStore {
     @discardableResult
     public func complete(_ attempts: [CompletedAttempt], owner: String, disableAfter: Duration) throws -> [DisabledWebhook] {
         guard !attempts.isEmpty else { return [] }
-        return try database.withTransaction { connection in
-            try Self.recordAttempts(attempts, owner: owner, on: connection)
-            try Self.updateHealth(attempts, on: connection)
-            return try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
-        }
+        return try turn(completing: attempts, owner: owner, disableAfter: disableAfter, claiming: nil).disabled
     }
 
     /// Gives up `owner`'s leases (on shutdown) so another dispatcher can
