@@ -18,8 +18,9 @@ events=${1:-20000}
 webhooks=${2:-10}
 rate=${3:-500}
 seconds=${4:-20}
-port=${BENCH_PORT:-18081}
-receiver_port=${BENCH_RECEIVER_PORT:-18082}
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port=${BENCH_PORT:-$(free_port)}
+receiver_port=${BENCH_RECEIVER_PORT:-$(free_port)}
 admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 
@@ -68,6 +69,15 @@ socket="$data/tidings/postgres/run"
 psql_() { as_owner "$bindir/psql" -h "$socket" -U tidings -d tidings -qAtX "$@"; }
 received() { curl -fs "http://127.0.0.1:$receiver_port/count"; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+postgres_ticks() {
+    local total=0 postmaster
+    postmaster=$(head -n 1 "$data/tidings/postgres/postmaster.pid" 2>/dev/null || true)
+    [ -n "$postmaster" ] || { echo 0; return; }
+    for child in $postmaster $(cat "/proc/$postmaster/task/$postmaster/children" 2>/dev/null); do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$child/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
 wait_for() {
     local target=$1
     while [ "$(received)" -lt "$target" ]; do sleep 0.1; done
@@ -79,12 +89,14 @@ echo "webhooks: $webhooks, receiver: bench/webhook-receiver.c (libmicrohttpd, on
 # --- 1. Burst ---------------------------------------------------------------
 total=$((events * webhooks))
 ticks_before=$(cpu_ticks)
+pg_ticks_before=$(postgres_ticks)
 commit_ns=$(date +%s%N)
 psql_ -c "SELECT count(enqueue_event('$user', 'watch.changed', jsonb_build_object('n', n, 'phase', 'burst', 'text', repeat('x', 200)))) FROM generate_series(1, $events) AS n" >/dev/null
 committed_ns=$(date +%s%N)
 wait_for "$total"
 done_ns=$(date +%s%N)
 ticks_after=$(cpu_ticks)
+pg_ticks_after=$(postgres_ticks)
 hz=$(getconf CLK_TCK)
 rss=$(awk '/VmHWM/ {print $2 " " $3}' "/proc/$pid/status")
 burst_end_us=$(( done_ns / 1000 ))
@@ -104,11 +116,12 @@ kill -TERM "$receiver_pid"
 wait "$receiver_pid" || true
 
 python3 - "$data/events.txt" "$data/arrivals.txt" "$commit_ns" "$committed_ns" "$done_ns" \
-    "$((ticks_after - ticks_before))" "$hz" "$rss" "$total" "$rate" "$steady_events" <<'PY'
+    "$((ticks_after - ticks_before))" "$hz" "$rss" "$total" "$rate" "$steady_events" "$((pg_ticks_after - pg_ticks_before))" <<'PY'
 import sys
 events_file, arrivals_file = sys.argv[1], sys.argv[2]
 commit_ns, committed_ns, done_ns = map(int, sys.argv[3:6])
 ticks, hz, rss, total, rate, steady = int(sys.argv[6]), int(sys.argv[7]), sys.argv[8], int(sys.argv[9]), sys.argv[10], int(sys.argv[11])
+postgres_cpu = int(sys.argv[12]) / hz
 created, phase = {}, {}
 for line in open(events_file):
     event_id, micros, kind = line.split()
@@ -135,6 +148,7 @@ print(f"   unique deliveries received: {sum(1 for e, _ in first if phase[e] == '
 print(f"   commit (one transaction) took {(committed_ns - commit_ns) / 1e9:.2f} s")
 print(f"   commit -> last receipt: {elapsed:.2f} s = {total / elapsed:,.0f} deliveries/s")
 print(f"   tidings CPU: {cpu:.1f} s = {cpu / elapsed:.2f} cores, {cpu / total * 1e6:.0f} us per delivery; peak RSS {rss}")
+print(f"   PostgreSQL CPU (postmaster and backends still connected at the end, so not the enqueueing psql): {postgres_cpu:.1f} s = {postgres_cpu / elapsed:.2f} cores; machine load average {open('/proc/loadavg').read().split()[0]}")
 print(f"   commit-to-receipt p50 {pct(latency['burst'], .5):,.0f} ms, p99 {pct(latency['burst'], .99):,.0f} ms (queueing behind the burst)")
 print(f"\n== steady: {steady} events at {rate}/s x webhooks = {len(latency['steady'])} deliveries")
 print(f"   commit-to-receipt p50 {pct(latency['steady'], .5):.1f} ms, p90 {pct(latency['steady'], .9):.1f} ms, p99 {pct(latency['steady'], .99):.1f} ms, max {max(latency['steady'] or [0]):.1f} ms")

@@ -28,5 +28,16 @@ CREATE INDEX delivery_attempts_delivery_idx ON delivery_attempts (delivery_id, a
 
 -- The per-webhook in-flight cap counts live leases per webhook at claim time.
 CREATE INDEX deliveries_leased_idx ON deliveries (webhook_id) WHERE lease_owner IS NOT NULL;
--- Recovery and the delivery log filter a webhook's deliveries by status.
-CREATE INDEX deliveries_webhook_status_idx ON deliveries (webhook_id, status, created_at);
+
+-- Claims read due deliveries in (next_attempt_at, id) order. The id breaks
+-- the ties of a burst (every delivery of one transaction has the same
+-- next_attempt_at) in random order, so a claim sees all webhooks of the
+-- burst instead of the first webhook's deliveries only, which the
+-- per-webhook cap would then mostly refuse.
+DROP INDEX deliveries_due_idx;
+CREATE INDEX deliveries_due_idx ON deliveries (next_attempt_at, id) WHERE status = 'pending';
+
+-- A queue table: every delivery is updated twice (leased, finished), and
+-- claims walk the due index from its start, so dead entries are vacuumed
+-- away early rather than at the default 20 % of the table.
+ALTER TABLE deliveries SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vacuum_insert_scale_factor = 0.05, autovacuum_analyze_scale_factor = 0.02);

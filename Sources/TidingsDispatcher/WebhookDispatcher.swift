@@ -20,10 +20,14 @@ import TidingsPostgres
 /// the lease running out sends those deliveries again with the same
 /// `webhook-id`: at least once.
 public final class WebhookDispatcher: Sendable {
+    /// The longest a finished attempt waits for its turn under load.
+    static let turnInterval: Duration = .milliseconds(5)
+
     public let configuration: DispatcherConfiguration
     /// Names this process in `deliveries.lease_owner`.
     public let leaseOwner: String
 
+    private let pool: PostgresClient
     private let store: DeliveryStore
     private let client: HTTPClient
     private let policy: RetryPolicy
@@ -37,10 +41,25 @@ public final class WebhookDispatcher: Sendable {
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
 
+    /// `database` names the server; the dispatcher opens a small pool of
+    /// its own, whose sessions commit without waiting for the WAL flush
+    /// (`synchronous_commit = off`): should PostgreSQL itself crash, the
+    /// last moment of attempt records and leases is lost and those
+    /// deliveries are sent again with the same `webhook-id`, which
+    /// at-least-once delivery allows. The API's writes keep full durability.
     public init(configuration: DispatcherConfiguration, database: PostgresClient, logger: Logger, metrics: MetricsRegistry? = nil) throws {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/\(UUID().uuidString.lowercased().prefix(8))"
-        self.store = DeliveryStore(database: database)
+        var postgres = database.configuration
+        postgres.maxConnections = 2
+        postgres.applicationName = "tidings-dispatcher"
+        postgres.sessionSettings["synchronous_commit"] = "off"
+        // The claim must read the due index in order and stop early; with
+        // statistics lagging a fast-moving queue the planner would rather
+        // collect every due row in a bitmap and sort them.
+        postgres.sessionSettings["enable_bitmapscan"] = "off"
+        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.store = DeliveryStore(database: pool)
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
         var logger = logger
         logger[metadataKey: "dispatcher"] = leaseOwner
@@ -82,6 +101,7 @@ public final class WebhookDispatcher: Sendable {
         }
         waker.stop()
         client.shutdown()
+        pool.close()
     }
 
     /// Wakes the loop now (tests, and callers that just queued work).
@@ -116,9 +136,25 @@ public final class WebhookDispatcher: Sendable {
         var unwritten: [CompletedAttempt] = []
         var backoff = Backoff()
         var nextPrune = ContinuousClock.now + .seconds(10)
+        var lastTurn = ContinuousClock.now - Self.turnInterval
+        var finishedSinceTurn = 0
+        var moreToClaim = false
         while true {
-            collect(into: &inFlight, unwritten: &unwritten)
+            finishedSinceTurn += collect(into: &inFlight, unwritten: &unwritten)
             let isStopping = stopping.load(ordering: .acquiring)
+            // A turn costs a transaction whatever it carries: under load it
+            // waits until half of what was in flight has finished, or for
+            // the turn interval, so that each one writes and claims a batch.
+            let now = ContinuousClock.now
+            let batchReady = isStopping || moreToClaim || inFlight.deliveries.isEmpty
+                || finishedSinceTurn >= inFlight.deliveries.count || now - lastTurn >= Self.turnInterval
+            guard batchReady else {
+                signal.wait(timeout: lastTurn + Self.turnInterval - now)
+                continue
+            }
+            lastTurn = now
+            finishedSinceTurn = 0
+            moreToClaim = false
             var request: DeliveryStore.ClaimRequest?
             if !isStopping && inFlight.deliveries.count < configuration.maxInFlight {
                 request = DeliveryStore.ClaimRequest(
@@ -147,6 +183,7 @@ public final class WebhookDispatcher: Sendable {
                 if backoff.failures > 0 { logger.notice("webhook dispatcher reached the database again") }
                 backoff.reset()
                 if let request, claimed.count == request.limit {
+                    moreToClaim = true
                     sleep = .zero
                 } else if inFlight.deliveries.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
                     // With requests in flight their results wake the loop anyway.
@@ -162,12 +199,14 @@ public final class WebhookDispatcher: Sendable {
         drain(&inFlight, unwritten: &unwritten)
     }
 
-    private func collect(into inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) {
+    /// Takes over finished attempts; returns how many.
+    @discardableResult
+    private func collect(into inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) -> Int {
         let done = finished.withLock { finished in
             defer { finished.removeAll(keepingCapacity: true) }
             return finished
         }
-        guard !done.isEmpty else { return }
+        guard !done.isEmpty else { return 0 }
         let now = Date()
         for attempt in done {
             inFlight.remove(attempt.delivery)
@@ -176,6 +215,7 @@ public final class WebhookDispatcher: Sendable {
             unwritten.append(completed)
         }
         inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
+        return done.count
     }
 
     /// Writes finished attempts and claims more in one transaction.

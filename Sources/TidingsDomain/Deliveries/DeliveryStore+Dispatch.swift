@@ -36,20 +36,16 @@ extension DeliveryStore {
     }
 
     /// One dispatcher turn in one transaction: writes finished attempts
-    /// (see `complete`), then claims more. The transaction commits without
-    /// waiting for its WAL flush (`synchronous_commit = off`): should
-    /// PostgreSQL itself crash, the last moment of attempt records and
-    /// leases is lost, and those deliveries are simply sent again with the
-    /// same `webhook-id`, which at-least-once delivery allows; the API's
-    /// writes keep full durability.
+    /// (see `complete`), then claims more.
     public func turn(completing attempts: [CompletedAttempt], owner: String, disableAfter: Duration, claiming request: ClaimRequest?) throws -> Turn {
         try database.withTransaction { connection in
-            try connection.execute(unsafeSQL: "SET LOCAL synchronous_commit = off")
             var turn = Turn()
             if !attempts.isEmpty {
                 try Self.recordAttempts(attempts, owner: owner, on: connection)
-                try Self.updateHealth(attempts, on: connection)
-                turn.disabled = try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
+                // Only a failure can disable a webhook.
+                if attempts.contains(where: { $0.outcome != .succeeded }) {
+                    turn.disabled = try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
+                }
             }
             if let request, request.limit > 0 {
                 turn.claimed = try Self.claim(request, on: connection)
@@ -76,9 +72,11 @@ extension DeliveryStore {
                 WHERE d.status = 'pending' AND d.next_attempt_at <= now()
                     AND (d.lease_until IS NULL OR d.lease_until < now())
                     AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping.map(\.postgresText)))::uuid[])
-                    AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.disabled_at IS NULL)
-                ORDER BY d.next_attempt_at
-                LIMIT \(request.limit * 4)
+                    -- An array computed once: a join here would make the planner
+                    -- read every due delivery instead of the first ones in order.
+                    AND d.webhook_id <> ALL (ARRAY(SELECT id FROM webhooks WHERE disabled_at IS NOT NULL))
+                ORDER BY d.next_attempt_at, d.id
+                LIMIT \(request.limit)
             ), held AS (
                 SELECT l.webhook_id, count(*) AS leases
                 FROM deliveries l
@@ -208,6 +206,18 @@ extension DeliveryStore {
                     \(column { $0.outcome.nextAttemptAt?.postgresText })::timestamptz[]
                 ) AS i(delivery_id, event_id, attempted_at, duration_ms, status_code, error,
                        response_body, response_truncated, outcome, next_attempt_at)
+            ), latest AS (
+                -- failing_since follows each webhook's latest attempt in the
+                -- batch: cleared by a success, set (if not yet) by a failure.
+                SELECT DISTINCT ON (d.webhook_id) d.webhook_id, i.outcome = 'succeeded' AS delivered, i.attempted_at
+                FROM input i JOIN deliveries d ON d.id = i.delivery_id
+                ORDER BY d.webhook_id, i.attempted_at DESC
+            ), health AS (
+                UPDATE webhooks w
+                SET failing_since = CASE WHEN latest.delivered THEN NULL ELSE coalesce(w.failing_since, latest.attempted_at) END
+                FROM latest
+                WHERE w.id = latest.webhook_id
+                    AND (CASE WHEN latest.delivered THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL END)
             ), attempts AS (
                 INSERT INTO delivery_attempts (delivery_id, event_id, attempted_at, duration_ms, status_code,
                                                error, response_body, response_truncated)
@@ -228,27 +238,6 @@ extension DeliveryStore {
                 updated_at = now()
             FROM input i
             WHERE d.id = i.delivery_id AND d.lease_owner = \(owner) AND d.status = 'pending'
-            """)
-    }
-
-    /// `failing_since` follows each webhook's latest attempt in the batch:
-    /// cleared by a success, set (if not yet) by a failure.
-    private static func updateHealth(_ attempts: [CompletedAttempt], on connection: PostgresConnection) throws {
-        var latest: [UUID: CompletedAttempt] = [:]
-        for attempt in attempts where latest[attempt.webhookID].map({ $0.attemptedAt <= attempt.attemptedAt }) ?? true {
-            latest[attempt.webhookID] = attempt
-        }
-        let webhooks = Array(latest.values)
-        try connection.execute("""
-            UPDATE webhooks w
-            SET failing_since = CASE WHEN o.delivered THEN NULL ELSE coalesce(w.failing_since, o.attempted_at) END
-            FROM unnest(
-                \(PostgresArrayLiteral.make(webhooks.map(\.webhookID.postgresText)))::uuid[],
-                \(PostgresArrayLiteral.make(webhooks.map { ($0.outcome == .succeeded).postgresText }))::boolean[],
-                \(PostgresArrayLiteral.make(webhooks.map(\.attemptedAt.postgresText)))::timestamptz[]
-            ) AS o(webhook_id, delivered, attempted_at)
-            WHERE w.id = o.webhook_id
-                AND (CASE WHEN o.delivered THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL END)
             """)
     }
 
