@@ -104,11 +104,6 @@ public final class WebhookDispatcher: Sendable {
         pool.close()
     }
 
-    /// Wakes the loop now (tests, and callers that just queued work).
-    public func wake() {
-        signal.wake()
-    }
-
     // MARK: The loop
 
     private struct InFlight {

@@ -35,8 +35,12 @@ extension DeliveryStore {
         public var claimed: [ClaimedDelivery] = []
     }
 
-    /// One dispatcher turn in one transaction: writes finished attempts
-    /// (see `complete`), then claims more.
+    /// One dispatcher turn in one transaction: writes a batch of finished
+    /// attempts (the attempt rows, each delivery's new state while `owner`
+    /// still holds its lease, each webhook's `failing_since`), disables
+    /// webhooks that answered 410 or have failed for `disableAfter` (with a
+    /// `webhook.disabled` event for the owner's other webhooks, and failing
+    /// what the disabled one still had pending), then claims more.
     public func turn(completing attempts: [CompletedAttempt], owner: String, disableAfter: Duration, claiming request: ClaimRequest?) throws -> Turn {
         try database.withTransaction { connection in
             var turn = Turn()
@@ -52,11 +56,6 @@ extension DeliveryStore {
             }
             return turn
         }
-    }
-
-    /// Claims for `request` on its own (outside a turn).
-    public func claim(_ request: ClaimRequest) throws -> [ClaimedDelivery] {
-        try turn(completing: [], owner: request.owner, disableAfter: .zero, claiming: request).claimed
     }
 
     /// The rows to take are chosen first without locks (due order, the cap
@@ -141,18 +140,6 @@ extension DeliveryStore {
     public struct DisabledWebhook: Sendable, Equatable {
         public let id: UUID
         public let reason: String
-    }
-
-    /// Writes a batch of finished attempts in one transaction: the attempt
-    /// rows, each delivery's new state (only while `owner` still holds its
-    /// lease), each webhook's `failing_since`, and disables webhooks that
-    /// answered 410 or have failed for `disableAfter`, announcing
-    /// `webhook.disabled` to the owner's other webhooks and failing what
-    /// the disabled one still had pending.
-    @discardableResult
-    public func complete(_ attempts: [CompletedAttempt], owner: String, disableAfter: Duration) throws -> [DisabledWebhook] {
-        guard !attempts.isEmpty else { return [] }
-        return try turn(completing: attempts, owner: owner, disableAfter: disableAfter, claiming: nil).disabled
     }
 
     /// Gives up `owner`'s leases (on shutdown) so another dispatcher can
