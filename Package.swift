@@ -69,10 +69,15 @@ let package = Package(
             dependencies: ["TidingsCrypto", "TidingsObservability", "TidingsPostgres"]
         ),
 
-        // Engines: change detection.
+        // Engines: long-running work on dedicated threads (change
+        // detection, webhook delivery).
         .target(
             name: "TidingsPoller",
             dependencies: ["TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"]
+        ),
+        .target(
+            name: "TidingsDispatcher",
+            dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"]
         ),
 
         // Edge and wiring: REST handlers, configuration, start-up and shutdown.
@@ -81,6 +86,7 @@ let package = Package(
             dependencies: [
                 "TidingsCrypto",
                 "TidingsDomain",
+                "TidingsDispatcher",
                 "TidingsObservability",
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",
@@ -125,6 +131,13 @@ let package = Package(
         .testTarget(
             name: "TidingsPollerTests",
             dependencies: ["TidingsPoller", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+        ),
+        .testTarget(
+            name: "TidingsDispatcherTests",
+            dependencies: [
+                "TidingsDispatcher", "TidingsApp", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
+                "TidingsObservability", "TidingsPostgres", "tidings",
+            ]
         ),
         .testTarget(
             name: "TidingsAppTests",

@@ -18,6 +18,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Webhook signatures are checked by the reference libraries (PyPI
+# standardwebhooks and svix, pinned), in a venv made once per requirements.
+webhook_venv=.build/webhook-verify-venv
+webhook_requirements=scripts/webhooks/requirements.txt
+if ! cmp -s "$webhook_requirements" "$webhook_venv/installed-requirements.txt" 2>/dev/null \
+    || ! "$webhook_venv/bin/python" -c '' 2>/dev/null; then
+    rm -rf "$webhook_venv"
+    command -v python3 >/dev/null || scripts/install-deps.sh python3
+    python3 -m venv "$webhook_venv" 2>/dev/null || { rm -rf "$webhook_venv"; scripts/install-deps.sh python3-venv; python3 -m venv "$webhook_venv"; }
+    "$webhook_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$webhook_requirements"
+    cp "$webhook_requirements" "$webhook_venv/installed-requirements.txt"
+fi
+TIDINGS_TEST_WEBHOOK_PYTHON=$PWD/$webhook_venv/bin/python
+export TIDINGS_TEST_WEBHOOK_PYTHON
+
 TIDINGS_TEST_DATABASE_URL=$(scripts/test-postgres.sh start "$cluster_dir")
 export TIDINGS_TEST_DATABASE_URL
 echo "test database: $TIDINGS_TEST_DATABASE_URL" >&2

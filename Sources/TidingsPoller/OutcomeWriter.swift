@@ -120,7 +120,7 @@ final class OutcomeWriter: Sendable {
                 }
             } catch {
                 metrics.writeFailures.increment()
-                logger.error("could not write a check result", metadata: ["target.id": outcome.target.id.uuidString, "error": "\(error)"])
+                logger.error("could not write a check result", metadata: ["target.id": outcome.target.id.canonicalString, "error": "\(error)"])
             }
         }
         do {

@@ -58,6 +58,36 @@ import TidingsHTTPClient
         #expect(error.message == "response exceeded 1000 bytes")
     }
 
+    @Test(arguments: ["/length", "/chunked", "/bomb"])
+    func truncatingRequestsKeepTheStartOfOversizedBodies(_ path: String) async throws {
+        let server = try Self.bigBodyServer()
+        let client = try makeClient()
+        defer { client.shutdown(); server.stop() }
+
+        var request = HTTPClientRequest(url: server.baseURL + path)
+        request.maxResponseSize = 16_384
+        request.truncatesResponseBody = true
+        let response = try await client.execute(request)
+
+        #expect(response.status == 200)
+        #expect(response.body.count == 16_384)
+        #expect(response.isBodyTruncated)
+    }
+
+    @Test func truncatingRequestsLeaveSmallBodiesWhole() async throws {
+        let server = try Self.bigBodyServer()
+        let client = try makeClient()
+        defer { client.shutdown(); server.stop() }
+
+        var request = HTTPClientRequest(url: server.baseURL + "/exact")
+        request.maxResponseSize = Self.limit
+        request.truncatesResponseBody = true
+        let response = try await client.execute(request)
+
+        #expect(response.body.count == Self.limit)
+        #expect(!response.isBodyTruncated)
+    }
+
     @Test func slowResponsesTimeOut() async throws {
         let server = try TestOriginServer { _ in .hang }
         let client = try makeClient()

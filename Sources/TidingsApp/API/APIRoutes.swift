@@ -29,8 +29,10 @@ struct APIRoutes {
             .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database)
+        let deliveries = DeliveryStore(database: database)
         for scope in [WebhookScope.user, .global] {
             WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, addresses: addresses).register(on: &router)
+            DeliveriesController(scope: scope, deliveries: deliveries, authenticator: authenticator).register(on: &router)
         }
     }
 }

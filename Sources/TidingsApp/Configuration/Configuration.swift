@@ -1,3 +1,4 @@
+import TidingsDispatcher
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
@@ -41,6 +42,12 @@ public struct Configuration: Sendable {
     public var pollerMaxResponseSize: Int?
     public var unconditionalEvery = 24
     public var failureThreshold = 3
+    /// Webhook delivery: see `Configuration+Webhooks.swift`.
+    public var webhookTimeout: Duration = .seconds(15)
+    public var webhookRetrySchedule: [Duration] = RetryPolicy.defaultSchedule
+    public var webhookDisableAfter: Duration = .seconds(5 * 86_400)
+    public var webhookConcurrency = 4
+    public var eventRetention: Duration = .seconds(30 * 86_400)
 
     public init() {}
 
@@ -78,6 +85,15 @@ public struct Configuration: Sendable {
         }
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
         badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow
+        webhookTimeout = try reader.duration("TIDINGS_WEBHOOK_TIMEOUT") ?? webhookTimeout
+        webhookRetrySchedule = try reader.parsed(
+            "TIDINGS_WEBHOOK_RETRY_SCHEDULE",
+            expected: "comma-separated durations such as 0s,5s,5m,30m (at most 50)",
+            ValueParsers.durationList
+        ) ?? webhookRetrySchedule
+        webhookDisableAfter = try reader.duration("TIDINGS_WEBHOOK_DISABLE_AFTER") ?? webhookDisableAfter
+        webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer", ValueParsers.positiveInteger) ?? webhookConcurrency
+        eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number (0 turns the poller off)") {
             Int($0).flatMap { $0 >= 0 ? $0 : nil }

@@ -69,6 +69,13 @@ enum ValueParsers {
         return (host.isEmpty ? "127.0.0.1" : host, port)
     }
 
+    /// `0s,5s,5m,30m`: one to 50 durations, zero allowed.
+    static func durationList(_ text: String) -> [Duration]? {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { duration(String($0)) }
+        guard (1...50).contains(items.count), !items.contains(where: { $0 == nil }) else { return nil }
+        return items.compactMap { $0 }
+    }
+
     static func positiveInteger(_ text: String) -> Int? {
         guard let value = Int(text.trimmingWhitespace()), value > 0 else { return nil }
         return value

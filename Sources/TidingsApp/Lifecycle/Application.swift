@@ -3,10 +3,12 @@ import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsPoller
+import TidingsDispatcher
 import TidingsPostgres
 
-/// A running Tidings: database runtime, outbound HTTP client and the HTTP
-/// server. `start` brings them up in that order; `shutdown` takes them down
+/// A running Tidings: database runtime, outbound HTTP client, poller,
+/// webhook dispatcher and the HTTP server. `start` brings them up in that
+/// order; `shutdown` takes them down
 /// in reverse, and a failure half-way stops whatever had already started.
 public final class Application: Sendable {
     public let configuration: Configuration
@@ -14,6 +16,8 @@ public final class Application: Sendable {
     public let metrics: MetricsRegistry
     /// Checks due targets in the background; also runs API-requested checks.
     public let poller: Poller
+    /// Posts queued deliveries to webhooks.
+    public let dispatcher: WebhookDispatcher
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let credentialListener: CredentialRevocationListener?
@@ -42,6 +46,7 @@ public final class Application: Sendable {
         var httpClient: HTTPClient?
         var credentialListener: CredentialRevocationListener?
         var startedPoller: Poller?
+        var startedDispatcher: WebhookDispatcher?
         do {
             let client = try HTTPClient(configuration: configuration.httpClientConfiguration, logger: logger)
             httpClient = client
@@ -54,6 +59,14 @@ public final class Application: Sendable {
             )
             poller.start()
             startedPoller = poller
+            let dispatcher = try WebhookDispatcher(
+                configuration: configuration.dispatcherConfiguration,
+                database: databaseRuntime.client,
+                logger: logger,
+                metrics: metrics
+            )
+            dispatcher.start()
+            startedDispatcher = dispatcher
 
             var credentialCache: CredentialCache?
             if configuration.credentialCacheLifetime > .zero {
@@ -95,6 +108,7 @@ public final class Application: Sendable {
                 httpClient: client,
                 metrics: metrics,
                 poller: poller,
+                dispatcher: dispatcher,
                 databaseRuntime: databaseRuntime,
                 server: server,
                 credentialListener: credentialListener,
@@ -102,6 +116,7 @@ public final class Application: Sendable {
             )
         } catch {
             credentialListener?.stop()
+            startedDispatcher?.shutdown()
             startedPoller?.shutdown()
             httpClient?.shutdown()
             databaseRuntime.close(logger: logger)
@@ -127,6 +142,7 @@ public final class Application: Sendable {
         httpClient: HTTPClient,
         metrics: MetricsRegistry,
         poller: Poller,
+        dispatcher: WebhookDispatcher,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
         credentialListener: CredentialRevocationListener?,
@@ -136,6 +152,7 @@ public final class Application: Sendable {
         self.httpClient = httpClient
         self.metrics = metrics
         self.poller = poller
+        self.dispatcher = dispatcher
         self.databaseRuntime = databaseRuntime
         self.server = server
         self.credentialListener = credentialListener
@@ -143,13 +160,15 @@ public final class Application: Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish within the shutdown
-    /// timeout, stops the poller (unfinished checks give their leases back),
+    /// timeout, stops the poller (unfinished checks give their leases back)
+    /// and the dispatcher (releasing the leases of unfinished deliveries),
     /// then closes outbound work, the pool and the private cluster.
     public func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
         credentialListener?.stop()
         poller.shutdown(grace: configuration.shutdownTimeout)
+        dispatcher.shutdown()
         httpClient.shutdown()
         databaseRuntime.close(logger: logger)
         logger.notice("shutdown complete")

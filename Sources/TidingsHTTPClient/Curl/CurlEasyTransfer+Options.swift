@@ -25,7 +25,9 @@ extension CurlEasyTransfer {
         try set(CURLOPT_ACCEPT_ENCODING, "")
         // Refuses early when Content-Length is known; the write callback
         // enforces the limit on decoded bytes in every case.
-        try check(CTidingsShims_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(max(maxResponseSize, 0))))
+        // (0 is "no limit": a truncating request reads any length and keeps the start.)
+        let fileSizeLimit = truncatesResponseBody ? 0 : max(maxResponseSize, 0)
+        try check(CTidingsShims_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(fileSizeLimit)))
         try set(CURLOPT_USERAGENT, configuration.userAgent)
         try check(CTidingsShims_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         try check(CTidingsShims_curl_easy_setopt_pointer(handle, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))

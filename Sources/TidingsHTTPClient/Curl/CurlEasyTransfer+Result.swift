@@ -14,7 +14,8 @@ extension CurlEasyTransfer {
             duration: .microseconds(offsetInfo(CURLINFO_TOTAL_TIME_T)),
             remoteAddress: stringInfo(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 },
             bytesReceived: offsetInfo(CURLINFO_SIZE_DOWNLOAD_T),
-            headerBytesReceived: longInfo(CURLINFO_HEADER_SIZE)
+            headerBytesReceived: longInfo(CURLINFO_HEADER_SIZE),
+            isBodyTruncated: truncatedBody
         ))
     }
 

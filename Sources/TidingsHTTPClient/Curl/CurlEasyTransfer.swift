@@ -19,6 +19,7 @@ final class CurlEasyTransfer {
     private let completion: Completion
     private let ssrfGuard: SSRFGuard
     let maxResponseSize: Int
+    let truncatesResponseBody: Bool
     let timeout: Duration
     let connectTimeout: Duration
     let errorBuffer: UnsafeMutablePointer<CChar>
@@ -28,6 +29,8 @@ final class CurlEasyTransfer {
     private(set) var headers: [(name: String, value: String)] = []
     /// Set when the write callback aborted because the body grew past the limit.
     private(set) var exceededResponseSize = false
+    /// Set when bytes past the limit were dropped (`truncatesResponseBody`).
+    private(set) var truncatedBody = false
     /// The first connect the SSRF guard refused, reported instead of libcurl's
     /// generic "could not connect".
     private(set) var connectRefusal: HTTPClientError?
@@ -49,6 +52,7 @@ final class CurlEasyTransfer {
             allowedAddresses: configuration.allowedAddresses
         )
         self.maxResponseSize = request.maxResponseSize ?? configuration.maxResponseSize
+        self.truncatesResponseBody = request.truncatesResponseBody
         self.timeout = request.timeout ?? configuration.timeout
         self.connectTimeout = configuration.connectTimeout
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -83,6 +87,11 @@ final class CurlEasyTransfer {
     /// Appends decoded body bytes; false aborts the transfer (limit exceeded).
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard body.count + chunk.count <= maxResponseSize else {
+            if truncatesResponseBody {
+                body.append(contentsOf: chunk.prefix(max(maxResponseSize - body.count, 0)))
+                truncatedBody = true
+                return true
+            }
             exceededResponseSize = true
             return false
         }

@@ -9,6 +9,10 @@ public struct HTTPClientRequest: Sendable {
     public var followRedirects: Bool
     /// Body limit for this request instead of `HTTPClientConfiguration.maxResponseSize`.
     public var maxResponseSize: Int?
+    /// When true, a body over the limit is cut at the limit (and the rest
+    /// read and dropped) instead of failing with `.responseTooLarge`: for
+    /// callers that keep only a snippet, such as the webhook delivery log.
+    public var truncatesResponseBody: Bool
 
     public init(
         url: String,
@@ -23,5 +27,6 @@ public struct HTTPClientRequest: Sendable {
         self.timeout = nil
         self.followRedirects = true
         self.maxResponseSize = nil
+        self.truncatesResponseBody = false
     }
 }

@@ -15,6 +15,8 @@ public struct HTTPClientResponse: Sendable {
     /// Header bytes received, of every response of the request (redirect
     /// hops and interim responses included).
     public var headerBytesReceived: Int
+    /// True when `body` was cut at the limit (requests with `truncatesResponseBody`).
+    public var isBodyTruncated: Bool
 
     public init(
         status: Int,
@@ -25,7 +27,8 @@ public struct HTTPClientResponse: Sendable {
         duration: Duration,
         remoteAddress: String?,
         bytesReceived: Int,
-        headerBytesReceived: Int = 0
+        headerBytesReceived: Int = 0,
+        isBodyTruncated: Bool = false
     ) {
         self.status = status
         self.headers = headers
@@ -36,6 +39,7 @@ public struct HTTPClientResponse: Sendable {
         self.remoteAddress = remoteAddress
         self.bytesReceived = bytesReceived
         self.headerBytesReceived = headerBytesReceived
+        self.isBodyTruncated = isBodyTruncated
     }
 
     /// The first value of a header, matched case-insensitively.

@@ -30,7 +30,7 @@ struct WatchCheckController: Sendable {
             throw HTTPError(.conflict, detail: "The watch changed while it was being checked; try again.")
         }
         context.logger.info("watch checked", metadata: [
-            "watch.id": id.uuidString, "target.id": watch.targetID.uuidString, "check.result": result.result.rawValue,
+            "watch.id": id.canonicalString, "target.id": watch.targetID.canonicalString, "check.result": result.result.rawValue,
         ])
         return .json(CheckRepresentation(result: result, watch: WatchRepresentation(checked)))
     }

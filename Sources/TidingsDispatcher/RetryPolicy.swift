@@ -1,0 +1,48 @@
+/// What follows an attempt, decided from its result alone: pure logic,
+/// tested without a network or a clock.
+public struct RetryPolicy: Sendable {
+    public static let defaultSchedule: [Duration] = [
+        .zero, .seconds(5), .seconds(300), .seconds(1800), .seconds(7200), .seconds(18_000), .seconds(36_000), .seconds(36_000),
+    ]
+    /// Retry delays vary by this fraction either way, so receivers that
+    /// failed together are not hit again all at the same instant.
+    public static let jitter = 0.2
+    /// A `Retry-After` longer than this is taken as this.
+    public static let longestRetryAfter: Duration = .seconds(86_400)
+    /// Statuses whose `Retry-After` is honoured.
+    public static let retryAfterStatuses: Set<Int> = [429, 502, 503, 504]
+
+    public enum Decision: Sendable, Equatable {
+        case succeeded
+        case retry(after: Duration)
+        /// No attempt left.
+        case failed
+        /// 410: stop, and disable the webhook.
+        case gone
+    }
+
+    public let schedule: [Duration]
+
+    public init(schedule: [Duration]) {
+        precondition(!schedule.isEmpty, "a retry schedule has at least one attempt")
+        self.schedule = schedule
+    }
+
+    /// `attemptsMade` counts this attempt; `statusCode` is nil when no
+    /// response arrived. `random` returns a value in the given range.
+    public func decide(
+        attemptsMade: Int,
+        statusCode: Int?,
+        retryAfter: Duration?,
+        random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
+    ) -> Decision {
+        if let statusCode, (200...299).contains(statusCode) { return .succeeded }
+        if statusCode == 410 { return .gone }
+        guard attemptsMade < schedule.count else { return .failed }
+        var delay = schedule[attemptsMade] * random((1 - Self.jitter)...(1 + Self.jitter))
+        if let statusCode, Self.retryAfterStatuses.contains(statusCode), let retryAfter {
+            delay = max(delay, min(retryAfter, Self.longestRetryAfter))
+        }
+        return .retry(after: delay)
+    }
+}

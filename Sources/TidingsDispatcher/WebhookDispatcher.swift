@@ -1,0 +1,306 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import Synchronization
+import TidingsDomain
+import TidingsHTTPClient
+import TidingsObservability
+import TidingsPostgres
+
+/// Sends webhook deliveries: claims due ones under a lease, posts them
+/// signed through libcurl multi (many in flight, at most
+/// `perWebhookConcurrency` per webhook), writes each attempt back in
+/// batches and schedules retries. The table is the source of truth: the
+/// loop polls it, and NOTIFY on `tidings_deliveries` only wakes it sooner.
+///
+/// One loop thread does all database work; the HTTP client's thread only
+/// hands finished attempts over. Results not yet written survive a lost
+/// database (they are written once it is back); a crash loses them, and
+/// the lease running out sends those deliveries again with the same
+/// `webhook-id`: at least once.
+public final class WebhookDispatcher: Sendable {
+    /// The longest a finished attempt waits for its turn under load.
+    static let turnInterval: Duration = .milliseconds(5)
+
+    public let configuration: DispatcherConfiguration
+    /// Names this process in `deliveries.lease_owner`.
+    public let leaseOwner: String
+
+    private let pool: PostgresClient
+    private let store: DeliveryStore
+    private let client: HTTPClient
+    private let policy: RetryPolicy
+    private let logger: Logger
+    private let signal = WakeSignal()
+    private let waker: NotificationWaker
+    private let finished = Mutex<[FinishedAttempt]>([])
+    private let stopping = Atomic<Bool>(false)
+    private let loop = Mutex<WorkerThread?>(nil)
+    private let inFlightCount = Atomic<Int>(0)
+    private let attempts: Counter?
+    private let disabledWebhooks: Counter?
+
+    /// `database` names the server; the dispatcher opens a small pool of
+    /// its own, whose sessions commit without waiting for the WAL flush
+    /// (`synchronous_commit = off`): should PostgreSQL itself crash, the
+    /// last moment of attempt records and leases is lost and those
+    /// deliveries are sent again with the same `webhook-id`, which
+    /// at-least-once delivery allows. The API's writes keep full durability.
+    public init(configuration: DispatcherConfiguration, database: PostgresClient, logger: Logger, metrics: MetricsRegistry? = nil) throws {
+        self.configuration = configuration
+        self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.lowercased().prefix(8))"
+        var postgres = database.configuration
+        postgres.maxConnections = 2
+        postgres.applicationName = "tidings-dispatcher"
+        postgres.sessionSettings["synchronous_commit"] = "off"
+        // The claim must read the due index in order and stop early; with
+        // statistics lagging a fast-moving queue the planner would rather
+        // collect every due row in a bitmap and sort them.
+        postgres.sessionSettings["enable_bitmapscan"] = "off"
+        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.store = DeliveryStore(database: pool)
+        self.policy = RetryPolicy(schedule: configuration.retrySchedule)
+        var logger = logger
+        logger[metadataKey: "dispatcher"] = leaseOwner
+        self.logger = logger
+        var http = HTTPClientConfiguration()
+        http.connectTimeout = min(configuration.connectTimeout, configuration.timeout)
+        http.timeout = configuration.timeout
+        http.maxResponseSize = DeliveryAttempt.responseSnippetLimit
+        http.maxRedirects = 0
+        http.allowPrivateTargets = configuration.allowPrivateTargets
+        http.userAgent = configuration.userAgent
+        http.maxTotalConnections = max(configuration.maxInFlight, 16)
+        self.client = try HTTPClient(configuration: http, logger: logger)
+        self.waker = NotificationWaker(configuration: database.configuration, signal: signal, logger: logger)
+        self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
+        self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
+        if let metrics {
+            metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
+                .observe { [weak self] in Double(self?.inFlightCount.load(ordering: .relaxed) ?? 0) }
+        }
+    }
+
+    public func start() {
+        waker.start()
+        loop.withLock { $0 = WorkerThread(name: "tidings.dispatcher") { [self] in run() } }
+        logger.info("webhook dispatcher started")
+    }
+
+    /// Stops claiming, gives attempts in flight the grace period, writes
+    /// what finished, releases the leases of the rest (they go out again at
+    /// once from another dispatcher or the next start), then stops the
+    /// HTTP client. Safe to call more than once.
+    public func shutdown() {
+        stopping.store(true, ordering: .releasing)
+        signal.wake()
+        if let running = loop.withLock({ $0.take() }) {
+            running.join()
+            logger.info("webhook dispatcher stopped")
+        }
+        waker.stop()
+        client.shutdown()
+        pool.close()
+    }
+
+    // MARK: The loop
+
+    private struct InFlight {
+        var deliveries: [UUID: UUID] = [:]
+        var perWebhook: [UUID: Int] = [:]
+
+        mutating func add(_ delivery: ClaimedDelivery) {
+            deliveries[delivery.id] = delivery.webhookID
+            perWebhook[delivery.webhookID, default: 0] += 1
+        }
+
+        mutating func remove(_ delivery: ClaimedDelivery) {
+            guard deliveries.removeValue(forKey: delivery.id) != nil else { return }
+            perWebhook[delivery.webhookID, default: 1] -= 1
+            if perWebhook[delivery.webhookID] == 0 { perWebhook[delivery.webhookID] = nil }
+        }
+
+        func full(cap: Int) -> [UUID] {
+            perWebhook.filter { $0.value >= cap }.map(\.key)
+        }
+    }
+
+    private func run() {
+        var inFlight = InFlight()
+        var unwritten: [CompletedAttempt] = []
+        var backoff = Backoff()
+        var nextPrune = ContinuousClock.now + .seconds(10)
+        var lastTurn = ContinuousClock.now - Self.turnInterval
+        var finishedSinceTurn = 0
+        var moreToClaim = false
+        while true {
+            finishedSinceTurn += collect(into: &inFlight, unwritten: &unwritten)
+            let isStopping = stopping.load(ordering: .acquiring)
+            // A turn costs a transaction whatever it carries: under load it
+            // waits until half of what was in flight has finished, or for
+            // the turn interval, so that each one writes and claims a batch.
+            let now = ContinuousClock.now
+            let batchReady = isStopping || moreToClaim || inFlight.deliveries.isEmpty
+                || finishedSinceTurn >= inFlight.deliveries.count || now - lastTurn >= Self.turnInterval
+            guard batchReady else {
+                signal.wait(timeout: lastTurn + Self.turnInterval - now)
+                continue
+            }
+            lastTurn = now
+            finishedSinceTurn = 0
+            moreToClaim = false
+            var request: DeliveryStore.ClaimRequest?
+            if !isStopping && inFlight.deliveries.count < configuration.maxInFlight {
+                request = DeliveryStore.ClaimRequest(
+                    owner: leaseOwner,
+                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - inFlight.deliveries.count),
+                    perWebhookLimit: configuration.perWebhookConcurrency,
+                    leaseDuration: configuration.leaseDuration,
+                    skipping: inFlight.full(cap: configuration.perWebhookConcurrency)
+                )
+            }
+            let (claimed, failure) = turn(writing: &unwritten, claiming: request)
+            if isStopping { break }
+            for delivery in claimed {
+                inFlight.add(delivery)
+                send(delivery)
+            }
+            inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
+
+            var sleep = configuration.pollInterval
+            if let failure {
+                if backoff.failures == 0 {
+                    logger.warning("webhook dispatcher cannot reach the database; retrying", metadata: ["error": "\(failure)"])
+                }
+                sleep = backoff.next()
+            } else {
+                if backoff.failures > 0 { logger.notice("webhook dispatcher reached the database again") }
+                backoff.reset()
+                if let request, claimed.count == request.limit {
+                    moreToClaim = true
+                    sleep = .zero
+                } else if inFlight.deliveries.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
+                    // With requests in flight their results wake the loop anyway.
+                    sleep = min(sleep, due)
+                }
+                if ContinuousClock.now >= nextPrune {
+                    prune()
+                    nextPrune = ContinuousClock.now + configuration.pruneInterval
+                }
+            }
+            if sleep > .zero { signal.wait(timeout: sleep) }
+        }
+        drain(&inFlight, unwritten: &unwritten)
+    }
+
+    /// Takes over finished attempts; returns how many.
+    @discardableResult
+    private func collect(into inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) -> Int {
+        let done = finished.withLock { finished in
+            defer { finished.removeAll(keepingCapacity: true) }
+            return finished
+        }
+        guard !done.isEmpty else { return 0 }
+        let now = Date()
+        for attempt in done {
+            inFlight.remove(attempt.delivery)
+            let completed = attempt.completed(policy: policy, now: now)
+            attempts?.increment(labels: ["result": completed.outcome.metricName])
+            unwritten.append(completed)
+        }
+        inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
+        return done.count
+    }
+
+    /// Writes finished attempts and claims more in one transaction.
+    /// Returns what was claimed, or the error when the database is
+    /// unreachable (the attempts then stay queued for the next turn).
+    private func turn(writing unwritten: inout [CompletedAttempt], claiming request: DeliveryStore.ClaimRequest?) -> ([ClaimedDelivery], (any Error)?) {
+        guard !unwritten.isEmpty || request != nil else { return ([], nil) }
+        do {
+            let turn = try store.turn(completing: unwritten, owner: leaseOwner, disableAfter: configuration.disableAfter, claiming: request)
+            for webhook in turn.disabled {
+                disabledWebhooks?.increment()
+                logger.warning("webhook disabled", metadata: ["webhook.id": webhook.id.canonicalString, "reason": webhook.reason])
+            }
+            unwritten.removeAll(keepingCapacity: true)
+            return (turn.claimed, nil)
+        } catch let error as PostgresError where (error.code == .server || error.code == .decoding) && !error.isSerializationFailure {
+            // Retrying a statement the server refuses would never end: the
+            // leases run out and the deliveries are sent again instead.
+            logger.error("could not record webhook attempts; they will be sent again", metadata: [
+                "error": error.description, "attempts": String(unwritten.count),
+            ])
+            unwritten.removeAll(keepingCapacity: true)
+            return ([], nil)
+        } catch {
+            return ([], error)
+        }
+    }
+
+    private func send(_ delivery: ClaimedDelivery) {
+        let attemptedAt = Date()
+        let request = WebhookMessage.request(
+            for: delivery,
+            timestamp: Int64(attemptedAt.timeIntervalSince1970),
+            configuration: configuration
+        )
+        let started = ContinuousClock.now
+        client.execute(request) { [self] result in
+            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: ContinuousClock.now - started, result: result)
+            finished.withLock { $0.append(attempt) }
+            signal.wake()
+        }
+    }
+
+    private func prune() {
+        do {
+            var pruned = 0
+            while true {
+                let batch = try store.pruneEvents(olderThan: configuration.eventRetention)
+                pruned += batch
+                if batch < 1000 || stopping.load(ordering: .acquiring) { break }
+            }
+            if pruned > 0 { logger.info("pruned old events", metadata: ["events": String(pruned)]) }
+        } catch {
+            logger.warning("could not prune old events", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// After the loop: waits up to the grace period for attempts in
+    /// flight, writes what finished and releases the leases of the rest.
+    private func drain(_ inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) {
+        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
+        while !inFlight.deliveries.isEmpty && ContinuousClock.now < deadline {
+            signal.wait(timeout: .milliseconds(50))
+            collect(into: &inFlight, unwritten: &unwritten)
+        }
+        if turn(writing: &unwritten, claiming: nil).1 != nil {
+            logger.warning("could not record the last webhook attempts; they will be sent again", metadata: ["attempts": String(unwritten.count)])
+        }
+        do {
+            let released = try store.releaseLeases(owner: leaseOwner)
+            if released > 0 { logger.info("released unfinished deliveries", metadata: ["deliveries": String(released)]) }
+        } catch {
+            logger.warning("could not release delivery leases; they expire on their own", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "tidings" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension CompletedAttempt.Outcome {
+    var metricName: String {
+        switch self {
+        case .succeeded: "succeeded"
+        case .retry: "retry"
+        case .failed: "failed"
+        case .gone: "gone"
+        }
+    }
+}

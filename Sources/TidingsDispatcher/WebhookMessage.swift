@@ -1,0 +1,40 @@
+import FoundationEssentials
+import TidingsCrypto
+import TidingsDomain
+import TidingsHTTPClient
+
+/// A claimed delivery as the Standard Webhooks request that carries it.
+enum WebhookMessage {
+    /// `{"type","timestamp","data"}`: the data is the stored JSON as is, so
+    /// nothing is re-encoded on the way out.
+    static func body(of delivery: ClaimedDelivery) -> [UInt8] {
+        Array("{\"type\":\"\(delivery.eventType)\",\"timestamp\":\"\(delivery.eventTimestamp)\",\"data\":\(delivery.eventData)}".utf8)
+    }
+
+    /// The POST for one attempt: `webhook-id` is the event id (the same on
+    /// every attempt), `webhook-timestamp` this attempt's time, and one
+    /// signature per live secret (two during a rotation).
+    static func request(for delivery: ClaimedDelivery, timestamp: Int64, configuration: DispatcherConfiguration) -> HTTPClientRequest {
+        let body = body(of: delivery)
+        let messageID = delivery.eventID.uuidString.lowercased()
+        let signatures = delivery.secrets.compactMap(WebhookSecret.init(encoded:)).map {
+            $0.signature(messageID: messageID, timestamp: timestamp, body: body)
+        }
+        var request = HTTPClientRequest(
+            url: delivery.url,
+            method: "POST",
+            headers: [
+                ("webhook-id", messageID),
+                ("webhook-timestamp", String(timestamp)),
+                ("webhook-signature", signatures.joined(separator: " ")),
+                ("content-type", "application/json"),
+            ],
+            body: body
+        )
+        request.timeout = configuration.timeout
+        request.followRedirects = false
+        request.maxResponseSize = DeliveryAttempt.responseSnippetLimit
+        request.truncatesResponseBody = true
+        return request
+    }
+}

@@ -1,0 +1,293 @@
+import FoundationEssentials
+import TidingsPostgres
+
+/// The dispatcher's side of the deliveries table: claiming due deliveries
+/// under a lease, writing attempts back in batches, webhook health, lease
+/// release on shutdown and retention pruning.
+extension DeliveryStore {
+    /// Why the dispatcher disables a webhook.
+    public static let goneReason = "the receiver answered 410 Gone"
+
+    /// What a dispatcher asks for when it claims: up to `limit` due
+    /// deliveries leased to `owner` until `leaseDuration` from now. At most
+    /// `perWebhookLimit` leases per webhook are live at once, counting those
+    /// of every dispatcher; webhooks in `skipping` (the caller's full ones)
+    /// are not even looked at. Deliveries of disabled webhooks wait.
+    public struct ClaimRequest: Sendable {
+        public var owner: String
+        public var limit: Int
+        public var perWebhookLimit: Int
+        public var leaseDuration: Duration
+        public var skipping: [UUID]
+
+        public init(owner: String, limit: Int, perWebhookLimit: Int, leaseDuration: Duration, skipping: [UUID]) {
+            self.owner = owner
+            self.limit = limit
+            self.perWebhookLimit = perWebhookLimit
+            self.leaseDuration = leaseDuration
+            self.skipping = skipping
+        }
+    }
+
+    /// What one turn of a dispatcher wrote and took.
+    public struct Turn: Sendable {
+        public var disabled: [DisabledWebhook] = []
+        public var claimed: [ClaimedDelivery] = []
+    }
+
+    /// One dispatcher turn in one transaction: writes a batch of finished
+    /// attempts (the attempt rows, each delivery's new state while `owner`
+    /// still holds its lease, each webhook's `failing_since`), disables
+    /// webhooks that answered 410 or have failed for `disableAfter` (with a
+    /// `webhook.disabled` event for the owner's other webhooks, and failing
+    /// what the disabled one still had pending), then claims more.
+    public func turn(completing attempts: [CompletedAttempt], owner: String, disableAfter: Duration, claiming request: ClaimRequest?) throws -> Turn {
+        try database.withTransaction { connection in
+            var turn = Turn()
+            if !attempts.isEmpty {
+                try Self.recordAttempts(attempts, owner: owner, on: connection)
+                // Only a failure can disable a webhook.
+                if attempts.contains(where: { $0.outcome != .succeeded }) {
+                    turn.disabled = try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
+                }
+            }
+            if let request, request.limit > 0 {
+                turn.claimed = try Self.claim(request, on: connection)
+            }
+            return turn
+        }
+    }
+
+    /// The rows to take are chosen first without locks (due order, the cap
+    /// per webhook counting live leases); only those are then locked with
+    /// SKIP LOCKED and re-checked, so concurrent dispatchers never take the
+    /// same delivery and a claim locks no row it will not lease. The event
+    /// is read here, after any supersede.
+    private static func claim(_ request: ClaimRequest, on connection: PostgresConnection) throws -> [ClaimedDelivery] {
+        let rows = try connection.query("""
+            WITH candidates AS (
+                SELECT d.id, d.webhook_id, d.next_attempt_at
+                FROM deliveries d
+                WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+                    AND (d.lease_until IS NULL OR d.lease_until < now())
+                    AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping.map(\.postgresText)))::uuid[])
+                    -- An array computed once: a join here would make the planner
+                    -- read every due delivery instead of the first ones in order.
+                    AND d.webhook_id <> ALL (ARRAY(SELECT id FROM webhooks WHERE disabled_at IS NOT NULL))
+                ORDER BY d.next_attempt_at, d.id
+                LIMIT \(request.limit)
+            ), held AS (
+                SELECT l.webhook_id, count(*) AS leases
+                FROM deliveries l
+                WHERE l.lease_owner IS NOT NULL AND l.lease_until >= now()
+                    AND l.webhook_id IN (SELECT webhook_id FROM candidates)
+                GROUP BY l.webhook_id
+            ), chosen AS (
+                SELECT ranked.id, ranked.next_attempt_at
+                FROM (
+                    SELECT c.id, c.webhook_id, c.next_attempt_at,
+                           row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.id) AS rank
+                    FROM candidates c
+                ) ranked
+                LEFT JOIN held ON held.webhook_id = ranked.webhook_id
+                WHERE ranked.rank + coalesce(held.leases, 0) <= \(request.perWebhookLimit)
+                ORDER BY ranked.next_attempt_at
+                LIMIT \(request.limit)
+            )
+            UPDATE deliveries d
+            SET lease_owner = \(request.owner), lease_until = now() + \(Self.interval(request.leaseDuration))::interval, updated_at = now()
+            FROM events e, webhooks w
+            WHERE d.id IN (
+                    SELECT l.id FROM deliveries l
+                    WHERE l.id IN (SELECT id FROM chosen)
+                        AND l.status = 'pending' AND (l.lease_until IS NULL OR l.lease_until < now())
+                    LIMIT \(request.limit)
+                    FOR UPDATE SKIP LOCKED
+                )
+                AND e.id = d.event_id AND w.id = d.webhook_id
+            RETURNING d.id, d.webhook_id, d.event_id, d.attempt_count, e.type, e.data::text AS data,
+                      iso8601(e.created_at) AS event_timestamp, w.url, w.secret,
+                      CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
+            """)
+        return try rows.map { row in
+            var secrets = [try row.decode("secret", as: String.self)]
+            if let previous = try row.decode("previous_secret", as: String?.self) { secrets.append(previous) }
+            return ClaimedDelivery(
+                id: try row.decode("id"),
+                webhookID: try row.decode("webhook_id"),
+                eventID: try row.decode("event_id"),
+                eventType: try row.decode("type"),
+                eventData: try row.decode("data"),
+                eventTimestamp: try row.decode("event_timestamp"),
+                url: try row.decode("url"),
+                secrets: secrets,
+                attemptCount: try row.decode("attempt_count")
+            )
+        }
+    }
+
+    /// Time until the earliest pending delivery is due (zero when one is
+    /// due now), or nil when nothing is pending.
+    public func timeUntilNextDue() throws -> Duration? {
+        let row = try database.query("""
+            SELECT extract(epoch FROM greatest(min(next_attempt_at) - now(), interval '0'))::float8 AS seconds
+            FROM deliveries WHERE status = 'pending'
+            """)[0]
+        return try row.decode("seconds", as: Double?.self).map { .milliseconds(Int64($0 * 1000)) }
+    }
+
+    /// A webhook the dispatcher disabled in `complete`.
+    public struct DisabledWebhook: Sendable, Equatable {
+        public let id: UUID
+        public let reason: String
+    }
+
+    /// Gives up `owner`'s leases (on shutdown) so another dispatcher can
+    /// send them at once; nothing counts as an attempt.
+    @discardableResult
+    public func releaseLeases(owner: String) throws -> Int {
+        try database.withConnection { connection in
+            let released = try connection.execute("""
+                UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+                WHERE lease_owner = \(owner)
+                """)
+            if released > 0 { try Self.notifyDispatchers(on: connection) }
+            return released
+        }
+    }
+
+    /// Deletes up to `batchSize` events older than `retention` (their
+    /// deliveries and attempts cascade), never one with a pending delivery.
+    /// Returns how many went.
+    public func pruneEvents(olderThan retention: Duration, batchSize: Int = 1000) throws -> Int {
+        try database.withConnection { connection in
+            try connection.execute("""
+                DELETE FROM events WHERE id IN (
+                    SELECT e.id FROM events e
+                    WHERE e.created_at < now() - \(Self.interval(retention))::interval
+                        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+                    LIMIT \(batchSize)
+                )
+                """)
+        }
+    }
+
+    // MARK: Batch steps
+
+    private static func recordAttempts(_ attempts: [CompletedAttempt], owner: String, on connection: PostgresConnection) throws {
+        func column(_ value: (CompletedAttempt) -> String?) -> String {
+            PostgresArrayLiteral.make(attempts.map(value))
+        }
+        try connection.execute("""
+            WITH input AS (
+                SELECT * FROM unnest(
+                    \(column { $0.deliveryID.postgresText })::uuid[],
+                    \(column { $0.eventID.postgresText })::uuid[],
+                    \(column { $0.attemptedAt.postgresText })::timestamptz[],
+                    \(column { String($0.durationMilliseconds) })::integer[],
+                    \(column { $0.statusCode.map(String.init) })::integer[],
+                    \(column { $0.error })::text[],
+                    \(column { $0.responseBody })::text[],
+                    \(column { $0.responseTruncated.postgresText })::boolean[],
+                    \(column { $0.outcome.name })::text[],
+                    \(column { $0.outcome.nextAttemptAt?.postgresText })::timestamptz[]
+                ) AS i(delivery_id, event_id, attempted_at, duration_ms, status_code, error,
+                       response_body, response_truncated, outcome, next_attempt_at)
+            ), latest AS (
+                -- failing_since follows each webhook's latest attempt in the
+                -- batch: cleared by a success, set (if not yet) by a failure.
+                SELECT DISTINCT ON (d.webhook_id) d.webhook_id, i.outcome = 'succeeded' AS delivered, i.attempted_at
+                FROM input i JOIN deliveries d ON d.id = i.delivery_id
+                ORDER BY d.webhook_id, i.attempted_at DESC
+            ), health AS (
+                UPDATE webhooks w
+                SET failing_since = CASE WHEN latest.delivered THEN NULL ELSE coalesce(w.failing_since, latest.attempted_at) END
+                FROM latest
+                WHERE w.id = latest.webhook_id
+                    AND (CASE WHEN latest.delivered THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL END)
+            ), attempts AS (
+                INSERT INTO delivery_attempts (delivery_id, event_id, attempted_at, duration_ms, status_code,
+                                               error, response_body, response_truncated)
+                SELECT i.delivery_id, i.event_id, i.attempted_at, i.duration_ms, i.status_code,
+                       i.error, i.response_body, i.response_truncated
+                FROM input i JOIN deliveries d ON d.id = i.delivery_id
+            )
+            UPDATE deliveries d SET
+                status = CASE i.outcome WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END,
+                attempt_count = d.attempt_count + 1,
+                next_attempt_at = coalesce(i.next_attempt_at, d.next_attempt_at),
+                lease_owner = NULL,
+                lease_until = NULL,
+                last_attempt_at = i.attempted_at,
+                last_status_code = i.status_code,
+                last_error = i.error,
+                completed_at = CASE WHEN i.outcome = 'retry' THEN NULL ELSE now() END,
+                updated_at = now()
+            FROM input i
+            WHERE d.id = i.delivery_id AND d.lease_owner = \(owner) AND d.status = 'pending'
+            """)
+    }
+
+    private static func disableBroken(_ attempts: [CompletedAttempt], disableAfter: Duration, on connection: PostgresConnection) throws -> [DisabledWebhook] {
+        let touched = Set(attempts.map(\.webhookID)).map(\.postgresText)
+        let gone = Set(attempts.filter { $0.outcome == .gone }.map(\.webhookID)).map(\.postgresText)
+        let disabled = try connection.query("""
+            UPDATE webhooks
+            SET disabled_at = now(),
+                disabled_reason = CASE WHEN id = ANY (\(PostgresArrayLiteral.make(gone))::uuid[])
+                    THEN \(goneReason)
+                    ELSE 'every delivery failed since ' || iso8601(failing_since) END,
+                updated_at = now()
+            WHERE disabled_at IS NULL AND (
+                id = ANY (\(PostgresArrayLiteral.make(gone))::uuid[])
+                OR (id = ANY (\(PostgresArrayLiteral.make(touched))::uuid[])
+                    AND failing_since <= now() - \(interval(disableAfter))::interval)
+            )
+            RETURNING id, user_id, disabled_reason, disabled_at
+            """)
+        var result: [DisabledWebhook] = []
+        for row in disabled {
+            let id: UUID = try row.decode("id")
+            let userID: UUID? = try row.decode("user_id")
+            let reason: String = try row.decode("disabled_reason")
+            _ = try connection.query("""
+                SELECT enqueue_event(
+                    \(userID), 'webhook.disabled',
+                    jsonb_build_object('webhook_id', \(id)::uuid, 'reason', \(reason)::text, 'disabled_at', iso8601(now())),
+                    NULL, \(id)
+                )
+                """)
+            try connection.execute("""
+                UPDATE deliveries
+                SET status = 'failed', completed_at = now(), lease_owner = NULL, lease_until = NULL,
+                    last_error = coalesce(last_error, 'the webhook was disabled'), updated_at = now()
+                WHERE webhook_id = \(id) AND status = 'pending'
+                """)
+            result.append(DisabledWebhook(id: id, reason: reason))
+        }
+        return result
+    }
+
+    /// A duration as a PostgreSQL interval in whole milliseconds.
+    static func interval(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) milliseconds"
+    }
+}
+
+extension CompletedAttempt.Outcome {
+    /// The name the batch statement switches on.
+    var name: String {
+        switch self {
+        case .succeeded: "succeeded"
+        case .retry: "retry"
+        case .failed: "failed"
+        case .gone: "gone"
+        }
+    }
+
+    var nextAttemptAt: Date? {
+        if case .retry(let at) = self { return at }
+        return nil
+    }
+}

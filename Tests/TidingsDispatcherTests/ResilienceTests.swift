@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TidingsApp
+import TidingsHTTPClient
+import TidingsObservability
+import TidingsPostgres
+
+/// Never lost: a killed process, a restarted database, two dispatchers.
+@Suite(.serialized) struct ResilienceTests {
+    /// Every event reached every webhook path at least once, as the
+    /// receiver counts unique `webhook-id`s against the events table; a
+    /// duplicate carries the same id and body.
+    private func expectEveryEventDelivered(_ receiver: WebhookReceiver, paths: [String], database: PostgresClient) throws {
+        let events = Set(try database.query("SELECT id FROM events").map { try $0.decode("id", as: UUID.self).uuidString.lowercased() })
+        for path in paths {
+            let received = receiver.requests(path)
+            let byID = Dictionary(grouping: received, by: \.webhookID)
+            #expect(Set(byID.keys) == events, "\(path): \(byID.count) unique ids for \(events.count) events")
+            for copies in byID.values where copies.count > 1 {
+                #expect(Set(copies.map(\.body)).count == 1)
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func sigkillMidBurstThenRestartDeliversEveryEventAtLeastOnce() async throws {
+        let receiver = try WebhookReceiver(threads: 16) { _, _ in .init(delay: .milliseconds(4)) }
+        defer { receiver.stop() }
+        let databaseURL = try TestSupport.createDatabase()
+        let port = Int.random(in: 20_000...40_000)
+        let environment = [
+            "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
+            "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
+            "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
+            "TIDINGS_WEBHOOK_TIMEOUT": "2s",
+            "TIDINGS_LOG_LEVEL": "warning",
+            "TIDINGS_RESOURCES_DIR": TestSupport.repositoryRoot,
+        ]
+        let api = try APIClient(port: port)
+        defer { api.shutdown() }
+
+        var process = try TidingsProcess(environment: environment)
+        defer { process.terminate() }
+        try await api.waitUntilReady()
+        let user = try await api.createUser()
+        for path in ["/a", "/b"] {
+            try await api.createWebhook(key: user.key, url: receiver.url(path))
+        }
+        let database = PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: TestSupport.quietLogger)
+        defer { database.close() }
+        _ = try database.query("""
+            SELECT enqueue_event(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n)) FROM generate_series(1, 2000) AS n
+            """)
+
+        #expect(try await TestSupport.eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 1000 })
+        process.kill()
+        let beforeRestart = receiver.requests().count
+        #expect(beforeRestart < 4000, "the burst finished before the kill; the test proves nothing")
+
+        process = try TidingsProcess(environment: environment)
+        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(200)) {
+            try database.query("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")[0].decode("n", as: Int.self) == 0
+        })
+        try expectEveryEventDelivered(receiver, paths: ["/a", "/b"], database: database)
+        #expect(try database.query("SELECT count(*)::int AS n FROM events")[0].decode("n", as: Int.self) == 2000)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func postgresRestartMidBurstLosesNothing() async throws {
+        let directory = "/tmp/tidings-dispatch-pg-\(UUID().uuidString.prefix(8).lowercased())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cluster = LocalPostgresCluster(directory: directory, logger: TestSupport.quietLogger)
+        try cluster.start()
+        defer { try? cluster.stop() }
+
+        let receiver = try WebhookReceiver(threads: 16) { _, _ in .init(delay: .milliseconds(4)) }
+        let harness = try DispatcherHarness(databaseURL: cluster.connectionString)
+        defer { harness.shutdown(); receiver.stop() }
+        let user = try await harness.createUser()
+        _ = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
+        try harness.enqueueBurst(user: user.id, count: 1500)
+
+        #expect(try await TestSupport.eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 200 })
+        try cluster.stop()
+        let duringOutage = receiver.requests().count
+        try await Task.sleep(for: .seconds(2))
+        try cluster.start()
+        #expect(duringOutage < 1500, "the burst finished before the restart; the test proves nothing")
+
+        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(200)) {
+            (try? harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")) == 0
+        })
+        try expectEveryEventDelivered(receiver, paths: ["/hook"], database: harness.database)
+        #expect(harness.logSink.lines.contains { $0.contains("cannot reach the database") })
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func twoDispatchersOnOneDatabaseDeliverEachEventOnce() async throws {
+        let receiver = try WebhookReceiver(threads: 16)
+        let databaseURL = try TestSupport.createDatabase()
+        let first = try DispatcherHarness(databaseURL: databaseURL)
+        let second = try DispatcherHarness(databaseURL: databaseURL)
+        defer { first.shutdown(); second.shutdown(); receiver.stop() }
+        let user = try await first.createUser()
+        let paths = (0..<5).map { "/hook\($0)" }
+        for path in paths {
+            _ = try await first.createWebhook(key: user.key, url: receiver.url(path))
+        }
+        try first.enqueueBurst(user: user.id, count: 600)
+
+        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+            try first.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
+        })
+        try expectEveryEventDelivered(receiver, paths: paths, database: first.database)
+        #expect(receiver.requests().count == 3000)
+        #expect(try first.scalar("SELECT count(*)::int AS n FROM delivery_attempts") == 3000)
+    }
+}

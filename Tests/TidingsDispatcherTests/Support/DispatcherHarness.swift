@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TidingsApp
+import TidingsHTTPClient
+import TidingsObservability
+import TidingsPostgres
+
+/// A running Tidings (API and dispatcher) on a fresh database, with a JSON
+/// client for its API and direct SQL for setting up events.
+final class DispatcherHarness: Sendable {
+    static let adminToken = "test-admin-token-0123456789abcdefghijklmnop"
+
+    let application: Application
+    let client: HTTPClient
+    let logSink = CapturingLogSink()
+
+    init(databaseURL: String? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
+        var configuration = Configuration()
+        configuration.databaseURL = try databaseURL ?? TestSupport.createDatabase()
+        configuration.listenHost = "127.0.0.1"
+        configuration.listenPort = 0
+        configuration.resourcesDirectory = TestSupport.repositoryRoot
+        configuration.shutdownTimeout = .seconds(2)
+        configuration.adminToken = Self.adminToken
+        configuration.allowPrivateTargets = true
+        configuration.webhookTimeout = .seconds(5)
+        configure(&configuration)
+        application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .info, sink: logSink))
+        client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+    }
+
+    func shutdown() {
+        client.shutdown()
+        application.shutdown()
+    }
+
+    var database: PostgresClient {
+        application.database
+    }
+
+    struct Response {
+        let status: Int
+        let body: [UInt8]
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        func object() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], "not a JSON object: \(text)")
+        }
+    }
+
+    func send(_ method: String, _ path: String, token: String? = nil, json: Any? = nil) async throws -> Response {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(application.port)\(path)", method: method)
+        if let token { request.headers.append((name: "Authorization", value: "Bearer \(token)")) }
+        if let json {
+            request.body = [UInt8](try JSONSerialization.data(withJSONObject: json))
+            request.headers.append((name: "Content-Type", value: "application/json"))
+        }
+        let response = try await client.execute(request)
+        return Response(status: response.status, body: response.body)
+    }
+
+    func createUser() async throws -> (id: UUID, key: String) {
+        let response = try await send("POST", "/v1/users", token: Self.adminToken, json: ["name": "user-\(UInt16.random(in: 0...UInt16.max))"])
+        #expect(response.status == 201, "\(response.text)")
+        let object = try response.object()
+        let user = try #require(object["user"] as? [String: Any])
+        let id = try #require(user["id"] as? String)
+        return (try #require(UUID(uuidString: id)), try #require(object["api_key"] as? String))
+    }
+
+    /// A webhook of the user with this key, or a global one when `key` is nil.
+    func createWebhook(key: String?, url: String, eventTypes: [String]? = nil) async throws -> (id: UUID, secret: String) {
+        var body: [String: Any] = ["url": url]
+        if let eventTypes { body["event_types"] = eventTypes }
+        let path = key == nil ? "/v1/admin/webhooks" : "/v1/webhooks"
+        let response = try await send("POST", path, token: key ?? Self.adminToken, json: body)
+        #expect(response.status == 201, "\(response.text)")
+        let object = try response.object()
+        let id = try #require(object["id"] as? String)
+        return (try #require(UUID(uuidString: id)), try #require(object["secret"] as? String))
+    }
+
+    /// Stores an event through `enqueue_event`, as the poller and the badge triggers do.
+    @discardableResult
+    func enqueue(user: UUID, type: String = "watch.changed", data: String = #"{"n":1}"#) throws -> UUID {
+        try database.query("SELECT enqueue_event(\(user)::uuid, \(type)::text, \(data)::jsonb) AS id")[0].decode("id")
+    }
+
+    /// Many events in one transaction.
+    func enqueueBurst(user: UUID, count: Int) throws {
+        _ = try database.query("""
+            SELECT enqueue_event(\(user)::uuid, 'watch.changed', jsonb_build_object('n', n)) FROM generate_series(1, \(count)) AS n
+            """)
+    }
+
+    func scalar(_ query: PostgresQuery) throws -> Int {
+        try database.query(query)[0].decode("n")
+    }
+
+    /// Deliveries of a webhook, as the API lists them.
+    func deliveries(of webhook: UUID, key: String?, query: String = "") async throws -> [[String: Any]] {
+        let prefix = key == nil ? "/v1/admin/webhooks" : "/v1/webhooks"
+        let response = try await send("GET", "\(prefix)/\(webhook.uuidString.lowercased())/deliveries\(query)", token: key ?? Self.adminToken)
+        #expect(response.status == 200, "\(response.text)")
+        return try #require(try response.object()["data"] as? [[String: Any]])
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import TidingsHTTPServer
+import TidingsObservability
+
+/// A real HTTP server that plays webhook receivers: every path is one
+/// receiver, answering as `reply` decides (status, headers, delay) and
+/// recording every request it got.
+final class WebhookReceiver: Sendable {
+    struct Received: Sendable {
+        let path: String
+        let webhookID: String
+        let timestamp: String
+        let signature: String
+        let contentType: String
+        let userAgent: String
+        let body: [UInt8]
+        let receivedAt: Date
+
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
+        }
+    }
+
+    struct Reply: Sendable {
+        var status = 204
+        var headers: [(String, String)] = []
+        var body = ""
+        var delay: Duration = .zero
+    }
+
+    /// Decides the answer from the path and how many requests that path
+    /// had before this one (0 for the first).
+    typealias Behaviour = @Sendable (_ path: String, _ previous: Int) -> Reply
+
+    struct State {
+        var received: [Received] = []
+        var active: [String: Int] = [:]
+        var mostActive: [String: Int] = [:]
+    }
+
+    private let recorder: Recorder
+    private let server: HTTPServer
+
+    init(threads: Int = 16, _ behaviour: @escaping Behaviour = { _, _ in Reply() }) throws {
+        recorder = Recorder(behaviour: behaviour)
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadCount: threads)
+        configuration.shutdownGracePeriod = .milliseconds(200)
+        server = HTTPServer(
+            configuration: configuration,
+            responder: recorder,
+            logger: Logger(label: "receiver", logLevel: .error, sink: CapturingLogSink()),
+            metrics: MetricsRegistry()
+        )
+        try server.start()
+    }
+
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(server.boundPort)\(path)"
+    }
+
+    func setBehaviour(_ behaviour: @escaping Behaviour) {
+        recorder.behaviour.withLock { $0 = behaviour }
+    }
+
+    func stop() {
+        server.shutdown()
+    }
+
+    func requests(_ path: String? = nil) -> [Received] {
+        recorder.state.withLock { state in path.map { path in state.received.filter { $0.path == path } } ?? state.received }
+    }
+
+    /// The most requests one path had in progress at the same time.
+    func mostConcurrent(_ path: String) -> Int {
+        recorder.state.withLock { $0.mostActive[path] ?? 0 }
+    }
+}
+
+final class Recorder: HTTPResponder, Sendable {
+    let state = Mutex(WebhookReceiver.State())
+    let behaviour: Mutex<WebhookReceiver.Behaviour>
+
+    init(behaviour: @escaping WebhookReceiver.Behaviour) {
+        self.behaviour = Mutex(behaviour)
+    }
+
+    func respond(to request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
+        typealias Reply = WebhookReceiver.Reply
+        let path = request.path
+        let received = WebhookReceiver.Received(
+            path: path,
+            webhookID: request.headers["webhook-id"] ?? "",
+            timestamp: request.headers["webhook-timestamp"] ?? "",
+            signature: request.headers["webhook-signature"] ?? "",
+            contentType: request.headers["content-type"] ?? "",
+            userAgent: request.headers["user-agent"] ?? "",
+            body: request.body,
+            receivedAt: Date()
+        )
+        let previous = state.withLock { state in
+            let previous = state.received.count { $0.path == path }
+            state.received.append(received)
+            state.active[path, default: 0] += 1
+            state.mostActive[path] = max(state.mostActive[path] ?? 0, state.active[path]!)
+            return previous
+        }
+        defer { state.withLock { $0.active[path, default: 1] -= 1 } }
+        let reply = behaviour.withLock { $0 }(path, previous)
+        if reply.delay > .zero {
+            Thread.sleep(forTimeInterval: Double(reply.delay.components.seconds) + Double(reply.delay.components.attoseconds) * 1e-18)
+        }
+        return HTTPResponse(status: HTTPStatus(code: reply.status), headers: HTTPHeaders(reply.headers), body: Array(reply.body.utf8))
+    }
+}
