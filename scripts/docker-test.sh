@@ -22,7 +22,7 @@
 # The test origin and receiver (docker/test/peer.py) run on the host, on the
 # compose network's gateway address, which the containers reach directly.
 # Environment (optional):
-#   TIDINGS_DOCKER_TEST_EVENTS  1 runs the event steps (default: see below)
+#   TIDINGS_DOCKER_TEST_EVENTS  0 skips the event steps (default 1)
 #   TIDINGS_DOCKER_CACHE        kept between runs: debootstrap output, the
 #                               engine's images, the lint venv (.cache/docker)
 #   TIDINGS_DOCKER_STORAGE_DRIVERS, TIDINGS_DOCKER_IPTABLES  see docker-engine.sh
@@ -32,11 +32,9 @@ cd "$(dirname "$0")/.."
 # dockerd and debootstrap live in sbin, which a non-login PATH may lack.
 export PATH=$PATH:/usr/sbin:/sbin
 
-# The event steps need the poller (issue 4) and the webhook dispatcher
-# (issue 6). Until both have landed they are skipped and counted as skipped;
-# once they have, make 1 the default here. (They passed on a trial merge of
-# the poller and dispatcher branches as of 2026-11-30.)
-event_steps=${TIDINGS_DOCKER_TEST_EVENTS:-0}
+# The event steps (a change seen by the poller, delivered signed by the
+# dispatcher, once across two replicas) run unless switched off.
+event_steps=${TIDINGS_DOCKER_TEST_EVENTS:-1}
 
 cache_dir=$(mkdir -p "${TIDINGS_DOCKER_CACHE:-.cache/docker}" && cd "${TIDINGS_DOCKER_CACHE:-.cache/docker}" && pwd)
 project=tidingsdockertest
@@ -319,7 +317,7 @@ if [ "$event_steps" = 1 ]; then
     check_events
     pass
 else
-    skip "events: watch.changed and badge.updated at the receiver (TIDINGS_DOCKER_TEST_EVENTS=1 once the poller and dispatcher have landed)"
+    skip "events: watch.changed and badge.updated at the receiver (TIDINGS_DOCKER_TEST_EVENTS=0)"
 fi
 
 # --- Scale -----------------------------------------------------------------------
@@ -347,7 +345,7 @@ if [ "$event_steps" = 1 ]; then
     check_events_at_scale
     pass
 else
-    skip "events x2: no event delivered twice with two replicas (TIDINGS_DOCKER_TEST_EVENTS=1 once the poller and dispatcher have landed)"
+    skip "events x2: no event delivered twice with two replicas (TIDINGS_DOCKER_TEST_EVENTS=0)"
 fi
 
 # --- Upgrade and shutdown ------------------------------------------------------
