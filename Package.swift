@@ -102,6 +102,7 @@ let package = Package(
         // Small real HTTP servers (origins, receivers) shared by the test targets.
         .target(
             name: "TidingsTestSupport",
+            dependencies: ["TidingsObservability", "TidingsPostgres"],
             path: "Tests/TidingsTestSupport"
         ),
         .testTarget(
@@ -136,12 +137,12 @@ let package = Package(
             name: "TidingsDispatcherTests",
             dependencies: [
                 "TidingsDispatcher", "TidingsApp", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
-                "TidingsObservability", "TidingsPostgres", "tidings",
+                "TidingsObservability", "TidingsPostgres", "TidingsTestSupport", "tidings",
             ]
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "tidings"]
+            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsTestSupport", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsObservability
 import TidingsPostgres
+import TidingsTestSupport
 
 enum TestSupport {
     static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
@@ -12,26 +13,9 @@ enum TestSupport {
             .deletingLastPathComponent().appendingPathComponent("tidings").path
     }
 
-    static func baseDatabaseURL() throws -> String {
-        try #require(
-            ProcessInfo.processInfo.environment["TIDINGS_TEST_DATABASE_URL"],
-            "TIDINGS_TEST_DATABASE_URL is not set: run the tests with `make test` (or scripts/run-tests.sh)"
-        )
-    }
-
     /// An empty database of its own for one test.
     static func createDatabase() throws -> String {
-        let base = try baseDatabaseURL()
-        let name = "tidings_dispatch_test_\(UInt64.random(in: 0...UInt64.max))"
-        let admin = PostgresClient(
-            configuration: PostgresConfiguration(connectionString: base, maxConnections: 1),
-            logger: Logger(label: "test", logLevel: .error, sink: CapturingLogSink())
-        )
-        defer { admin.close() }
-        try admin.withConnection { try $0.execute(unsafeSQL: "CREATE DATABASE \(name)") }
-        var components = try #require(URLComponents(string: base))
-        components.path = "/" + name
-        return try #require(components.string)
+        try TestDatabase.create(prefix: "tidings_dispatch_test")
     }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.

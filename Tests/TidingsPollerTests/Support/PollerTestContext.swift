@@ -5,6 +5,7 @@ import TidingsHTTPClient
 import TidingsObservability
 @testable import TidingsPoller
 import TidingsPostgres
+import TidingsTestSupport
 
 /// A fresh database with the schema applied, users and watches made through
 /// the real stores, and pollers pointed at loopback origins.
@@ -18,18 +19,8 @@ final class PollerTestContext: Sendable {
     let logSink = CapturingLogSink()
 
     init() throws {
-        let base = try #require(
-            ProcessInfo.processInfo.environment["TIDINGS_TEST_DATABASE_URL"],
-            "TIDINGS_TEST_DATABASE_URL is not set: run the tests with scripts/run-tests.sh"
-        )
-        let name = "tidings_poller_test_\(UInt64.random(in: 0...UInt64.max))"
         let quiet = Logger(label: "test", logLevel: .error, sink: CapturingLogSink())
-        let admin = PostgresClient(configuration: PostgresConfiguration(connectionString: base), logger: quiet)
-        defer { admin.close() }
-        try admin.withConnection { try $0.execute(unsafeSQL: "CREATE DATABASE \(name)") }
-        var components = try #require(URLComponents(string: base))
-        components.path = "/" + name
-        var configuration = PostgresConfiguration(connectionString: try #require(components.string))
+        var configuration = PostgresConfiguration(connectionString: try TestDatabase.create(prefix: "tidings_poller_test"))
         configuration.maxConnections = 8
         configuration.sessionSettings["tidings.badge_coalesce"] = "0ms"
         database = PostgresClient(configuration: configuration, logger: quiet)
