@@ -13,31 +13,16 @@ duration=${1:-15s}
 connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 port=${BENCH_PORT:-18080}
-admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-
-swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
-    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
-binary="$(swift build -c release --show-bin-path)/tidings"
+. bench/lib.sh
+admin_token=$(bench_admin_token)
+bench_build
 data=$(mktemp -d /tmp/tidings-bench.XXXXXX)
-
-TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" TIDINGS_ADMIN_TOKEN="$admin_token" \
-    "$binary" >"$data/tidings.log" 2>&1 &
-pid=$!
 stop() {
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    bench_stop_tidings
     rm -rf "$data"
 }
 trap stop EXIT
-
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 150); do
-    curl -fs "$base/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-curl -fs "$base/readyz" >/dev/null || { cat "$data/tidings.log" >&2; exit 1; }
-
-json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token"
 key=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
     -H 'Content-Type: application/json' -d '{"name": "bench"}' | json '["api_key"]')
 # A public address literal: passes the SSRF guard without DNS; never fetched here.

@@ -20,34 +20,17 @@ writers=${BENCH_WRITERS:-8}
 port=${BENCH_PORT:-18083}
 users=${BENCH_USERS:-1000}
 watches_per_user=${BENCH_WATCHES_PER_USER:-10}
-admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-
-if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
-    echo "port $port is already in use; set BENCH_PORT" >&2
-    exit 1
-fi
-swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
-    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
-binary="$(swift build -c release --show-bin-path)/tidings"
+. bench/lib.sh
+admin_token=$(bench_admin_token)
+bench_build
 data=$(mktemp -d /tmp/tidings-bench.XXXXXX)
 chmod 755 "$data"
-
-TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" TIDINGS_ADMIN_TOKEN="$admin_token" \
-    TIDINGS_LOG_LEVEL=warning "$binary" >"$data/tidings.log" 2>&1 &
-pid=$!
 stop() {
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    bench_stop_tidings
     rm -rf "$data"
 }
 trap stop EXIT
-
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 300); do
-    curl -fs "$base/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-curl -fs "$base/readyz" >/dev/null || { cat "$data/tidings.log" >&2; exit 1; }
+bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token" TIDINGS_LOG_LEVEL=warning
 database="postgresql://tidings@/tidings?host=$data/run"
 
 echo "seeding $users users x $watches_per_user watches ..."
@@ -110,7 +93,6 @@ SELECT 'deliveries pending: ' || count(*) FROM deliveries WHERE status = 'pendin
 SELECT 'badges consistent with watches: ' || bool_and(b.count = (SELECT coalesce(sum(unread_count), 0) FROM watches w WHERE w.user_id = b.user_id)) FROM badges b;
 SQL
 
-json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 key=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
     -H 'Content-Type: application/json' -d '{"name": "bench-reader"}' | json '["api_key"]')
 echo

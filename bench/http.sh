@@ -13,26 +13,15 @@ connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 port=${BENCH_PORT:-18080}
 
-swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
-    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
-binary="$(swift build -c release --show-bin-path)/tidings"
+. bench/lib.sh
+bench_build
 data=$(mktemp -d /tmp/tidings-bench.XXXXXX)
-
-TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" \
-    "$binary" >"$data/tidings.log" 2>&1 &
-pid=$!
 stop() {
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    bench_stop_tidings
     rm -rf "$data"
 }
 trap stop EXIT
-
-for _ in $(seq 1 150); do
-    curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-curl -fs "http://127.0.0.1:$port/readyz" >/dev/null || { cat "$data/tidings.log" >&2; exit 1; }
+bench_start_tidings "$port" "$data"
 
 echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
 echo "server: TIDINGS_HTTP_THREADS=${TIDINGS_HTTP_THREADS:-4} TIDINGS_DATABASE_POOL_SIZE=${TIDINGS_DATABASE_POOL_SIZE:-8} log level ${TIDINGS_LOG_LEVEL:-info} (access log to a file)"

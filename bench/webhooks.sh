@@ -21,39 +21,26 @@ seconds=${4:-20}
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=${BENCH_PORT:-$(free_port)}
 receiver_port=${BENCH_RECEIVER_PORT:-$(free_port)}
-admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+. bench/lib.sh
+admin_token=$(bench_admin_token)
 bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 
-swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
-    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
-binary="$(swift build -c release --show-bin-path)/tidings"
+bench_build
 data=$(mktemp -d /tmp/tidings-bench-webhooks.XXXXXX)
 chmod 755 "$data"
 cc -O2 -o "$data/receiver" bench/webhook-receiver.c $(pkg-config --cflags --libs libmicrohttpd)
 
 "$data/receiver" "$receiver_port" "$data/arrivals.txt" &
 receiver_pid=$!
-TIDINGS_DATA_DIR="$data/tidings" TIDINGS_LISTEN="127.0.0.1:$port" TIDINGS_ADMIN_TOKEN="$admin_token" \
-    TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
-    "$binary" >"$data/tidings.log" 2>&1 &
-pid=$!
 stop() {
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    bench_stop_tidings
     kill -TERM "$receiver_pid" 2>/dev/null || true
     wait "$receiver_pid" 2>/dev/null || true
     rm -rf "$data"
 }
 trap stop EXIT
-
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 300); do
-    curl -fs "$base/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-curl -fs "$base/readyz" >/dev/null || { cat "$data/tidings.log" >&2; exit 1; }
-
-json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+bench_start_tidings "$port" "$data/tidings" TIDINGS_ADMIN_TOKEN="$admin_token" \
+    TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning
 created=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
     -H 'Content-Type: application/json' -d '{"name": "bench"}')
 key=$(echo "$created" | json '["api_key"]')
@@ -68,7 +55,7 @@ socket="$data/tidings/postgres/run"
 [ -d "$socket" ] || socket=$(dirname "$(find "$data/tidings" -name '.s.PGSQL.*' | head -n 1)")
 psql_() { as_owner "$bindir/psql" -h "$socket" -U tidings -d tidings -qAtX "$@"; }
 received() { curl -fs "http://127.0.0.1:$receiver_port/count"; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$tidings_pid/stat"; }
 postgres_ticks() {
     local total=0 postmaster
     postmaster=$(head -n 1 "$data/tidings/postgres/postmaster.pid" 2>/dev/null || true)
@@ -98,7 +85,7 @@ done_ns=$(date +%s%N)
 ticks_after=$(cpu_ticks)
 pg_ticks_after=$(postgres_ticks)
 hz=$(getconf CLK_TCK)
-rss=$(awk '/VmHWM/ {print $2 " " $3}' "/proc/$pid/status")
+rss=$(awk '/VmHWM/ {print $2 " " $3}' "/proc/$tidings_pid/status")
 burst_end_us=$(( done_ns / 1000 ))
 
 # --- 2. Steady rate -----------------------------------------------------------

@@ -1,0 +1,46 @@
+# Shared by the bench/ scripts (sourced, not run): build the release
+# binary, start Tidings on a port and wait until it is ready, stop it.
+
+# Builds the release binary; sets $binary.
+bench_build() {
+    swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
+        || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
+    binary="$(swift build -c release --show-bin-path)/tidings"
+}
+
+# bench_start_tidings PORT DATA_DIR [NAME=VALUE ...]: starts Tidings with
+# the private PostgreSQL in DATA_DIR and the given environment, logging to
+# DATA_DIR/tidings.log; sets $tidings_pid and $base; returns once /readyz
+# answers 200. Refuses a port that something already answers on.
+bench_start_tidings() {
+    local port=$1 data=$2
+    shift 2
+    base="http://127.0.0.1:$port"
+    if curl -s -o /dev/null "$base/"; then
+        echo "port $port is already in use; set BENCH_PORT" >&2
+        exit 1
+    fi
+    mkdir -p "$data"
+    env TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" "$@" "$binary" >"$data/tidings.log" 2>&1 &
+    tidings_pid=$!
+    for _ in $(seq 1 300); do
+        curl -fs "$base/readyz" >/dev/null 2>&1 && return 0
+        kill -0 "$tidings_pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    cat "$data/tidings.log" >&2
+    exit 1
+}
+
+# Stops Tidings (SIGTERM, which also stops its private PostgreSQL).
+bench_stop_tidings() {
+    [ -n "${tidings_pid:-}" ] || return 0
+    kill -TERM "$tidings_pid" 2>/dev/null || true
+    wait "$tidings_pid" 2>/dev/null || true
+}
+
+# json EXPR: reads JSON on stdin, prints the Python subscript EXPR of it.
+json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+
+# A random admin token for the run.
+bench_admin_token() { echo "bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"; }
