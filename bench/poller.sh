@@ -13,7 +13,7 @@
 # added and one round is run for the RSS at that size.
 # A single origin is one host: TIDINGS_HOST_CONCURRENCY is raised to the
 # poll concurrency for the benchmark.
-# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY)
+# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -128,7 +128,7 @@ round() { # label count
     while :; do
         done_count=$(sql "SELECT count(*) FROM targets WHERE last_checked_at >= to_timestamp($start) AND lease_owner IS NULL")
         [ "$done_count" -ge "$count" ] && break
-        sleep 0.05
+        sleep 0.2
     done
     now=$(sql "SELECT extract(epoch FROM max(last_checked_at)) FROM targets")
     elapsed=$(python3 -c "print(max($now - $start, 0.001))")
@@ -153,7 +153,7 @@ echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $watches pages 
 echo "tidings: TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
 add_watches 0 "$watches"
 round "round 1 (baseline, 200)" "$watches"
-for r in 2 3 4; do round "round $r (all 304)" "$watches"; done
+for r in $(seq 2 $((1 + ${BENCH_304_ROUNDS:-3}))); do round "round $r (all 304)" "$watches"; done
 
 changed=$((watches / 20))
 for r in 5 6; do
@@ -174,15 +174,25 @@ PY
 done
 
 if [ "$large" -gt "$watches" ]; then
-    add_watches "$watches" "$large"
     # The new watches start where the first ones are (same page, same hash
     # and validators), so this round is all 304 too rather than 90,000
-    # baselines.
-    sql "UPDATE targets n SET etag = o.etag, last_modified = o.last_modified, last_body_size = o.last_body_size
-         FROM targets o WHERE n.url LIKE '%?w=%' AND o.url = split_part(n.url, '?', 1)"
-    sql "UPDATE watches n SET content_hash = o.content_hash, state = 'ok', last_checked_at = now()
-         FROM targets nt, targets ot, watches o
-         WHERE nt.id = n.target_id AND nt.url LIKE '%?w=%' AND ot.url = split_part(nt.url, '?', 1) AND o.target_id = ot.id"
+    # baselines: each page's state goes into a temporary table keyed by page
+    # number, and the new targets and watches are inserted with it.
+    sql "CREATE TEMP TABLE pages AS
+           SELECT substring(t.url FROM '/p([0-9]+)[.]html\$')::int AS page, t.etag, t.last_modified,
+                  t.last_body_size, w.content_hash
+           FROM targets t JOIN watches w ON w.target_id = t.id;
+         ALTER TABLE pages ADD PRIMARY KEY (page);
+         WITH t AS (
+           INSERT INTO targets (url, headers_fingerprint, next_check_at, etag, last_modified, last_body_size)
+           SELECT 'http://127.0.0.1:$origin_port/p' || p.page || '.html?w=' || i, '$empty_headers',
+                  now() + interval '1 day', p.etag, p.last_modified, p.last_body_size
+           FROM generate_series($watches, $large - 1) AS i JOIN pages p ON p.page = i % $watches
+           RETURNING id, url)
+         INSERT INTO watches (user_id, target_id, name, interval_seconds, content_hash, state, last_checked_at)
+         SELECT '$user', t.id, 'bench', 3600, p.content_hash, 'ok', now()
+         FROM t JOIN pages p ON p.page = substring(t.url FROM '/p([0-9]+)[.]html')::int;
+         UPDATE targets SET next_check_at = now() + interval '1 day';"
     round "large: all 304" "$large"
 fi
 echo "tidings peak RSS (VmHWM): $(grep VmHWM "/proc/$pid/status" | tr -s ' ' | cut -d' ' -f2-)"
