@@ -83,7 +83,7 @@ extension CheckStore {
                        array_agg(r.snapshot ORDER BY r.id) AS snapshots, array_agg(r.truncated ORDER BY r.id) AS truncated,
                        array_agg(r.diff ORDER BY r.id) AS diffs, array_agg(r.status ORDER BY r.id) AS statuses,
                        array_agg(r.length ORDER BY r.id) AS lengths
-                FROM jsonb_to_recordset(\(try json(contents))::jsonb) AS r(
+                FROM jsonb_to_recordset(\(JSONRows.text(contents))::jsonb) AS r(
                     id uuid, hash text, snapshot text, truncated boolean, diff text, status integer, length bigint)
             ) a
             CROSS JOIN LATERAL record_changes(a.ids, a.hashes, a.snapshots, a.truncated, a.diffs, a.statuses, a.lengths) c
@@ -101,7 +101,7 @@ extension CheckStore {
             UPDATE watches w
             SET state = r.state, consecutive_failures = r.failures, last_error = r.error,
                 last_checked_at = to_timestamp(r.checked_at), last_check_result = r.result
-            FROM jsonb_to_recordset(\(try json(states))::jsonb) AS r(
+            FROM jsonb_to_recordset(\(JSONRows.text(states))::jsonb) AS r(
                 id uuid, state text, failures integer, error text, checked_at double precision, result text)
             WHERE w.id = r.id
             """)
@@ -121,7 +121,7 @@ extension CheckStore {
                 'error', w.last_error,
                 'checked_at', iso8601(w.last_checked_at)
             ))
-            FROM jsonb_to_recordset(\(try json(events))::jsonb) AS e(id uuid, type text)
+            FROM jsonb_to_recordset(\(JSONRows.text(events))::jsonb) AS e(id uuid, type text)
             JOIN watches w ON w.id = e.id
             JOIN targets t ON t.id = w.target_id
             ORDER BY w.id
@@ -191,28 +191,22 @@ private struct EventfulPlan {
     }
 }
 
-private struct ContentRow: Encodable {
+private struct ContentRow: JSONRow {
     let id: UUID
-    let hash: String
-    let snapshot: String
-    let truncated: Bool
-    let diff: String
-    let status: Int
-    let length: Int
+    let content: WatchCheckRecord.ContentRecord
 
-    init(id: UUID, content: WatchCheckRecord.ContentRecord) {
-        self.id = id
-        hash = content.hash
-        // PostgreSQL text cannot hold NUL, and jsonb refuses \u0000.
-        snapshot = content.snapshot.contains("\0") ? content.snapshot.replacing("\0", with: "") : content.snapshot
-        truncated = content.snapshotTruncated
-        diff = content.diff.contains("\0") ? content.diff.replacing("\0", with: "") : content.diff
-        status = content.httpStatus
-        length = content.contentLength
+    func write(to row: inout JSONRows.Row) {
+        row.field("id", id)
+        row.field("hash", content.hash)
+        row.field("snapshot", content.snapshot)
+        row.field("truncated", content.snapshotTruncated)
+        row.field("diff", content.diff)
+        row.field("status", content.httpStatus)
+        row.field("length", content.contentLength)
     }
 }
 
-private struct StateRow: Encodable {
+private struct StateRow: JSONRow {
     let id: UUID
     let state: String
     let failures: Int
@@ -220,13 +214,22 @@ private struct StateRow: Encodable {
     let checkedAt: Double
     let result: String
 
-    enum CodingKeys: String, CodingKey {
-        case id, state, failures, error, result
-        case checkedAt = "checked_at"
+    func write(to row: inout JSONRows.Row) {
+        row.field("id", id)
+        row.field("state", state)
+        row.field("failures", failures)
+        row.field("error", error)
+        row.field("checked_at", checkedAt)
+        row.field("result", result)
     }
 }
 
-private struct EventRow: Encodable {
+private struct EventRow: JSONRow {
     let id: UUID
     let type: String
+
+    func write(to row: inout JSONRows.Row) {
+        row.field("id", id)
+        row.field("type", type)
+    }
 }

@@ -104,7 +104,7 @@ public struct CheckStore: Sendable {
                     UPDATE watches w
                     SET last_checked_at = to_timestamp(r.checked_at), last_check_result = r.result,
                         consecutive_failures = 0, last_error = NULL
-                    FROM jsonb_to_recordset(\(try Self.json(rows))::jsonb) AS r(id uuid, result text, checked_at double precision)
+                    FROM jsonb_to_recordset(\(JSONRows.text(rows))::jsonb) AS r(id uuid, result text, checked_at double precision)
                     WHERE w.id = r.id AND w.state = 'ok'
                       AND (w.last_check_result IS DISTINCT FROM r.result OR w.consecutive_failures <> 0
                            OR w.last_checked_at IS NULL)
@@ -138,7 +138,7 @@ public struct CheckStore: Sendable {
                 not_modified_count = t.not_modified_count + r.not_modified,
                 bytes_received = t.bytes_received + r.bytes_received,
                 bytes_saved = t.bytes_saved + r.bytes_saved
-            FROM jsonb_to_recordset(\(try json(rows))::jsonb) AS r(
+            FROM jsonb_to_recordset(\(JSONRows.text(rows))::jsonb) AS r(
                 id uuid, checked_at double precision, next_check_at double precision, status integer, error text,
                 replace_validators boolean, etag text, last_modified text, replace_version boolean, version text,
                 unconditional boolean, body_size bigint, requests bigint, not_modified bigint,
@@ -217,24 +217,19 @@ public struct CheckStore: Sendable {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    private static let encoder = JSONEncoder()
-
-    static func json<Value: Encodable>(_ value: Value) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    private struct QuietWatchRow: Encodable {
+    private struct QuietWatchRow: JSONRow {
         let id: UUID
         let result: String
         let checkedAt: Double
 
-        enum CodingKeys: String, CodingKey {
-            case id, result
-            case checkedAt = "checked_at"
+        func write(to row: inout JSONRows.Row) {
+            row.field("id", id)
+            row.field("result", result)
+            row.field("checked_at", checkedAt)
         }
     }
 
-    private struct TargetRow: Encodable {
+    private struct TargetRow: JSONRow {
         let id: UUID
         let checkedAt: Double
         let nextCheckAt: Double
@@ -274,38 +269,23 @@ public struct CheckStore: Sendable {
             bytesSaved = record.bytesSaved
         }
 
-        enum CodingKeys: String, CodingKey {
-            case id, status, error, etag, version, unconditional, requests
-            case checkedAt = "checked_at"
-            case nextCheckAt = "next_check_at"
-            case replaceValidators = "replace_validators"
-            case lastModified = "last_modified"
-            case replaceVersion = "replace_version"
-            case bodySize = "body_size"
-            case notModified = "not_modified"
-            case bytesReceived = "bytes_received"
-            case bytesSaved = "bytes_saved"
-        }
-
-        /// Nulls are written out so jsonb_to_recordset sees every column.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(checkedAt, forKey: .checkedAt)
-            try container.encode(nextCheckAt, forKey: .nextCheckAt)
-            try container.encode(status, forKey: .status)
-            try container.encode(error, forKey: .error)
-            try container.encode(replaceValidators, forKey: .replaceValidators)
-            try container.encode(etag, forKey: .etag)
-            try container.encode(lastModified, forKey: .lastModified)
-            try container.encode(replaceVersion, forKey: .replaceVersion)
-            try container.encode(version, forKey: .version)
-            try container.encode(unconditional, forKey: .unconditional)
-            try container.encode(bodySize, forKey: .bodySize)
-            try container.encode(requests, forKey: .requests)
-            try container.encode(notModified, forKey: .notModified)
-            try container.encode(bytesReceived, forKey: .bytesReceived)
-            try container.encode(bytesSaved, forKey: .bytesSaved)
+        func write(to row: inout JSONRows.Row) {
+            row.field("id", id)
+            row.field("checked_at", checkedAt)
+            row.field("next_check_at", nextCheckAt)
+            row.field("status", status)
+            row.field("error", error)
+            row.field("replace_validators", replaceValidators)
+            row.field("etag", etag)
+            row.field("last_modified", lastModified)
+            row.field("replace_version", replaceVersion)
+            row.field("version", version)
+            row.field("unconditional", unconditional)
+            row.field("body_size", bodySize)
+            row.field("requests", requests)
+            row.field("not_modified", notModified)
+            row.field("bytes_received", bytesReceived)
+            row.field("bytes_saved", bytesSaved)
         }
     }
 }
