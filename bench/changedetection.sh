@@ -66,7 +66,10 @@ ALLOW_IANA_RESTRICTED_ADDRESSES=true FETCH_WORKERS=$workers MINIMUM_SECONDS_RECH
     "$cd_dir/venv/bin/changedetection.io" -d "$work/datastore" -h 127.0.0.1 -p "$cd_port" >"$work/cd.log" 2>&1 &
 pid=$!
 stop() {
+    # It can take minutes to exit on SIGTERM with a full queue: give it 10 s.
     kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
     rm -rf "$work"

@@ -13,7 +13,10 @@
 # added and one round is run for the RSS at that size.
 # A single origin is one host: TIDINGS_HOST_CONCURRENCY is raised to the
 # poll concurrency for the benchmark.
-# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS)
+# With BENCH_CD=1, bench/changedetection.sh runs at the end (BENCH_CD_WATCHES,
+# default 1000, and its own variables) and prints the ratio to the best
+# all-304 round.
+# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS, BENCH_CD)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -109,10 +112,12 @@ add_watches() { # from to: pages p(i mod watches), distinct URLs above the first
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-postgres_ticks() {
-    local total=0
-    for p in $(pgrep -u "$(stat -c %U "$work/pg")" postgres 2>/dev/null || pgrep postgres); do
-        [ -r "/proc/$p/stat" ] && total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
+postgres_ticks() { # this cluster's postmaster and its children only (other clusters may run)
+    local total=0 postmaster ticks
+    postmaster=$(head -n 1 "$work/pg/data/postmaster.pid")
+    for p in "$postmaster" $(pgrep -P "$postmaster"); do
+        ticks=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) || continue
+        total=$((total + ${ticks:-0}))
     done
     echo "$total"
 }
@@ -137,7 +142,7 @@ round() { # label count
     bytes_after=$(sql "SELECT sum(bytes_received) FROM targets")
     sql "UPDATE targets SET next_check_at = now() + interval '1 day'"
     python3 - "$label" "$count" "$elapsed" "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$bytes_before" "$bytes_after" \
-        "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" <<'PY'
+        "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" <<'PY' | tee -a "$work/rounds.log"
 import sys
 label, count, elapsed, cpu, pg, ticks, before, after, rss = sys.argv[1:]
 count, elapsed = int(count), float(elapsed)
@@ -156,7 +161,8 @@ round "round 1 (baseline, 200)" "$watches"
 for r in $(seq 2 $((1 + ${BENCH_304_ROUNDS:-3}))); do round "round $r (all 304)" "$watches"; done
 
 changed=$((watches / 20))
-for r in 5 6; do
+first_changed=$((2 + ${BENCH_304_ROUNDS:-3}))
+for r in $first_changed $((first_changed + 1)); do
     python3 - "$work/www" "$changed" "$watches" "$r" <<'PY'
 import random, sys
 root, changed, count, r = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -171,6 +177,13 @@ PY
                || round((percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM created_at) - $start) * 1000)::numeric) || ' ms, max '
                || round((max(extract(epoch FROM created_at) - $start) * 1000)::numeric) || ' ms (from the round start)'
          FROM events WHERE type = 'watch.changed' AND created_at >= to_timestamp($start)"
+    # The engine's own share: from the start of the check that saw the
+    # change (the target's last_checked_at) to the event row.
+    sql "SELECT 'check start -> watch.changed event: p50 '
+               || round((percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - t.last_checked_at)) * 1000)::numeric) || ' ms, p99 '
+               || round((percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - t.last_checked_at)) * 1000)::numeric) || ' ms'
+         FROM events e JOIN watches w ON w.id = (e.data->>'watch_id')::uuid JOIN targets t ON t.id = w.target_id
+         WHERE e.type = 'watch.changed' AND e.created_at >= to_timestamp($start)"
 done
 
 if [ "$large" -gt "$watches" ]; then
@@ -196,3 +209,10 @@ if [ "$large" -gt "$watches" ]; then
     round "large: all 304" "$large"
 fi
 echo "tidings peak RSS (VmHWM): $(grep VmHWM "/proc/$pid/status" | tr -s ' ' | cut -d' ' -f2-)"
+if [ -n "${BENCH_CD:-}" ]; then
+    # changedetection.io in the same run (Tidings idle meanwhile), against
+    # its own nginx on the same kind of pages, compared with the best
+    # all-304 round above.
+    best=$(sed -n 's/^round [0-9]* (all 304) .* = *\([0-9]*\) checks\/s.*/\1/p' "$work/rounds.log" | sort -n | tail -n 1)
+    BENCH_WATCHES=${BENCH_CD_WATCHES:-1000} bench/changedetection.sh "$best"
+fi
