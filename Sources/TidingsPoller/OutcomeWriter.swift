@@ -114,9 +114,14 @@ final class OutcomeWriter: Sendable {
                 guard queue.count > 0, queue.count >= size || due || queue.isStopped else {
                     return ([CheckOutcome](), queue.count, queue.isStopped)
                 }
-                return (queue.take(size), 0, queue.isStopped)
+                return (queue.take(size), queue.count, queue.isStopped)
             }
-            if !batch.isEmpty { return batch }
+            if !batch.isEmpty {
+                // Results left behind: an idle writer starts on them now
+                // rather than after its own timeout.
+                if waiting > 0 { wakeup.signal() }
+                return batch
+            }
             if stopped { return nil }
             // Another writer may have taken what this one was waiting for.
             if waiting == 0 {
