@@ -59,11 +59,17 @@ http {
 NGINX
 nginx -c "$work/nginx/nginx.conf"
 
-FETCH_WORKERS=$workers MINIMUM_SECONDS_RECHECK_TIME=1 \
+# ALLOW_IANA_RESTRICTED_ADDRESSES: since 0.50 its fetcher refuses loopback
+# and private addresses (SSRF guard) unless this is set; the origin is on
+# 127.0.0.1. (Without it every check fails before a request is sent.)
+ALLOW_IANA_RESTRICTED_ADDRESSES=true FETCH_WORKERS=$workers MINIMUM_SECONDS_RECHECK_TIME=1 \
     "$cd_dir/venv/bin/changedetection.io" -d "$work/datastore" -h 127.0.0.1 -p "$cd_port" >"$work/cd.log" 2>&1 &
 pid=$!
 stop() {
+    # It can take minutes to exit on SIGTERM with a full queue: give it 10 s.
     kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
     [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
     rm -rf "$work"
@@ -97,7 +103,10 @@ if not key:
 started = time.time()
 for i in range(count):
     body = json.dumps({"url": f"http://127.0.0.1:{origin_port}/p{i}.html",
-                       "time_between_check": {"seconds": 1}}).encode()
+                       "time_between_check": {"seconds": 1},
+                       # Otherwise the API keeps the global default (3 hours) and
+                       # ignores the per-watch interval.
+                       "time_between_check_use_default": False}).encode()
     request = urllib.request.Request(f"http://127.0.0.1:{cd_port}/api/v1/watch", data=body, method="POST",
                                      headers={"x-api-key": key, "Content-Type": "application/json"})
     urllib.request.urlopen(request, timeout=30).read()

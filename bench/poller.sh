@@ -13,7 +13,10 @@
 # added and one round is run for the RSS at that size.
 # A single origin is one host: TIDINGS_HOST_CONCURRENCY is raised to the
 # poll concurrency for the benchmark.
-# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY)
+# With BENCH_CD=1, bench/changedetection.sh runs at the end (BENCH_CD_WATCHES,
+# default 1000, and its own variables) and prints the ratio to the best
+# all-304 round.
+# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS, BENCH_CD)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -109,10 +112,12 @@ add_watches() { # from to: pages p(i mod watches), distinct URLs above the first
 }
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-postgres_ticks() {
-    local total=0
-    for p in $(pgrep -u "$(stat -c %U "$work/pg")" postgres 2>/dev/null || pgrep postgres); do
-        [ -r "/proc/$p/stat" ] && total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
+postgres_ticks() { # this cluster's postmaster and its children only (other clusters may run)
+    local total=0 postmaster ticks
+    postmaster=$(head -n 1 "$work/pg/data/postmaster.pid")
+    for p in "$postmaster" $(pgrep -P "$postmaster"); do
+        ticks=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) || continue
+        total=$((total + ${ticks:-0}))
     done
     echo "$total"
 }
@@ -128,7 +133,7 @@ round() { # label count
     while :; do
         done_count=$(sql "SELECT count(*) FROM targets WHERE last_checked_at >= to_timestamp($start) AND lease_owner IS NULL")
         [ "$done_count" -ge "$count" ] && break
-        sleep 0.05
+        sleep 0.2
     done
     now=$(sql "SELECT extract(epoch FROM max(last_checked_at)) FROM targets")
     elapsed=$(python3 -c "print(max($now - $start, 0.001))")
@@ -137,7 +142,7 @@ round() { # label count
     bytes_after=$(sql "SELECT sum(bytes_received) FROM targets")
     sql "UPDATE targets SET next_check_at = now() + interval '1 day'"
     python3 - "$label" "$count" "$elapsed" "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$bytes_before" "$bytes_after" \
-        "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" <<'PY'
+        "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" <<'PY' | tee -a "$work/rounds.log"
 import sys
 label, count, elapsed, cpu, pg, ticks, before, after, rss = sys.argv[1:]
 count, elapsed = int(count), float(elapsed)
@@ -153,10 +158,11 @@ echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $watches pages 
 echo "tidings: TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
 add_watches 0 "$watches"
 round "round 1 (baseline, 200)" "$watches"
-for r in 2 3 4; do round "round $r (all 304)" "$watches"; done
+for r in $(seq 2 $((1 + ${BENCH_304_ROUNDS:-3}))); do round "round $r (all 304)" "$watches"; done
 
 changed=$((watches / 20))
-for r in 5 6; do
+first_changed=$((2 + ${BENCH_304_ROUNDS:-3}))
+for r in $first_changed $((first_changed + 1)); do
     python3 - "$work/www" "$changed" "$watches" "$r" <<'PY'
 import random, sys
 root, changed, count, r = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
@@ -171,18 +177,42 @@ PY
                || round((percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM created_at) - $start) * 1000)::numeric) || ' ms, max '
                || round((max(extract(epoch FROM created_at) - $start) * 1000)::numeric) || ' ms (from the round start)'
          FROM events WHERE type = 'watch.changed' AND created_at >= to_timestamp($start)"
+    # The engine's own share: from the start of the check that saw the
+    # change (the target's last_checked_at) to the event row.
+    sql "SELECT 'check start -> watch.changed event: p50 '
+               || round((percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - t.last_checked_at)) * 1000)::numeric) || ' ms, p99 '
+               || round((percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM e.created_at - t.last_checked_at)) * 1000)::numeric) || ' ms'
+         FROM events e JOIN watches w ON w.id = (e.data->>'watch_id')::uuid JOIN targets t ON t.id = w.target_id
+         WHERE e.type = 'watch.changed' AND e.created_at >= to_timestamp($start)"
 done
 
 if [ "$large" -gt "$watches" ]; then
-    add_watches "$watches" "$large"
     # The new watches start where the first ones are (same page, same hash
     # and validators), so this round is all 304 too rather than 90,000
-    # baselines.
-    sql "UPDATE targets n SET etag = o.etag, last_modified = o.last_modified, last_body_size = o.last_body_size
-         FROM targets o WHERE n.url LIKE '%?w=%' AND o.url = split_part(n.url, '?', 1)"
-    sql "UPDATE watches n SET content_hash = o.content_hash, state = 'ok', last_checked_at = now()
-         FROM targets nt, targets ot, watches o
-         WHERE nt.id = n.target_id AND nt.url LIKE '%?w=%' AND ot.url = split_part(nt.url, '?', 1) AND o.target_id = ot.id"
+    # baselines: each page's state goes into a temporary table keyed by page
+    # number, and the new targets and watches are inserted with it.
+    sql "CREATE TEMP TABLE pages AS
+           SELECT substring(t.url FROM '/p([0-9]+)[.]html\$')::int AS page, t.etag, t.last_modified,
+                  t.last_body_size, w.content_hash
+           FROM targets t JOIN watches w ON w.target_id = t.id;
+         ALTER TABLE pages ADD PRIMARY KEY (page);
+         WITH t AS (
+           INSERT INTO targets (url, headers_fingerprint, next_check_at, etag, last_modified, last_body_size)
+           SELECT 'http://127.0.0.1:$origin_port/p' || p.page || '.html?w=' || i, '$empty_headers',
+                  now() + interval '1 day', p.etag, p.last_modified, p.last_body_size
+           FROM generate_series($watches, $large - 1) AS i JOIN pages p ON p.page = i % $watches
+           RETURNING id, url)
+         INSERT INTO watches (user_id, target_id, name, interval_seconds, content_hash, state, last_checked_at)
+         SELECT '$user', t.id, 'bench', 3600, p.content_hash, 'ok', now()
+         FROM t JOIN pages p ON p.page = substring(t.url FROM '/p([0-9]+)[.]html')::int;
+         UPDATE targets SET next_check_at = now() + interval '1 day';"
     round "large: all 304" "$large"
 fi
 echo "tidings peak RSS (VmHWM): $(grep VmHWM "/proc/$pid/status" | tr -s ' ' | cut -d' ' -f2-)"
+if [ -n "${BENCH_CD:-}" ]; then
+    # changedetection.io in the same run (Tidings idle meanwhile), against
+    # its own nginx on the same kind of pages, compared with the best
+    # all-304 round above.
+    best=$(sed -n 's/^round [0-9]* (all 304) .* = *\([0-9]*\) checks\/s.*/\1/p' "$work/rounds.log" | sort -n | tail -n 1)
+    BENCH_WATCHES=${BENCH_CD_WATCHES:-1000} bench/changedetection.sh "$best"
+fi

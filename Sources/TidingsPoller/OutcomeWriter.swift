@@ -3,14 +3,34 @@ import Synchronization
 import TidingsDomain
 import TidingsObservability
 
-/// Writes check results. Quiet ones (the common case: 304, unchanged)
-/// collect for up to `writeBatchDelay` and go out as one batch; a target
-/// with anything to record gets its own transaction. Diffs are computed
-/// here, on the writer's thread, never on the HTTP driver thread.
+/// Writes check results on `writerCount` threads, each with its own
+/// database connection, so one batch commits while the next is collected.
+/// Results collect for up to `writeBatchDelay` (or until `writeBatchSize`
+/// are queued) and each batch is at most two transactions: the quiet
+/// results (304, unchanged) and the eventful ones (content, failures, state
+/// changes), each set-based whatever the batch size. Diffs are computed
+/// here, on a writer thread, never on the HTTP driver thread.
 final class OutcomeWriter: Sendable {
     private struct Queue {
-        var pending: [(CheckOutcome, @Sendable () -> Void)] = []
+        var pending: [CheckOutcome] = []
+        var head = 0
         var isStopped = false
+
+        var count: Int { pending.count - head }
+
+        mutating func take(_ limit: Int) -> [CheckOutcome] {
+            let end = head + min(limit, count)
+            let batch = Array(pending[head..<end])
+            head = end
+            if head == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 4096 && head * 2 > pending.count {
+                pending.removeFirst(head)
+                head = 0
+            }
+            return batch
+        }
     }
 
     private let store: CheckStore
@@ -21,6 +41,7 @@ final class OutcomeWriter: Sendable {
     private let queue = Mutex(Queue())
     private let wakeup = NSCondition()
     private let finished = DispatchSemaphore(value: 0)
+    private let threads = Atomic<Int>(0)
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
         self.store = store
@@ -30,104 +51,155 @@ final class OutcomeWriter: Sendable {
         self.metrics = metrics
     }
 
-    func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "tidings-poller-writer"
-        thread.start()
+    /// Starts the writer threads; `progress` runs after every batch written
+    /// (the scheduler waits on it when the backlog is full).
+    func start(progress: @escaping @Sendable () -> Void) {
+        let count = max(configuration.writerCount, 1)
+        threads.store(count, ordering: .relaxed)
+        for index in 0..<count {
+            let thread = Thread { [self] in run(progress: progress) }
+            thread.name = "tidings-poller-writer-\(index)"
+            thread.start()
+        }
     }
 
-    /// Queues an outcome; `done` runs once it is written (or dropped).
-    func submit(_ outcome: CheckOutcome, done: @escaping @Sendable () -> Void) {
-        let accepted = queue.withLock { queue in
-            guard !queue.isStopped else { return false }
-            queue.pending.append((outcome, done))
-            return true
+    /// Results queued and not yet taken by a writer.
+    var backlog: Int {
+        queue.withLock { $0.count }
+    }
+
+    /// Queues an outcome; after `stop` it is dropped (its lease expires or
+    /// is released by shutdown).
+    func submit(_ outcome: CheckOutcome) {
+        let count = queue.withLock { queue -> Int? in
+            guard !queue.isStopped else { return nil }
+            queue.pending.append(outcome)
+            return queue.count
         }
-        guard accepted else { return done() }
+        // A writer waits for the first result, then for the batch to fill
+        // or its delay to pass: waking it for every result would only cost.
+        guard let count, count == 1 || count % configuration.writeBatchSize == 0 else { return }
         wakeup.lock()
         wakeup.signal()
         wakeup.unlock()
     }
 
-    /// Writes what is queued, then stops the thread.
+    /// Writes what is queued, then stops the threads.
     func stop() {
         queue.withLock { $0.isStopped = true }
         wakeup.lock()
-        wakeup.signal()
+        wakeup.broadcast()
         wakeup.unlock()
-        finished.wait()
+        for _ in 0..<threads.load(ordering: .relaxed) { finished.wait() }
     }
 
-    private func run() {
-        while true {
-            let (batch, stopped) = nextBatch()
-            if !batch.isEmpty {
-                write(batch.map(\.0))
-                for (_, done) in batch { done() }
-            }
-            if stopped && batch.isEmpty { break }
+    private func run(progress: @Sendable () -> Void) {
+        while let batch = nextBatch() {
+            write(batch)
+            progress()
         }
         finished.signal()
     }
 
-    /// Waits for work, then a little longer so quiet results batch up.
-    private func nextBatch() -> ([(CheckOutcome, @Sendable () -> Void)], Bool) {
-        var waitedForBatch = false
+    /// Waits for work, then until the batch is full or the oldest result
+    /// waited `writeBatchDelay`. Nil once stopped and drained.
+    private func nextBatch() -> [CheckOutcome]? {
+        let size = configuration.writeBatchSize
+        var deadline: Date?
+        wakeup.lock()
+        defer { wakeup.unlock() }
         while true {
-            let (count, stopped) = queue.withLock { ($0.pending.count, $0.isStopped) }
-            if stopped || (count > 0 && waitedForBatch) || count >= configuration.claimBatchSize {
-                return queue.withLock { queue in
-                    let batch = queue.pending
-                    queue.pending.removeAll(keepingCapacity: true)
-                    return (batch, queue.isStopped)
+            let due = deadline.map { Date() >= $0 } ?? false
+            let (batch, waiting, stopped) = queue.withLock { queue in
+                guard queue.count > 0, queue.count >= size || due || queue.isStopped else {
+                    return ([CheckOutcome](), queue.count, queue.isStopped)
                 }
+                return (queue.take(size), queue.count, queue.isStopped)
             }
-            wakeup.lock()
-            if count > 0 {
-                _ = wakeup.wait(until: Date(timeIntervalSinceNow: CheckSchedule.seconds(configuration.writeBatchDelay)))
-                waitedForBatch = true
-            } else {
-                _ = wakeup.wait(until: Date(timeIntervalSinceNow: 0.5))
+            if !batch.isEmpty {
+                // Results left behind: an idle writer starts on them now
+                // rather than after its own timeout.
+                if waiting > 0 { wakeup.signal() }
+                return batch
             }
-            wakeup.unlock()
+            if stopped { return nil }
+            // Another writer may have taken what this one was waiting for.
+            if waiting == 0 {
+                deadline = nil
+            } else if deadline == nil {
+                deadline = Date(timeIntervalSinceNow: CheckSchedule.seconds(configuration.writeBatchDelay))
+            }
+            _ = wakeup.wait(until: deadline ?? Date(timeIntervalSinceNow: 0.5))
         }
     }
 
-    /// Writes outcomes: eventful targets one transaction each, the quiet
-    /// rest in one batch. Returns what each watch's check came to.
+    /// Writes outcomes: the eventful ones in one transaction, the quiet
+    /// rest in another. Returns what each watch's check came to.
     @discardableResult
     func write(_ outcomes: [CheckOutcome]) -> [UUID: WatchCheckResult] {
         var results: [UUID: WatchCheckResult] = [:]
         var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
+        var eventful: [CheckOutcome] = []
         let live = outcomes.filter { !$0.abandoned }
         for outcome in live { metrics.record(outcome) }
         for outcome in live {
-            guard outcome.isEventful else {
-                quietTargets.append(outcome.record)
-                for watch in outcome.watches {
-                    let result = Self.quietResult(watch)
-                    quietWatches.append((watch.watch.id, result, outcome.record.checkedAt))
-                    results[watch.watch.id] = WatchCheckResult(watchID: watch.watch.id, result: result, changeID: nil, state: .ok, error: nil)
-                }
+            guard !outcome.isEventful else {
+                eventful.append(outcome)
                 continue
             }
-            do {
-                let written = try store.writeEventful(owner: owner, target: outcome.record, watches: try withDiffs(outcome.watches))
-                for result in written {
-                    results[result.watchID] = result
-                    if result.changeID != nil { metrics.changes.increment() }
+            quietTargets.append(outcome.record)
+            for watch in outcome.watches {
+                let result = Self.quietResult(watch)
+                if !watch.watch.alreadyRecords(result) {
+                    quietWatches.append((watch.watch.id, result, outcome.record.checkedAt))
                 }
-            } catch {
-                metrics.writeFailures.increment()
-                logger.error("could not write a check result", metadata: ["target.id": outcome.target.id.canonicalString, "error": "\(error)"])
+                results[watch.watch.id] = WatchCheckResult(watchID: watch.watch.id, result: result, changeID: nil, state: .ok, error: nil)
             }
+        }
+        for result in writeEventful(eventful) {
+            results[result.watchID] = result
+            if result.changeID != nil { metrics.changes.increment() }
         }
         do {
             try store.writeQuiet(owner: owner, targets: quietTargets, watches: quietWatches)
         } catch {
             metrics.writeFailures.increment(by: Double(quietTargets.count))
             logger.error("could not write check results", metadata: ["targets": "\(quietTargets.count)", "error": "\(error)"])
+        }
+        return results
+    }
+
+    /// One transaction for every eventful target of the batch; if it fails
+    /// for another reason than a conflict (retried inside), each target is
+    /// tried on its own so one bad result cannot hold the others back.
+    private func writeEventful(_ outcomes: [CheckOutcome]) -> [WatchCheckResult] {
+        guard !outcomes.isEmpty else { return [] }
+        let checks: [TargetCheck]
+        do {
+            checks = try withDiffs(outcomes.map { TargetCheck(target: $0.record, watches: $0.watches) })
+        } catch {
+            metrics.writeFailures.increment(by: Double(outcomes.count))
+            logger.error("could not read snapshots to diff against", metadata: ["targets": "\(outcomes.count)", "error": "\(error)"])
+            return []
+        }
+        do {
+            return try store.writeEventful(owner: owner, checks: checks)
+        } catch where checks.count > 1 {
+            logger.warning("a batch of check results failed; writing them one by one", metadata: ["targets": "\(checks.count)", "error": "\(error)"])
+        } catch {
+            metrics.writeFailures.increment()
+            logger.error("could not write a check result", metadata: ["target.id": checks[0].target.targetID.canonicalString, "error": "\(error)"])
+            return []
+        }
+        var results: [WatchCheckResult] = []
+        for check in checks {
+            do {
+                results += try store.writeEventful(owner: owner, checks: [check])
+            } catch {
+                metrics.writeFailures.increment()
+                logger.error("could not write a check result", metadata: ["target.id": check.target.targetID.canonicalString, "error": "\(error)"])
+            }
         }
         return results
     }
@@ -141,21 +213,23 @@ final class OutcomeWriter: Sendable {
     }
 
     /// Fills in the diff of every content record whose hash moved from a
-    /// stored one.
-    private func withDiffs(_ records: [WatchCheckRecord]) throws -> [WatchCheckRecord] {
-        let changed = records.filter { record in
+    /// stored one, reading the stored snapshots in one query.
+    private func withDiffs(_ checks: [TargetCheck]) throws -> [TargetCheck] {
+        let changed = checks.flatMap(\.watches).filter { record in
             if case .content(let content) = record.kind { return record.watch.contentHash.map { $0 != content.hash } ?? false }
             return false
         }
-        guard !changed.isEmpty else { return records }
+        guard !changed.isEmpty else { return checks }
         let snapshots = try store.snapshots(watchIDs: changed.map(\.watch.id))
-        return records.map { record in
-            guard case .content(var content) = record.kind, let previous = snapshots[record.watch.id],
-                  record.watch.contentHash != content.hash
-            else { return record }
-            let diff = LineDiff(from: SnapshotLines.split(previous), to: SnapshotLines.split(content.snapshot))
-            content.diff = diff.unified(maximumBytes: configuration.diffByteLimit)
-            return WatchCheckRecord(watch: record.watch, kind: .content(content))
+        return checks.map { check in
+            TargetCheck(target: check.target, watches: check.watches.map { record in
+                guard case .content(var content) = record.kind, let previous = snapshots[record.watch.id],
+                      record.watch.contentHash != content.hash
+                else { return record }
+                let diff = LineDiff(from: SnapshotLines.split(previous), to: SnapshotLines.split(content.snapshot))
+                content.diff = diff.unified(maximumBytes: configuration.diffByteLimit)
+                return WatchCheckRecord(watch: record.watch, kind: .content(content))
+            })
         }
     }
 }

@@ -10,8 +10,9 @@ import TidingsPostgres
 /// each claimed target is checked as a task (HTTP on the client's libcurl
 /// driver thread, extraction and hashing on the task), and results go to
 /// the `OutcomeWriter`. At most `concurrency` checks are in flight; a check
-/// counts until its result is written, so leases are released before new
-/// work is claimed.
+/// frees its slot once its result is queued for writing (its lease still
+/// guards the target until the write clears it), so checking never waits
+/// for a commit. The writer's backlog is bounded by `writeBacklogLimit`.
 public final class Poller: Sendable {
     private struct State {
         var inFlight: Set<UUID> = []
@@ -61,7 +62,7 @@ public final class Poller: Sendable {
 
     /// Starts the writer and, unless `concurrency` is 0, the scheduler.
     public func start() {
-        writer.start()
+        writer.start { [weak self] in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
         schedulerStarted.store(true, ordering: .relaxed)
         let thread = Thread { [self] in runScheduler() }
@@ -133,7 +134,7 @@ public final class Poller: Sendable {
         while true {
             let (stopping, free) = state.withLock { ($0.isStopping, configuration.concurrency - $0.inFlight.count) }
             if stopping { return }
-            guard free >= lowWater else {
+            guard free >= lowWater, writer.backlog < configuration.writeBacklogLimit else {
                 waitForCapacity(timeout: configuration.idlePollInterval)
                 continue
             }
@@ -156,8 +157,9 @@ public final class Poller: Sendable {
         }
     }
 
-    /// A check task is owned by the in-flight set: shutdown waits for it,
-    /// or releases its lease and drops its result.
+    /// A check task is owned by the in-flight set until its result is
+    /// queued: shutdown waits for it (the writer then writes what is
+    /// queued), or releases its lease and drops its result.
     private func launch(_ target: ClaimedTarget) {
         let checker = self.checker
         let writer = self.writer
@@ -165,7 +167,8 @@ public final class Poller: Sendable {
         Task { [self] in
             let outcome = await checker.check(target)
             metrics.checkDuration.observe(CheckSchedule.seconds(ContinuousClock.now - started))
-            writer.submit(outcome) { [self] in finished(target.id) }
+            writer.submit(outcome)
+            finished(target.id)
         }
     }
 

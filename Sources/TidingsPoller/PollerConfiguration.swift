@@ -20,8 +20,16 @@ public struct PollerConfiguration: Sendable {
     public var idlePollInterval: Duration = .milliseconds(200)
     /// Most targets claimed by one query.
     public var claimBatchSize = 500
-    /// Quiet results wait at most this long to be written together.
+    /// Results wait at most this long to be written together.
     public var writeBatchDelay: Duration = .milliseconds(20)
+    /// Most results written by one batch (two transactions).
+    public var writeBatchSize = 500
+    /// Writer threads, each committing its own batches on its own pooled
+    /// connection, so writes pipeline instead of queueing behind one commit.
+    public var writerCount = 3
+    /// Results checked but not yet written beyond which no more targets are
+    /// claimed (a check frees its slot once its result is queued).
+    public var writeBacklogLimit = 4000
     /// Largest snapshot of extracted text stored with a change.
     public var snapshotByteLimit = 16 << 10
     /// Largest diff stored with a change and sent in `watch.changed`.

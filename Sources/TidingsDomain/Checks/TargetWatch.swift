@@ -12,4 +12,15 @@ public struct TargetWatch: Sendable {
     public let contentHash: String?
     public let state: WatchState
     public let paused: Bool
+    /// The watch row's last result and failure count when claimed, so a
+    /// quiet check that would write the same is not written at all.
+    public let lastCheckResult: CheckResult?
+    public let consecutiveFailures: Int
+    public let wasChecked: Bool
+
+    /// Whether the row already records a clean check with `result` (the
+    /// target row carries the check's time).
+    public func alreadyRecords(_ result: CheckResult) -> Bool {
+        wasChecked && consecutiveFailures == 0 && lastCheckResult == result
+    }
 }
