@@ -310,6 +310,9 @@ CREATE TRIGGER watches_count_deleted AFTER DELETE ON watches
 -- Every change of a badge's count moves its sequence by one and is
 -- announced as badge.updated, except while the user itself is being
 -- deleted (its watches cascade away with it; nobody is left to tell).
+-- badge.updated is absolute, so a pending delivery of an older badge that
+-- no dispatcher holds takes the new event instead of a second delivery
+-- being queued, and a new badge delivery waits the coalescing window.
 CREATE FUNCTION badges_advance_sequence() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -319,16 +322,58 @@ BEGIN
 END
 $$;
 
+-- Set-based, once per statement: a batch of changes for many users
+-- queues all their badges with one INSERT of events and one of deliveries,
+-- with the same supersede and coalescing rules as enqueue_event.
 CREATE FUNCTION badges_announce() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+    badge_delay interval := coalesce(
+        nullif(current_setting('tidings.badge_coalesce', true), '')::interval,
+        interval '2 seconds'
+    );
 BEGIN
-    IF EXISTS (SELECT 1 FROM users WHERE id = NEW.user_id) THEN
-        PERFORM enqueue_event(
-            NEW.user_id,
-            'badge.updated',
-            badge_event_data(NEW.user_id, NEW.count, NEW.sequence, NEW.updated_at)
-        );
+    IF NOT EXISTS (
+        SELECT 1 FROM new_rows n JOIN old_rows o ON o.user_id = n.user_id WHERE n.count <> o.count
+    ) THEN
+        RETURN NULL;
     END IF;
+
+    WITH changed AS (
+        SELECT n.user_id, n.count, n.sequence, n.updated_at
+        FROM new_rows n JOIN old_rows o ON o.user_id = n.user_id
+        WHERE n.count <> o.count AND EXISTS (SELECT 1 FROM users u WHERE u.id = n.user_id)
+    ), announced AS (
+        INSERT INTO events (user_id, type, data)
+        SELECT c.user_id, 'badge.updated', badge_event_data(c.user_id, c.count, c.sequence, c.updated_at)
+        FROM changed c
+        RETURNING id, user_id
+    ), subscribers AS (
+        SELECT a.id AS event_id, a.user_id, h.id AS webhook_id
+        FROM announced a JOIN webhooks h ON h.user_id = a.user_id
+        WHERE h.disabled_at IS NULL AND 'badge.updated' = ANY (h.event_types)
+        UNION ALL
+        SELECT a.id, a.user_id, h.id
+        FROM announced a CROSS JOIN webhooks h
+        WHERE h.global AND h.disabled_at IS NULL AND 'badge.updated' = ANY (h.event_types)
+    ), superseded AS (
+        UPDATE deliveries d
+        SET event_id = s.event_id, updated_at = now()
+        FROM subscribers s
+        WHERE d.webhook_id = s.webhook_id
+          AND d.supersede_key = s.user_id
+          AND d.status = 'pending'
+          AND d.lease_owner IS NULL
+        RETURNING d.webhook_id, d.supersede_key
+    )
+    INSERT INTO deliveries (event_id, webhook_id, supersede_key, next_attempt_at)
+    SELECT s.event_id, s.webhook_id, s.user_id, now() + badge_delay
+    FROM subscribers s
+    WHERE NOT EXISTS (
+        SELECT 1 FROM superseded x WHERE x.webhook_id = s.webhook_id AND x.supersede_key = s.user_id
+    );
+
+    PERFORM pg_notify('tidings_deliveries', '');
     RETURN NULL;
 END
 $$;
@@ -336,9 +381,9 @@ $$;
 CREATE TRIGGER badges_advance_sequence BEFORE UPDATE OF count ON badges
     FOR EACH ROW WHEN (NEW.count IS DISTINCT FROM OLD.count)
     EXECUTE FUNCTION badges_advance_sequence();
-CREATE TRIGGER badges_announce AFTER UPDATE OF count ON badges
-    FOR EACH ROW WHEN (NEW.count IS DISTINCT FROM OLD.count)
-    EXECUTE FUNCTION badges_announce();
+CREATE TRIGGER badges_announce AFTER UPDATE ON badges
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION badges_announce();
 
 -- The one way detected content is written, for a batch of watches (say,
 -- every watch of one target): per watch the new hash and snapshot, and for
