@@ -30,7 +30,8 @@ stop() {
     rm -rf "$data"
 }
 trap stop EXIT
-bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token" TIDINGS_LOG_LEVEL=warning
+# The seeded URLs are never fetched: the poller is off (TIDINGS_POLL_CONCURRENCY=0).
+bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token" TIDINGS_LOG_LEVEL=warning TIDINGS_POLL_CONCURRENCY=0
 database="postgresql://tidings@/tidings?host=$data/run"
 
 echo "seeding $users users x $watches_per_user watches ..."
@@ -85,14 +86,21 @@ measure() {
     after=$(psql "$database" -Atc "SELECT count(*) FROM changes")
     echo "changes recorded: $((after - before)), changes/s: $(( (after - before) / seconds ))"
 }
+# The write path alone: Tidings is paused (SIGSTOP; its PostgreSQL runs on)
+# so that its dispatcher does not deliver the queued events meanwhile.
+kill -STOP "$tidings_pid"
 measure "record_change(), one watch per transaction" "$single"
 measure "record_changes(), ten watches per transaction" "$batch"
+kill -CONT "$tidings_pid"
 psql "$database" -At <<SQL
 SELECT 'events queued: ' || count(*) FROM events;
 SELECT 'deliveries pending: ' || count(*) FROM deliveries WHERE status = 'pending';
 SELECT 'badges consistent with watches: ' || bool_and(b.count = (SELECT coalesce(sum(unread_count), 0) FROM watches w WHERE w.user_id = b.user_id)) FROM badges b;
 SQL
 
+# The reads alone: the bench's webhooks are disabled, so the dispatcher
+# leaves the queued deliveries alone while wrk runs.
+psql "$database" -q -c "UPDATE webhooks SET disabled_at = now(), disabled_reason = 'benchmark over'"
 key=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
     -H 'Content-Type: application/json' -d '{"name": "bench-reader"}' | json '["api_key"]')
 echo
