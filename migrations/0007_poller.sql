@@ -44,5 +44,7 @@ WHERE w.target_id = t.id
 
 ALTER TABLE watches DROP COLUMN version_url, DROP COLUMN version_pointer, DROP COLUMN last_version;
 
--- Claiming skips targets another replica holds; an expired lease is free.
-CREATE INDEX targets_lease_owner_idx ON targets (lease_owner) WHERE lease_owner IS NOT NULL;
+-- No index on lease_owner: nothing looks targets up by owner (claims move
+-- next_check_at to the lease's end, so the due index skips leased targets,
+-- and results are written by primary key), and every claim and result would
+-- pay for one.

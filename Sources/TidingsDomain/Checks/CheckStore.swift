@@ -117,10 +117,6 @@ public struct CheckStore: Sendable {
     static func writeTargets(_ records: [TargetCheckRecord], owner: String, on connection: PostgresConnection) throws {
         guard !records.isEmpty else { return }
         let rows = records.map(TargetRow.init)
-        // IS NOT DISTINCT FROM (the owner is never NULL) is not indexable on
-        // purpose: with `=` the planner scans targets_lease_owner_idx, every
-        // target in flight and their dead versions, once per batch, instead
-        // of one primary-key probe per result.
         try connection.execute("""
             UPDATE targets t
             SET next_check_at = to_timestamp(r.next_check_at),
@@ -143,7 +139,7 @@ public struct CheckStore: Sendable {
                 replace_validators boolean, etag text, last_modified text, replace_version boolean, version text,
                 unconditional boolean, body_size bigint, requests bigint, not_modified bigint,
                 bytes_received bigint, bytes_saved bigint)
-            WHERE t.id = r.id AND t.lease_owner IS NOT DISTINCT FROM \(owner)
+            WHERE t.id = r.id AND t.lease_owner = \(owner)
             """)
     }
 
