@@ -20,7 +20,7 @@ struct FinishedAttempt: Sendable {
         case .success(let response):
             statusCode = response.status
             snippet = Self.snippet(response.body, truncated: response.isBodyTruncated)
-            retryAfter = response.header("retry-after").flatMap { RetryAfter.parse($0, now: now) }
+            retryAfter = response.header("retry-after").flatMap { RetryAfter.delay(from: $0, now: now) }
             if (300...399).contains(response.status) {
                 error = "redirects are not followed"
             }

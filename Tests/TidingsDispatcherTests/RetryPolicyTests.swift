@@ -53,16 +53,6 @@ import Testing
     @Test func retryAfterIsIgnoredForOtherStatuses() {
         #expect(policy.decide(attemptsMade: 1, statusCode: 500, retryAfter: .seconds(120), random: { _ in 1 }) == .retry(after: .seconds(5)))
     }
-
-    @Test func retryAfterHeadersParse() {
-        let now = Date(timeIntervalSince1970: 784_111_717)
-        #expect(RetryAfter.parse("120", now: now) == .seconds(120))
-        #expect(RetryAfter.parse(" 3 ", now: now) == .seconds(3))
-        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .seconds(60))
-        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:48:00 GMT", now: now) == .zero)
-        #expect(RetryAfter.parse("-5", now: now) == nil)
-        #expect(RetryAfter.parse("soon", now: now) == nil)
-    }
 }
 
 import FoundationEssentials

@@ -78,11 +78,4 @@ import Testing
         let next = schedule.afterFailure(now: now, intervalSeconds: 60, previousFailures: 0, retryAfter: .seconds(600), random: 1)
         #expect(next.timeIntervalSince(now) == 600)
     }
-
-    @Test func retryAfterAcceptsSecondsAndHTTPDates() {
-        let date = Date(timeIntervalSince1970: 784_111_777) // Sun, 06 Nov 1994 08:49:37 GMT
-        #expect(RetryAfter.delay(from: "120", now: date) == .seconds(120))
-        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:50:37 GMT", now: date) == .seconds(60))
-        #expect(RetryAfter.delay(from: "soon", now: date) == nil)
-    }
 }
