@@ -10,6 +10,7 @@
 # Usage: bench/changedetection.sh [tidings_checks_per_second]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 watches=${BENCH_WATCHES:-10000}
 seconds=${BENCH_CD_SECONDS:-60}
@@ -26,38 +27,8 @@ if [ ! -x "$cd_dir/venv/bin/changedetection.io" ]; then
 fi
 work=$(mktemp -d /tmp/tidings-cd-bench.XXXXXX)
 chmod 755 "$work"
-mkdir -p "$work/www" "$work/nginx" "$work/datastore"
-python3 - "$work/www" "$watches" <<'PY'
-import sys
-root, count = sys.argv[1], int(sys.argv[2])
-filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 30
-for i in range(count):
-    with open(f"{root}/p{i}.html", "w") as page:
-        page.write(f"<html><body><h1>Page {i}</h1><p>{filler}</p></body></html>\n")
-PY
-chmod -R a+rX "$work/www"
-cat >"$work/nginx/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-    log_format tiny '\$msec \$status \$body_bytes_sent';
-    access_log $work/nginx/access.log tiny;
-    keepalive_requests 1000000;
-    etag on;
-    client_body_temp_path $work/nginx;
-    proxy_temp_path $work/nginx;
-    fastcgi_temp_path $work/nginx;
-    uwsgi_temp_path $work/nginx;
-    scgi_temp_path $work/nginx;
-    server {
-        listen 127.0.0.1:$origin_port;
-        root $work/www;
-    }
-}
-NGINX
-nginx -c "$work/nginx/nginx.conf"
+mkdir -p "$work/datastore"
+bench_start_origin "$work" "$origin_port" "$watches" "$work/nginx/access.log"
 
 # ALLOW_IANA_RESTRICTED_ADDRESSES: since 0.50 its fetcher refuses loopback
 # and private addresses (SSRF guard) unless this is set; the origin is on
@@ -71,7 +42,7 @@ stop() {
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
-    [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+    bench_stop_origin "$work"
     rm -rf "$work"
 }
 trap stop EXIT

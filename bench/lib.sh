@@ -44,3 +44,52 @@ json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 
 # A random admin token for the run.
 bench_admin_token() { echo "bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"; }
+
+# bench_start_origin DIR PORT COUNT [ACCESS_LOG]: nginx (one worker, ETags,
+# keep-alive) serving COUNT pages DIR/www/p<i>.html of the same ~1.8 kB on
+# 127.0.0.1:PORT, so Tidings and changedetection.io meet the same origin.
+# With ACCESS_LOG each request is logged there as "<msec> <status> <bytes>".
+# Stop it with bench_stop_origin DIR.
+bench_start_origin() {
+    local dir=$1 port=$2 count=$3 access_log=${4:-}
+    local logging="access_log off;"
+    if [ -n "$access_log" ]; then
+        logging="log_format tiny '\$msec \$status \$body_bytes_sent'; access_log $access_log tiny;"
+    fi
+    mkdir -p "$dir/www" "$dir/nginx"
+    python3 - "$dir/www" "$count" <<'PY'
+import sys
+root, count = sys.argv[1], int(sys.argv[2])
+filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 30
+for i in range(count):
+    with open(f"{root}/p{i}.html", "w") as page:
+        page.write(f"<html><body><h1>Page {i}</h1><p>{filler}</p></body></html>\n")
+PY
+    chmod -R a+rX "$dir/www"
+    cat >"$dir/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+pid $dir/nginx/nginx.pid;
+error_log $dir/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    $logging
+    keepalive_requests 1000000;
+    keepalive_timeout 60s;
+    etag on;
+    client_body_temp_path $dir/nginx;
+    proxy_temp_path $dir/nginx;
+    fastcgi_temp_path $dir/nginx;
+    uwsgi_temp_path $dir/nginx;
+    scgi_temp_path $dir/nginx;
+    server {
+        listen 127.0.0.1:$port;
+        root $dir/www;
+    }
+}
+NGINX
+    nginx -c "$dir/nginx/nginx.conf"
+}
+
+bench_stop_origin() {
+    [ -f "$1/nginx/nginx.pid" ] && kill "$(cat "$1/nginx/nginx.pid")" 2>/dev/null || true
+}

@@ -25,72 +25,30 @@ large=${BENCH_LARGE:-100000}
 concurrency=${BENCH_CONCURRENCY:-256}
 origin_port=${BENCH_ORIGIN_PORT:-18090}
 port=${BENCH_PORT:-18081}
-admin_token="bench-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+. bench/lib.sh
+admin_token=$(bench_admin_token)
 
 command -v nginx >/dev/null || scripts/install-deps.sh nginx-light
-swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
-    || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
-binary="$(swift build -c release --show-bin-path)/tidings"
+bench_build
 work=$(mktemp -d /tmp/tidings-poller-bench.XXXXXX)
 chmod 755 "$work"
-
-# --- origin ------------------------------------------------------------------
-mkdir -p "$work/www" "$work/nginx"
-python3 - "$work/www" "$watches" <<'PY'
-import sys
-root, count = sys.argv[1], int(sys.argv[2])
-filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 30
-for i in range(count):
-    with open(f"{root}/p{i}.html", "w") as page:
-        page.write(f"<html><body><h1>Page {i}</h1><p>{filler}</p></body></html>\n")
-PY
-chmod -R a+rX "$work/www"
-cat >"$work/nginx/nginx.conf" <<NGINX
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    keepalive_timeout 60s;
-    etag on;
-    client_body_temp_path $work/nginx;
-    proxy_temp_path $work/nginx;
-    fastcgi_temp_path $work/nginx;
-    uwsgi_temp_path $work/nginx;
-    scgi_temp_path $work/nginx;
-    server {
-        listen 127.0.0.1:$origin_port;
-        root $work/www;
-    }
-}
-NGINX
-nginx -c "$work/nginx/nginx.conf"
-
-# --- database and Tidings ----------------------------------------------------
-database_url=$(scripts/test-postgres.sh start "$work/pg")
-TIDINGS_DATABASE_URL="$database_url" TIDINGS_LISTEN="127.0.0.1:$port" TIDINGS_ADMIN_TOKEN="$admin_token" \
-    TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
-    TIDINGS_POLL_CONCURRENCY="$concurrency" TIDINGS_HOST_CONCURRENCY="$concurrency" \
-    TIDINGS_DATABASE_POOL_SIZE=8 \
-    "$binary" >"$work/tidings.log" 2>&1 &
-pid=$!
 stop() {
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+    bench_stop_tidings
+    bench_stop_origin "$work"
     scripts/test-postgres.sh stop "$work/pg" >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap stop EXIT
 
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 150); do
-    curl -fs "$base/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-curl -fs "$base/readyz" >/dev/null || { cat "$work/tidings.log" >&2; exit 1; }
+bench_start_origin "$work" "$origin_port" "$watches"
+
+# --- database and Tidings ----------------------------------------------------
+database_url=$(scripts/test-postgres.sh start "$work/pg")
+bench_start_tidings "$port" "$work/tidings" TIDINGS_DATABASE_URL="$database_url" TIDINGS_ADMIN_TOKEN="$admin_token" \
+    TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
+    TIDINGS_POLL_CONCURRENCY="$concurrency" TIDINGS_HOST_CONCURRENCY="$concurrency" \
+    TIDINGS_DATABASE_POOL_SIZE=8
+pid=$tidings_pid
 
 sql() { psql "$database_url" -XAtq -c "$1"; }
 user=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
