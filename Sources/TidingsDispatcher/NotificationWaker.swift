@@ -1,73 +1,43 @@
-import Foundation
 import Synchronization
 import TidingsDomain
 import TidingsObservability
 import TidingsPostgres
 
-/// LISTENs on `tidings_deliveries` over a dedicated connection and wakes
-/// the dispatcher on every notification. Losing the connection loses
-/// nothing: the dispatcher polls anyway, and it is woken after every
-/// reconnect to catch up at once.
+/// LISTENs on `tidings_deliveries` and wakes the dispatcher on every
+/// notification. Losing the session loses nothing: the dispatcher polls
+/// anyway, and it is woken whenever a session listens (again) to catch up.
 final class NotificationWaker: Sendable {
-    /// How often the thread looks at the stop flag while nothing arrives.
-    private static let waitSlice: Duration = .milliseconds(250)
-
-    private let configuration: PostgresConfiguration
-    private let signal: WakeSignal
-    private let logger: Logger
-    private let stopping = Atomic<Bool>(false)
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let loop: PostgresNotificationLoop
 
     init(configuration: PostgresConfiguration, signal: WakeSignal, logger: Logger) {
-        self.configuration = configuration
-        self.signal = signal
-        self.logger = logger
+        // Warn once per outage, not on every retry.
+        let failing = Atomic(false)
+        loop = PostgresNotificationLoop(
+            configuration: configuration,
+            channels: [DeliveryStore.notificationChannel],
+            threadName: "tidings.dispatcher.listen",
+            handlers: .init(
+                listening: {
+                    if failing.exchange(false, ordering: .acquiringAndReleasing) {
+                        logger.notice("listening for deliveries again")
+                    }
+                    signal.wake()
+                },
+                received: { _ in signal.wake() },
+                lost: { error in
+                    if !failing.exchange(true, ordering: .acquiringAndReleasing) {
+                        logger.warning("cannot listen for deliveries; polling only", metadata: ["error": error.description])
+                    }
+                }
+            )
+        )
     }
 
     func start() {
-        thread.withLock { $0 = WorkerThread(name: "tidings.dispatcher.listen") { [self] in run() } }
+        loop.start()
     }
 
     func stop() {
-        stopping.store(true, ordering: .releasing)
-        let running = thread.withLock { $0.take() }
-        running?.join()
-    }
-
-    private func run() {
-        var listener: PostgresListener?
-        var backoff = Backoff()
-        while !stopping.load(ordering: .acquiring) {
-            guard let current = listener else {
-                do {
-                    listener = try PostgresListener(configuration: configuration, channels: [DeliveryStore.notificationChannel])
-                    if backoff.failures > 0 { logger.notice("listening for deliveries again") }
-                    backoff.reset()
-                    signal.wake()
-                } catch {
-                    if backoff.failures == 0 {
-                        logger.warning("cannot listen for deliveries; polling only", metadata: ["error": error.description])
-                    }
-                    sleep(backoff.next())
-                }
-                continue
-            }
-            do {
-                if try !current.wait(timeout: Self.waitSlice).isEmpty {
-                    signal.wake()
-                }
-            } catch {
-                logger.warning("lost the notification connection", metadata: ["error": error.description])
-                listener = nil
-            }
-        }
-    }
-
-    /// Sleeps in slices so that `stop` is not held up by a long backoff.
-    private func sleep(_ duration: Duration) {
-        let deadline = ContinuousClock.now + duration
-        while !stopping.load(ordering: .acquiring) && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        loop.stop()
     }
 }

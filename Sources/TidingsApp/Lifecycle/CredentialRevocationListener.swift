@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import FoundationEssentials
 import TidingsObservability
 import TidingsPostgres
 
@@ -12,68 +11,41 @@ final class CredentialRevocationListener: Sendable {
     static let channel = "tidings_credentials"
 
     private let cache: CredentialCache
-    private let configuration: PostgresConfiguration
-    private let logger: Logger
-    private let stopped = Atomic(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop: PostgresNotificationLoop
 
     init(cache: CredentialCache, configuration: PostgresConfiguration, logger: Logger) {
         self.cache = cache
-        self.configuration = configuration
-        self.logger = logger
+        loop = PostgresNotificationLoop(
+            configuration: configuration,
+            channels: [Self.channel],
+            threadName: "tidings-credentials",
+            handlers: .init(
+                listening: { cache.setTrusted(true) },
+                received: { notifications in
+                    for notification in notifications {
+                        if let keyID = UUID(uuidString: notification.payload) {
+                            cache.invalidate(keyID: keyID)
+                        } else {
+                            // Unknown payload: forget everything rather than guess.
+                            cache.setTrusted(true)
+                        }
+                    }
+                },
+                lost: { error in
+                    cache.setTrusted(false)
+                    logger.warning("credential cache off until revocations can be heard again", metadata: ["error": "\(error)"])
+                }
+            )
+        )
     }
 
     func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "tidings-credentials"
-        thread.start()
+        loop.start()
     }
 
-    /// Returns once the listening thread has ended (within one wait tick).
+    /// Returns once the listening thread has ended; the cache is then off.
     func stop() {
-        stopped.store(true, ordering: .releasing)
-        finished.wait()
+        loop.stop()
         cache.setTrusted(false)
-    }
-
-    private func run() {
-        var retryDelay: Duration = .milliseconds(100)
-        while !stopped.load(ordering: .acquiring) {
-            do {
-                let listener = try PostgresListener(configuration: configuration, channels: [Self.channel])
-                cache.setTrusted(true)
-                retryDelay = .milliseconds(100)
-                while !stopped.load(ordering: .acquiring) {
-                    for notification in try listener.wait(timeout: .milliseconds(250)) {
-                        forget(notification.payload)
-                    }
-                }
-            } catch {
-                cache.setTrusted(false)
-                logger.warning("credential cache off until revocations can be heard again", metadata: ["error": "\(error)"])
-                sleep(retryDelay)
-                retryDelay = min(retryDelay * 2, .seconds(5))
-            }
-        }
-    }
-
-    private func forget(_ payload: String) {
-        guard let keyID = UUID(uuidString: payload) else {
-            // Unknown payload: forget everything rather than guess.
-            cache.setTrusted(true)
-            return
-        }
-        cache.invalidate(keyID: keyID)
-    }
-
-    /// Sleeps in short steps so that `stop` is not held up.
-    private func sleep(_ duration: Duration) {
-        let deadline = ContinuousClock.now + duration
-        while !stopped.load(ordering: .acquiring), ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
     }
 }
