@@ -6,7 +6,9 @@
 # badge.updated), then measures
 #   changes/s  pgbench clients calling record_change() (the poller's write:
 #              change row, watch and user counts, watch.changed event and
-#              its delivery, badge.updated with supersede), on random watches
+#              its delivery, badge.updated with supersede), on random watches,
+#              one per transaction, then record_changes() with batches of
+#              each size in BENCH_BATCHES (default "10 50")
 #   GET /v1/badge with wrk at 64 connections (API key check + badge read)
 # Usage: bench/badges.sh [duration, default 15s].
 set -euo pipefail
@@ -61,18 +63,22 @@ cat >"$single" <<SQL
 SELECT record_change(id, md5(random()::text) || md5(random()::text), 'changed text', false, '-baseline
 +changed text', 200, 12) FROM bench_watches WHERE n = :n;
 SQL
-# Ten random watches (of ten different users, mostly) per call, as the
-# poller writes what one round of checks found.
-batch="$data/record-changes.sql"
-cat >"$batch" <<SQL
+# BATCH random watches (of as many different users, mostly) per call, as
+# the poller writes what one round of checks found (its writers take up to
+# 500 results per transaction; a busy round gives them tens to hundreds).
+batch_script() {
+    local size=$1 script="$data/record-changes-$1.sql"
+    cat >"$script" <<SQL
 \set n random(1, $((users * watches_per_user)))
 SELECT count(*) FROM record_changes(
-    (SELECT array_agg(id) FROM bench_watches WHERE n IN (SELECT (:n + k * 997) % $((users * watches_per_user)) + 1 FROM generate_series(0, 9) k)),
-    (SELECT array_agg(md5(random()::text) || md5(random()::text)) FROM generate_series(1, 10)),
-    array_fill('changed text'::text, ARRAY[10]), array_fill(false, ARRAY[10]),
+    (SELECT array_agg(id) FROM bench_watches WHERE n IN (SELECT (:n + k * 997) % $((users * watches_per_user)) + 1 FROM generate_series(0, $((size - 1))) k)),
+    (SELECT array_agg(md5(random()::text) || md5(random()::text)) FROM generate_series(1, $size)),
+    array_fill('changed text'::text, ARRAY[$size]), array_fill(false, ARRAY[$size]),
     array_fill('-baseline
-+changed text'::text, ARRAY[10]), array_fill(200, ARRAY[10]), array_fill(12::bigint, ARRAY[10]));
++changed text'::text, ARRAY[$size]), array_fill(200, ARRAY[$size]), array_fill(12::bigint, ARRAY[$size]));
 SQL
+    echo "$script"
+}
 
 echo "machine: $(nproc) cores, $(uname -sr), $(psql --version), $(swift --version 2>/dev/null | head -n 1)"
 measure() {
@@ -90,7 +96,9 @@ measure() {
 # so that its dispatcher does not deliver the queued events meanwhile.
 kill -STOP "$tidings_pid"
 measure "record_change(), one watch per transaction" "$single"
-measure "record_changes(), ten watches per transaction" "$batch"
+for size in ${BENCH_BATCHES:-10 50}; do
+    measure "record_changes(), $size watches per transaction" "$(batch_script "$size")"
+done
 kill -CONT "$tidings_pid"
 psql "$database" -At <<SQL
 SELECT 'events queued: ' || count(*) FROM events;

@@ -60,6 +60,19 @@ import TidingsObservability
         #expect(!accessLines.isEmpty)
     }
 
+    @Test func databaseSessionsCarryTheApplicationsSettings() throws {
+        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        configuration.badgeCoalescingWindow = .milliseconds(750)
+        let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
+        defer { application.shutdown() }
+
+        let row = try application.database.query(
+            "SELECT current_setting('jit') AS jit, current_setting('tidings.badge_coalesce') AS badge_coalesce"
+        )[0]
+        #expect(try row.decode("jit", as: String.self) == "off")
+        #expect(try row.decode("badge_coalesce", as: String.self) == "750ms")
+    }
+
     @Test func readinessFailsWhenTheDatabaseIsGone() async throws {
         let databaseURL = try TestEnvironment.createDatabase()
         var configuration = TestEnvironment.configuration(databaseURL: databaseURL)

@@ -37,6 +37,11 @@ struct DatabaseRuntime: Sendable {
         postgres.acquireTimeout = configuration.databaseAcquireTimeout
         // Read by enqueue_event() (migration 0006) when it queues a badge.
         postgres.sessionSettings["tidings.badge_coalesce"] = configuration.badgeCoalescingSetting
+        // Every statement Tidings runs is short. When estimates lag a table
+        // that just grew (a burst of deliveries, a batch of changes) they
+        // cross the JIT threshold, and compiling costs tens of milliseconds
+        // for a plan that runs in a few.
+        postgres.sessionSettings["jit"] = "off"
         let client = PostgresClient(configuration: postgres, logger: logger, metrics: metrics)
         do {
             let migrations = MigrationRunner(directory: migrationsDirectory, client: client, logger: logger)
