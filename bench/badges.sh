@@ -87,7 +87,8 @@ measure() {
     echo "== $label: pgbench -c $writers -j 2 -T $seconds"
     local before after
     before=$(psql "$database" -Atc "SELECT count(*) FROM changes")
-    pgbench -n -c "$writers" -j 2 -T "$seconds" -f "$script" "$database" 2>&1 \
+    # With the session settings Tidings' own connections use (DatabaseRuntime).
+    PGOPTIONS="-c jit=off" pgbench -n -c "$writers" -j 2 -T "$seconds" -f "$script" "$database" 2>&1 \
         | grep -E "number of transactions actually processed|latency average|tps ="
     after=$(psql "$database" -Atc "SELECT count(*) FROM changes")
     echo "changes recorded: $((after - before)), changes/s: $(( (after - before) / seconds ))"
