@@ -92,7 +92,9 @@ public final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
             defer { state.queue.removeFirst(count) }
             return Array(state.queue.prefix(count))
         }
-        let results = run(batch.map(\.input))
+        // A closure, not a key path: a key path in generic code is instantiated
+        // at run time on every call, which showed in the profile.
+        let results = run(batch.map { $0.input })
         var ownResult: Result<Output, any Error>?
         for (submission, result) in zip(batch, results) {
             if submission.slot === own {

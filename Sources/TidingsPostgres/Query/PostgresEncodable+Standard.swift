@@ -60,17 +60,3 @@ extension Array: PostgresEncodable where Element == UInt8 {
         "\\x" + Hex.encode(self)
     }
 }
-
-/// A `uuid[]` parameter (`{a,b}`): canonical uuids need no quoting in an
-/// array literal. Bind it as `\(UUIDArray(ids))::uuid[]`.
-public struct UUIDArray: PostgresEncodable, Sendable {
-    public let ids: [UUID]
-
-    public init(_ ids: [UUID]) {
-        self.ids = ids
-    }
-
-    public var postgresText: String {
-        "{" + ids.map(\.postgresText).joined(separator: ",") + "}"
-    }
-}
