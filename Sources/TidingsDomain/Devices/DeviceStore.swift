@@ -29,7 +29,7 @@ public struct DeviceStore: Sendable {
         return (registered.device, registered.created)
     }
 
-    private struct PendingRegistration: Sendable, Encodable {
+    struct PendingRegistration: Sendable, Encodable, Equatable {
         let userID: UUID
         let registration: DeviceRegistration
 
@@ -80,11 +80,58 @@ public struct DeviceStore: Sendable {
         return RegisteredDevice(device: try Self.device(from: row), created: try row.decode("created", as: Bool.self))
     }
 
-    /// Several registrations in one statement and one commit, applied in
-    /// order; one row comes back per registration, in the same order.
+    /// Several registrations in one commit, applied in order; one result
+    /// per registration, in the same order.
+    ///
+    /// A registration identical to the last one of the same user and token
+    /// before it in the batch would leave the row exactly as that one did
+    /// (every field is the same, and `now()` is the transaction's time), so
+    /// it is not sent again: it gets that one's row, as an update. A client
+    /// re-registering on every app start makes such batches common.
     private static func register(_ batch: [PendingRegistration], on database: PostgresClient) throws -> [RegisteredDevice] {
+        let (distinct, distinctIndex) = withoutRepeats(batch)
+        let registered = distinct.count == 1 ? [try register(distinct[0], on: database)] : try registerInOneCall(distinct, on: database)
+        var answered = Set<Int>()
+        return distinctIndex.map { index in
+            let result = registered[index]
+            let first = answered.insert(index).inserted
+            return first ? result : RegisteredDevice(device: result.device, created: false)
+        }
+    }
+
+    /// The registrations to send, and for each of `batch` the index of the
+    /// one that answers it: a repeat of the latest registration of the same
+    /// user and token is answered by that one.
+    static func withoutRepeats(_ batch: [PendingRegistration]) -> (distinct: [PendingRegistration], answeredBy: [Int]) {
+        var distinct: [PendingRegistration] = []
+        var answeredBy: [Int] = []
+        var latestForToken: [TokenKey: Int] = [:]
+        for pending in batch {
+            let key = TokenKey(userID: pending.userID, pushToken: pending.registration.pushToken)
+            if let index = latestForToken[key], distinct[index] == pending {
+                answeredBy.append(index)
+            } else {
+                distinct.append(pending)
+                latestForToken[key] = distinct.count - 1
+                answeredBy.append(distinct.count - 1)
+            }
+        }
+        return (distinct, answeredBy)
+    }
+
+    private struct TokenKey: Hashable {
+        let userID: UUID
+        let pushToken: String
+    }
+
+    /// `register_devices` (migration 0011): one statement, one commit.
+    private static func registerInOneCall(_ batch: [PendingRegistration], on database: PostgresClient) throws -> [RegisteredDevice] {
         let registrations = String(decoding: try JSONEncoder().encode(batch), as: UTF8.self)
-        return try database.query("SELECT * FROM register_devices(\(registrations)::jsonb)").map { row in
+        let rows = try database.query("SELECT * FROM register_devices(\(registrations)::jsonb)")
+        guard rows.count == batch.count else {
+            throw PostgresError(code: .decoding, message: "register_devices returned \(rows.count) rows for \(batch.count) registrations")
+        }
+        return try rows.map { row in
             RegisteredDevice(device: try Self.device(from: row), created: try row.decode("created", as: Bool.self))
         }
     }

@@ -30,6 +30,30 @@ import Testing
         #expect(try list.items().count == 1)
     }
 
+    @Test func concurrentIdenticalRegistrationsMakeOneDeviceAndAnswerAlike() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+
+        let responses = try await withThrowingTaskGroup(of: APITestServer.Response.self) { group in
+            for _ in 0..<Self.concurrency {
+                group.addTask {
+                    try await server.send("POST", "/v1/devices", token: key, json: [
+                        "platform": "web", "push_token": "same-token", "name": "browser", "locale": "fr",
+                    ])
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(responses.filter { $0.status == 201 }.count == 1)
+        #expect(responses.filter { $0.status == 200 }.count == Self.concurrency - 1)
+        let devices = try responses.map { try $0.object() }
+        #expect(Set(devices.map { $0["id"] as? String }).count == 1)
+        #expect(devices.allSatisfy { $0["name"] as? String == "browser" && $0["locale"] as? String == "fr" })
+        let list = try await server.send("GET", "/v1/devices", token: key)
+        #expect(try list.items().count == 1)
+    }
+
     @Test func concurrentRegistrationsOfSeveralUsersStayApart() async throws {
         let server = try APITestServer()
         defer { server.shutdown() }
