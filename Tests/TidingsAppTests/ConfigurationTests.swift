@@ -13,6 +13,7 @@ import TidingsObservability
         #expect(configuration.logLevel == .info)
         #expect(configuration.maxBodySize == 1 << 20)
         #expect(configuration.httpIdleTimeout == .seconds(30))
+        #expect(configuration.httpThreads == 8)
     }
 
     @Test func readsEveryVariable() throws {
@@ -23,7 +24,7 @@ import TidingsObservability
             "TIDINGS_ADMIN_TOKEN": String(repeating: "a", count: 40),
             "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
             "TIDINGS_LOG_LEVEL": "DEBUG",
-            "TIDINGS_HTTP_THREADS": "8",
+            "TIDINGS_HTTP_THREADS": "12",
             "TIDINGS_HTTP_CONNECTION_LIMIT": "64",
             "TIDINGS_HTTP_IDLE_TIMEOUT": "1500ms",
             "TIDINGS_MAX_BODY_SIZE": "2MiB",
@@ -40,7 +41,7 @@ import TidingsObservability
         #expect(configuration.listenHost == "0.0.0.0" && configuration.listenPort == 9090)
         #expect(configuration.allowPrivateTargets)
         #expect(configuration.logLevel == .debug)
-        #expect(configuration.httpThreads == 8)
+        #expect(configuration.httpThreads == 12)
         #expect(configuration.httpConnectionLimit == 64)
         #expect(configuration.httpIdleTimeout == .milliseconds(1500))
         #expect(configuration.maxBodySize == 2 << 20)

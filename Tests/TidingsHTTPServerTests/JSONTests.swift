@@ -80,6 +80,20 @@ import TidingsHTTPServer
         #expect(response.problem?.status == 415)
     }
 
+    @Test(arguments: [
+        ("application/json", 201), ("Application/JSON", 201), (" application/json ; charset=utf-8", 201),
+        ("application/json;charset=utf-8", 201), ("application/jsonx", 415), ("text/json", 415),
+        ("application/json-patch+json", 415), ("", 415),
+    ])
+    func mediaTypeIsComparedWithoutCaseAndParameters(contentType: String, status: Int) throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request(
+            "POST", "/v1/watches", headers: [("Content-Type", contentType)],
+            body: Array(#"{"name":"x","interval_seconds":1}"#.utf8)
+        )
+        #expect(response.status == status)
+    }
+
     @Test func wrongTypeIs422NamingTheField() throws {
         let server = try TestServer(router: Self.makeRouter())
         let response = try server.request(

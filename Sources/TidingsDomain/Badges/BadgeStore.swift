@@ -6,15 +6,41 @@ import TidingsPostgres
 /// changes; nothing here writes it directly.
 public struct BadgeStore: Sendable {
     private let database: PostgresClient
+    private let reads: BatchingQueue<UUID, Badge?>
 
     public init(database: PostgresClient) {
         self.database = database
+        reads = BatchingQueue(
+            runBatch: { try Self.badges(userIDs: $0, on: database) },
+            runOne: { try Self.badge(userID: $0, on: database) }
+        )
     }
 
     /// The user's badge; nil only for a user that does not exist.
+    ///
+    /// Concurrent reads share one query (`BatchingQueue`). A read joins only
+    /// a batch whose query has not started yet, so it never sees a badge
+    /// older than the moment it was asked for; each caller gets the row of
+    /// its own user id and nothing else.
     public func badge(userID: UUID) throws -> Badge? {
+        try reads.submit(userID)
+    }
+
+    private static func badge(userID: UUID, on database: PostgresClient) throws -> Badge? {
         try database.query("SELECT count, sequence, updated_at FROM badges WHERE user_id = \(userID)").first
             .map(Self.badge(from:))
+    }
+
+    /// One badge (or nil) per id, in order; an id may appear several times.
+    private static func badges(userIDs: [UUID], on database: PostgresClient) throws -> [Badge?] {
+        let rows = try database.query("""
+            SELECT user_id, count, sequence, updated_at FROM badges WHERE user_id = ANY(\(CheckStore.uuidArray(userIDs))::uuid[])
+            """)
+        var badges = [UUID: Badge](minimumCapacity: rows.count)
+        for row in rows {
+            badges[try row.decode("user_id", as: UUID.self)] = try Self.badge(from: row)
+        }
+        return userIDs.map { badges[$0] }
     }
 
     /// Marks every unread change of the user read: one statement, so the

@@ -1,5 +1,5 @@
 /// What an app reports when it registers (or re-registers) its push token.
-public struct DeviceRegistration: Sendable {
+public struct DeviceRegistration: Sendable, Equatable {
     public var platform: DevicePlatform
     public var pushToken: String
     /// Optional fields left nil keep what an earlier registration stored.

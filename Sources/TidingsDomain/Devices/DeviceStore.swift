@@ -7,19 +7,65 @@ public struct DeviceStore: Sendable {
     private static let columns = "id, user_id, platform, push_token, app_id, name, locale, last_seen_at, created_at, updated_at"
 
     private let database: PostgresClient
+    private let registrations: BatchingQueue<PendingRegistration, RegisteredDevice>
 
     public init(database: PostgresClient) {
         self.database = database
+        registrations = BatchingQueue(
+            runBatch: { try Self.register($0, on: database) },
+            runOne: { try Self.register($0, on: database) }
+        )
     }
 
     /// Registers a push token, or refreshes the device that already has it
     /// (same id, `last_seen_at` now). `created` tells the two apart.
+    ///
+    /// Concurrent registrations are committed together (group commit,
+    /// `register_devices` of migration 0011): the commit stays durable, but
+    /// one WAL flush serves the whole batch, and re-registrations of one
+    /// token no longer queue behind each other's commits for the row lock.
     public func register(userID: UUID, _ registration: DeviceRegistration) throws -> (device: Device, created: Bool) {
+        let registered = try registrations.submit(PendingRegistration(userID: userID, registration: registration))
+        return (registered.device, registered.created)
+    }
+
+    struct PendingRegistration: Sendable, Encodable, Equatable {
+        let userID: UUID
+        let registration: DeviceRegistration
+
+        enum CodingKeys: String, CodingKey {
+            case userID = "user_id"
+            case platform
+            case pushToken = "push_token"
+            case appID = "app_id"
+            case name, locale
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(userID.uuidString, forKey: .userID)
+            try container.encode(registration.platform.rawValue, forKey: .platform)
+            try container.encode(registration.pushToken, forKey: .pushToken)
+            try container.encode(registration.appID, forKey: .appID)
+            try container.encode(registration.name, forKey: .name)
+            try container.encode(registration.locale, forKey: .locale)
+        }
+    }
+
+    private struct RegisteredDevice: Sendable {
+        let device: Device
+        let created: Bool
+    }
+
+    /// One registration, on its own (an idle server, or the retry of a
+    /// batch that failed).
+    private static func register(_ pending: PendingRegistration, on database: PostgresClient) throws -> RegisteredDevice {
         // `xmax = 0` holds only for a row this statement inserted; an updated
         // row carries the updating transaction's id there.
+        let registration = pending.registration
         let row = try database.query("""
             INSERT INTO devices AS d (user_id, platform, push_token, app_id, name, locale)
-            VALUES (\(userID), \(registration.platform), \(registration.pushToken),
+            VALUES (\(pending.userID), \(registration.platform), \(registration.pushToken),
                     \(registration.appID), \(registration.name), \(registration.locale))
             ON CONFLICT (user_id, md5(push_token)) DO UPDATE SET
                 platform = EXCLUDED.platform,
@@ -31,7 +77,63 @@ public struct DeviceStore: Sendable {
                 updated_at = now()
             RETURNING \(unsafeSQL: Self.columns), (xmax = 0) AS created
             """)[0]
-        return (try Self.device(from: row), try row.decode("created", as: Bool.self))
+        return RegisteredDevice(device: try Self.device(from: row), created: try row.decode("created", as: Bool.self))
+    }
+
+    /// Several registrations in one commit, applied in order; one result
+    /// per registration, in the same order.
+    ///
+    /// A registration identical to the last one of the same user and token
+    /// before it in the batch would leave the row exactly as that one did
+    /// (every field is the same, and `now()` is the transaction's time), so
+    /// it is not sent again: it gets that one's row, as an update. A client
+    /// re-registering on every app start makes such batches common.
+    private static func register(_ batch: [PendingRegistration], on database: PostgresClient) throws -> [RegisteredDevice] {
+        let (distinct, distinctIndex) = withoutRepeats(batch)
+        let registered = distinct.count == 1 ? [try register(distinct[0], on: database)] : try registerInOneCall(distinct, on: database)
+        var answered = Set<Int>()
+        return distinctIndex.map { index in
+            let result = registered[index]
+            let first = answered.insert(index).inserted
+            return first ? result : RegisteredDevice(device: result.device, created: false)
+        }
+    }
+
+    /// The registrations to send, and for each of `batch` the index of the
+    /// one that answers it: a repeat of the latest registration of the same
+    /// user and token is answered by that one.
+    static func withoutRepeats(_ batch: [PendingRegistration]) -> (distinct: [PendingRegistration], answeredBy: [Int]) {
+        var distinct: [PendingRegistration] = []
+        var answeredBy: [Int] = []
+        var latestForToken: [TokenKey: Int] = [:]
+        for pending in batch {
+            let key = TokenKey(userID: pending.userID, pushToken: pending.registration.pushToken)
+            if let index = latestForToken[key], distinct[index] == pending {
+                answeredBy.append(index)
+            } else {
+                distinct.append(pending)
+                latestForToken[key] = distinct.count - 1
+                answeredBy.append(distinct.count - 1)
+            }
+        }
+        return (distinct, answeredBy)
+    }
+
+    private struct TokenKey: Hashable {
+        let userID: UUID
+        let pushToken: String
+    }
+
+    /// `register_devices` (migration 0011): one statement, one commit.
+    private static func registerInOneCall(_ batch: [PendingRegistration], on database: PostgresClient) throws -> [RegisteredDevice] {
+        let registrations = String(decoding: try JSONEncoder().encode(batch), as: UTF8.self)
+        let rows = try database.query("SELECT * FROM register_devices(\(registrations)::jsonb)")
+        guard rows.count == batch.count else {
+            throw PostgresError(code: .decoding, message: "register_devices returned \(rows.count) rows for \(batch.count) registrations")
+        }
+        return try rows.map { row in
+            RegisteredDevice(device: try Self.device(from: row), created: try row.decode("created", as: Bool.self))
+        }
     }
 
     public func device(id: UUID, userID: UUID) throws -> Device? {

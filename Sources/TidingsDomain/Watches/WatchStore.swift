@@ -11,9 +11,14 @@ import TidingsPostgres
 /// the cascade from a deleted user).
 public struct WatchStore: Sendable {
     private let database: PostgresClient
+    private let reads: BatchingQueue<WatchKey, Watch?>
 
     public init(database: PostgresClient) {
         self.database = database
+        reads = BatchingQueue(
+            runBatch: { try Self.watches($0, on: database) },
+            runOne: { try Self.watch($0, on: database) }
+        )
     }
 
     /// Creates a watch, attaching it to the target for its URL and headers
@@ -31,9 +36,36 @@ public struct WatchStore: Sendable {
         }
     }
 
+    /// Concurrent reads share one query (`BatchingQueue`). A read joins only
+    /// a batch whose query has not started yet, so it never sees a watch
+    /// older than the moment it was asked for; a caller gets a row only if
+    /// both its id and its owner match.
     public func watch(userID: UUID, id: UUID) throws -> Watch? {
-        try database.query("\(unsafeSQL: Self.selectWatch) WHERE w.id = \(id) AND w.user_id = \(userID)")
+        try reads.submit(WatchKey(userID: userID, id: id))
+    }
+
+    private struct WatchKey: Hashable, Sendable {
+        let userID: UUID
+        let id: UUID
+    }
+
+    private static func watch(_ key: WatchKey, on database: PostgresClient) throws -> Watch? {
+        try database.query("\(unsafeSQL: selectWatch) WHERE w.id = \(key.id) AND w.user_id = \(key.userID)")
             .first.map(Self.watch(from:))
+    }
+
+    /// One watch (or nil) per key, in order; a key may appear several times.
+    private static func watches(_ keys: [WatchKey], on database: PostgresClient) throws -> [Watch?] {
+        let rows = try database.query("""
+            \(unsafeSQL: selectWatch)
+            WHERE w.id = ANY(\(CheckStore.uuidArray(keys.map { $0.id }))::uuid[]) AND w.user_id = ANY(\(CheckStore.uuidArray(keys.map { $0.userID }))::uuid[])
+            """)
+        var watches = [WatchKey: Watch](minimumCapacity: rows.count)
+        for row in rows {
+            let watch = try Self.watch(from: row)
+            watches[WatchKey(userID: watch.userID, id: watch.id)] = watch
+        }
+        return keys.map { watches[$0] }
     }
 
     public func list(userID: UUID, filter: WatchFilter, page: PageRequest) throws -> Page<Watch> {

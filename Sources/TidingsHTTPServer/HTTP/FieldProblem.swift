@@ -30,7 +30,10 @@ extension Decoder {
     /// does not declare, so a misspelt field is an error rather than ignored.
     public func rejectUnknownFields<Key: CodingKey>(_ keys: Key.Type) throws {
         let container = try container(keyedBy: AnyCodingKey.self)
-        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where Key(stringValue: key.stringValue) == nil {
+        // The alphabetically first unknown key, found without sorting the
+        // keys of every (valid) body.
+        let unknown = container.allKeys.filter { Key(stringValue: $0.stringValue) == nil }
+        if let key = unknown.min(by: { $0.stringValue < $1.stringValue }) {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: codingPath + [key],
                 debugDescription: "unknown field",

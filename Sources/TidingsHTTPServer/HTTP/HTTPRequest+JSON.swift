@@ -24,9 +24,21 @@ extension HTTPRequest {
         }
     }
 
+    /// Compares bytes: every request with a body asks, and going through
+    /// `Character`s (reversing, trimming, lower-casing) cost 5 % of the
+    /// CPU of `POST /v1/devices`.
     static func isJSONMediaType(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        let trimmed = mediaType.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
-        return String(trimmed).lowercased() == "application/json"
+        var mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+        while let first = mediaType.first, isASCIIWhitespace(first) { mediaType = mediaType.dropFirst() }
+        while let last = mediaType.last, isASCIIWhitespace(last) { mediaType = mediaType.dropLast() }
+        let expected = "application/json".utf8
+        guard mediaType.count == expected.count else { return false }
+        return zip(mediaType, expected).allSatisfy { byte, wanted in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 == wanted : byte == wanted
+        }
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte)
     }
 }

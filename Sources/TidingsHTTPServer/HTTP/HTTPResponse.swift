@@ -27,6 +27,12 @@ public struct HTTPResponse: Sendable {
         )
     }
 
+    /// A value that writes its own JSON (`JSONWritable`), skipping the
+    /// encoder; the bytes are the same.
+    public static func json<T: Encodable & JSONWritable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: value.jsonBytes)
+    }
+
     public static func text(
         _ string: String,
         status: HTTPStatus = .ok,

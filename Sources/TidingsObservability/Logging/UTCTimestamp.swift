@@ -11,7 +11,7 @@ public enum UTCTimestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func append(_ date: Date, to bytes: inout [UInt8]) {
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let (days, millisecondOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (year, month, day) = CivilCalendar.date(daysSinceEpoch: millisecondOfDay < 0 ? days - 1 : days)

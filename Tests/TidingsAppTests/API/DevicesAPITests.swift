@@ -291,4 +291,16 @@ import TidingsPostgres
         #expect(log.contains("device registered") && log.contains(id))
         #expect(log.contains("devices invalidated"))
     }
+
+    @Test func unknownFieldsAreRejectedNamingTheFirstInAlphabeticalOrder() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+
+        let response = try await server.send("POST", "/v1/devices", token: key, json: [
+            "platform": "ios", "push_token": "t", "zeta": 1, "alpha": 2,
+        ])
+        #expect(response.status == 422)
+        #expect(try response.object()["detail"] as? String == "alpha: is not a known field")
+    }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsDomain
+import TidingsHTTPServer
 
 /// `{"count", "sequence", "updated_at"}`: the badge as every device shows it.
 struct BadgeRepresentation: Encodable, Sendable {
@@ -16,5 +17,19 @@ struct BadgeRepresentation: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case count, sequence
         case updatedAt = "updated_at"
+    }
+}
+
+extension BadgeRepresentation: JSONWritable {
+    /// The same bytes as the synthesized `Encodable`, keys in sorted order.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("count")
+        writer.value(count)
+        writer.key("sequence")
+        writer.value(sequence)
+        writer.key("updated_at")
+        writer.value(updatedAt)
+        writer.endObject()
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsDomain
+import TidingsHTTPServer
 
 /// A device as the API shows it. The push token is included: it addresses
 /// the install at its push gateway and grants nothing on this API.
@@ -46,5 +47,31 @@ struct DeviceRepresentation: Encodable, Sendable {
         try container.encode(lastSeenAt, forKey: .lastSeenAt)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+extension DeviceRepresentation: JSONWritable {
+    /// The same bytes as `encode(to:)`, keys in sorted order.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("app_id")
+        writer.value(appID)
+        writer.key("created_at")
+        writer.value(createdAt)
+        writer.key("id")
+        writer.value(id)
+        writer.key("last_seen_at")
+        writer.value(lastSeenAt)
+        writer.key("locale")
+        writer.value(locale)
+        writer.key("name")
+        writer.value(name)
+        writer.key("platform")
+        writer.value(platform)
+        writer.key("push_token")
+        writer.value(pushToken)
+        writer.key("updated_at")
+        writer.value(updatedAt)
+        writer.endObject()
     }
 }
