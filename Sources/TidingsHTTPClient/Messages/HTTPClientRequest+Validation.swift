@@ -2,10 +2,10 @@ extension HTTPClientRequest {
     /// Rejects what libcurl would pass through unchecked: a scheme other
     /// than http/https, and CR, LF or NUL that would split the request.
     func validate() throws(HTTPClientError) {
-        guard let separator = url.firstRange(of: "://") else {
+        guard let separator = Self.schemeSeparator(in: url) else {
             throw HTTPClientError(code: .invalidURL, message: "the URL has no scheme (expected http:// or https://)")
         }
-        let scheme = url[..<separator.lowerBound].lowercased()
+        let scheme = url[..<separator].lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw HTTPClientError(
                 code: .unsupportedScheme,
@@ -27,6 +27,17 @@ extension HTTPClientRequest {
                 throw HTTPClientError(code: .invalidRequest, message: "the value of header \(header.name) contains CR, LF or NUL")
             }
         }
+    }
+
+    /// Where the first "://" starts (a byte scan: this runs for every check).
+    private static func schemeSeparator(in url: String) -> String.Index? {
+        let utf8 = url.utf8
+        var start = utf8.startIndex
+        while let colon = utf8[start...].firstIndex(of: UInt8(ascii: ":")) {
+            if utf8[colon...].starts(with: "://".utf8) { return colon }
+            start = utf8.index(after: colon)
+        }
+        return nil
     }
 
     private static func isControlOrSpace(_ byte: UInt8) -> Bool {
