@@ -73,27 +73,6 @@ CURLcode CTidingsShims_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, vo
 
 CURLMcode CTidingsShims_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
 
-/// libcurl's multi_socket interface driven by epoll, for one multi handle
-/// on one thread. curl_multi_poll and curl_multi_perform walk every
-/// transfer on every wakeup (sockets collected, then each transfer run);
-/// with hundreds in flight that walk was a large share of a 304 check.
-/// Here libcurl registers its sockets through a callback and only the
-/// sockets with events (and timers that are due) are driven. In C because the callbacks and the
-/// packed epoll_event belong together and need nothing from Swift.
-typedef struct CTidingsShims_CurlEventLoop CTidingsShims_CurlEventLoop;
-
-/// Installs the socket callback on `multi`; NULL on failure.
-CTidingsShims_CurlEventLoop *CTidingsShims_curl_event_loop_create(CURLM *multi);
-/// Closes the loop's descriptors; call after curl_multi_cleanup.
-void CTidingsShims_curl_event_loop_destroy(CTidingsShims_CurlEventLoop *loop);
-/// Ends a wait in progress (or the next one) early; callable from any thread.
-void CTidingsShims_curl_event_loop_wake(CTidingsShims_CurlEventLoop *loop);
-/// Waits for socket events, a wake or libcurl's next timeout (at most
-/// `max_wait_ms`), then lets libcurl act on each. Finished transfers are
-/// then in curl_multi_info_read. Returns the first error of
-/// curl_multi_socket_action, CURLM_OK otherwise.
-CURLMcode CTidingsShims_curl_event_loop_run_once(CTidingsShims_CurlEventLoop *loop, int max_wait_ms);
-
 // MARK: OpenSSL
 
 /// OPENSSL_free is a macro.

@@ -9,16 +9,14 @@ import Synchronization
 import TidingsObservability
 
 /// Runs every transfer of one client on a single thread that owns the libcurl
-/// multi handle and all easy handles, driven through libcurl's multi_socket
-/// interface on epoll (`CTidingsShims_curl_event_loop_*`): each wakeup costs
-/// the sockets that had events, not a walk of every transfer in flight.
-/// Other threads only touch `inbox` (under its lock) and wake the loop (an
-/// eventfd write).
+/// multi handle and all easy handles. Other threads only touch `inbox`
+/// (under its lock) and call curl_multi_wakeup, which libcurl documents as
+/// callable from any thread.
 ///
-/// `@unchecked Sendable`: `multi`, `transfers` and the loop are used by the
-/// driver thread alone (after `init` hands them over through
-/// pthread_create), and the loop is woken only under the inbox lock while
-/// `isShutDown` is false, i.e. before the driver thread can have freed it.
+/// `@unchecked Sendable`: `multi` and `transfers` are used by the driver
+/// thread alone (after `init` hands them over through pthread_create), and
+/// `multi` is woken only under the inbox lock while `isShutDown` is false,
+/// i.e. before the driver thread can have freed it.
 final class CurlMultiDriver: @unchecked Sendable {
     private struct Submission: Sendable {
         let id: UInt64
@@ -38,7 +36,6 @@ final class CurlMultiDriver: @unchecked Sendable {
     private let inbox = Mutex(Inbox())
     private let nextID = Atomic<UInt64>(1)
     private let multi: UnsafeMutableRawPointer
-    private let loop: OpaquePointer
     private var transfers: [UInt64: CurlEasyTransfer] = [:]
     /// Easy handles of finished transfers, reset, for the next ones: a new
     /// handle costs a large allocation and its buffers on every request.
@@ -53,12 +50,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         guard let multi = curl_multi_init() else {
             throw HTTPClientError(code: .transport, message: "libcurl could not create a multi handle")
         }
-        guard let loop = CTidingsShims_curl_event_loop_create(multi) else {
-            curl_multi_cleanup(multi)
-            throw HTTPClientError(code: .transport, message: "could not set up the HTTP client's event loop")
-        }
         self.multi = multi
-        self.loop = loop
         self.idleHandleLimit = max(configuration.maxTotalConnections, 64)
         self.configuration = configuration
         self.logger = logger
@@ -71,7 +63,6 @@ final class CurlMultiDriver: @unchecked Sendable {
             inbox.withLock { $0.thread = thread }
         } catch {
             curl_multi_cleanup(multi)
-            CTidingsShims_curl_event_loop_destroy(loop)
             throw error
         }
     }
@@ -106,7 +97,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         let thread = inbox.withLock { inbox -> pthread_t? in
             guard !inbox.isShutDown else { return nil }
             inbox.isShutDown = true
-            CTidingsShims_curl_event_loop_wake(loop)
+            curl_multi_wakeup(multi)
             defer { inbox.thread = nil }
             return inbox.thread
         }
@@ -116,7 +107,7 @@ final class CurlMultiDriver: @unchecked Sendable {
     private func wake(_ inbox: inout Inbox) {
         guard !inbox.wakeupPending else { return }
         inbox.wakeupPending = true
-        CTidingsShims_curl_event_loop_wake(loop)
+        curl_multi_wakeup(multi)
     }
 
     // MARK: Driver thread
@@ -139,9 +130,10 @@ final class CurlMultiDriver: @unchecked Sendable {
             }
             submissions.forEach(start)
             cancellations.forEach(abort)
-            collectFinished()
-            // The loop shortens the wait to libcurl's next timeout.
-            report(CTidingsShims_curl_event_loop_run_once(loop, 1000), from: "curl_multi_socket_action")
+            performAndCollect()
+            var ready: Int32 = 0
+            // libcurl shortens the wait to its next internal timeout.
+            report(curl_multi_poll(multi, nil, 0, 1000, &ready), from: "curl_multi_poll")
         }
     }
 
@@ -193,7 +185,9 @@ final class CurlMultiDriver: @unchecked Sendable {
         idleHandles.append(handle)
     }
 
-    private func collectFinished() {
+    private func performAndCollect() {
+        var running: Int32 = 0
+        report(curl_multi_perform(multi, &running), from: "curl_multi_perform")
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
@@ -223,9 +217,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         transfers.removeAll()
         idleHandles.forEach(curl_easy_cleanup)
         idleHandles.removeAll()
-        // libcurl unregisters its last sockets from the loop while cleaning up.
         curl_multi_cleanup(multi)
-        CTidingsShims_curl_event_loop_destroy(loop)
     }
 
     private func report(_ code: CURLMcode, from function: String) {

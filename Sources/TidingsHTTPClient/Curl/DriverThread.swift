@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A dedicated, joinable OS thread. The driver blocks in epoll_wait, so
+/// A dedicated, joinable OS thread. The driver blocks in curl_multi_poll, so
 /// it must not occupy a thread of Swift's cooperative pool.
 enum DriverThread {
     private final class Body {
