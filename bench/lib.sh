@@ -1,8 +1,11 @@
 # Shared by the bench/ scripts (sourced, not run): build the release
 # binary, start Tidings on a port and wait until it is ready, stop it.
 
-# Builds the release binary; sets $binary.
+# Builds the release binary; sets $binary. BENCH_BINARY=path skips the
+# build and runs that binary instead (A/B runs of two builds back to back;
+# set TIDINGS_RESOURCES_DIR too when its migrations differ).
 bench_build() {
+    if [ -n "${BENCH_BINARY:-}" ]; then binary=$BENCH_BINARY; return; fi
     swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
         || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
     binary="$(swift build -c release --show-bin-path)/tidings"

@@ -2,6 +2,8 @@
 # Starts or stops the throwaway PostgreSQL cluster the test suite runs against.
 #   scripts/test-postgres.sh start DIR   -> prints the connection URL on stdout
 #   scripts/test-postgres.sh stop DIR
+# TIDINGS_TEST_POSTGRES_OPTIONS adds server options at start, e.g.
+# "-c shared_preload_libraries=pg_stat_statements" to profile a benchmark.
 # The cluster listens on a unix socket inside DIR only (no TCP port). As root,
 # initdb and postgres run as the `postgres` system user, which they require.
 set -euo pipefail
@@ -24,7 +26,7 @@ start)
             || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -k $dir -c max_connections=1000 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        -o "-c listen_addresses='' -k $dir -c max_connections=1000 -c fsync=off -c synchronous_commit=off -c full_page_writes=off ${TIDINGS_TEST_POSTGRES_OPTIONS:-}" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgresql://tidings@/postgres?host=$dir"
     ;;

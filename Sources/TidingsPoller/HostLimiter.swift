@@ -36,13 +36,33 @@ final class HostLimiter: Sendable {
     /// Waits until a request to `host` may start. False when the limiter
     /// was closed (shutdown): the caller must not send the request.
     func acquire(host: String) async -> Bool {
-        await withCheckedContinuation { continuation in
+        // A host with a free slot and nobody queued (the usual case) starts
+        // at once, without suspending the task for a round trip through
+        // the executor.
+        if let immediate = tryAcquire(host: host) { return immediate }
+        return await withCheckedContinuation { continuation in
             let (resumed, allowed) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], Bool) in
                 guard !state.isClosed else { return ([continuation], false) }
                 state.hosts[host, default: Host(gate: HostGateState(concurrency: concurrency))].waiting.append(continuation)
                 return (pump(host, in: &state), true)
             }
             for waiter in resumed { waiter.resume(returning: allowed) }
+        }
+    }
+
+    /// The answer `acquire` can give without waiting, nil when it must
+    /// queue.
+    private func tryAcquire(host: String) -> Bool? {
+        let now = Instant.now
+        let gap = minimumGap
+        return state.withLock { state -> Bool? in
+            guard !state.isClosed else { return false }
+            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: concurrency))
+            guard !entry.hasWaiting, !entry.timerArmed, entry.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) == .start else {
+                return nil
+            }
+            state.hosts[host] = entry
+            return true
         }
     }
 

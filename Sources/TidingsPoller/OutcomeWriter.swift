@@ -142,7 +142,7 @@ final class OutcomeWriter: Sendable {
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
         var eventful: [CheckOutcome] = []
         let live = outcomes.filter { !$0.abandoned }
-        for outcome in live { metrics.record(outcome) }
+        metrics.record(live)
         for outcome in live {
             guard !outcome.isEventful else {
                 eventful.append(outcome)

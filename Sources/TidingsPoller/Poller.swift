@@ -131,6 +131,12 @@ public final class Poller: Sendable {
     private func runScheduler() {
         defer { schedulerFinished.signal() }
         let lowWater = max(configuration.concurrency / 8, 1)
+        // The walk of the due index starts over at least this often, so a
+        // target passed over (locked by another replica, released, lease
+        // expired) waits no longer even while the due targets never run out.
+        let restartEvery = Duration.seconds(1)
+        var cursor = ClaimCursor.start
+        var walkStarted = ContinuousClock.now
         while true {
             let (stopping, free) = state.withLock { ($0.isStopping, configuration.concurrency - $0.inFlight.count) }
             if stopping { return }
@@ -140,8 +146,13 @@ public final class Poller: Sendable {
             }
             let claimed: [ClaimedTarget]
             do {
-                claimed = try store.claimDue(owner: owner, limit: min(free, configuration.claimBatchSize), lease: configuration.lease)
+                if cursor == .start || ContinuousClock.now - walkStarted >= restartEvery {
+                    cursor = .start
+                    walkStarted = .now
+                }
+                claimed = try store.claimDue(owner: owner, limit: min(free, configuration.claimBatchSize), lease: configuration.lease, cursor: &cursor)
             } catch {
+                cursor = .start
                 logger.error("could not claim due targets", metadata: ["error": "\(error)"])
                 waitForCapacity(timeout: .seconds(1))
                 continue

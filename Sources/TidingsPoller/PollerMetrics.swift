@@ -22,11 +22,23 @@ struct PollerMetrics: Sendable {
         writeFailures = registry.counter("tidings_poller_write_failures_total", help: "Check results that could not be written (the lease expires and the target is checked again).")
     }
 
-    func record(_ outcome: CheckOutcome) {
-        checks.increment(labels: ["result": outcome.summary.rawValue])
-        requests.increment(by: Double(outcome.record.requests))
-        notModified.increment(by: Double(outcome.record.notModified))
-        bytesReceived.increment(by: Double(outcome.record.bytesReceived))
-        bytesSaved.increment(by: Double(outcome.record.bytesSaved))
+    /// Counts a batch of outcomes: one update per series, not per check.
+    func record(_ outcomes: [CheckOutcome]) {
+        var bySummary: [CheckOutcome.Summary: Int] = [:]
+        var (requestCount, notModifiedCount, received, saved) = (0, 0, 0, 0)
+        for outcome in outcomes {
+            bySummary[outcome.summary, default: 0] += 1
+            requestCount += outcome.record.requests
+            notModifiedCount += outcome.record.notModified
+            received += outcome.record.bytesReceived
+            saved += outcome.record.bytesSaved
+        }
+        for (summary, count) in bySummary {
+            checks.increment(by: Double(count), labels: ["result": summary.rawValue])
+        }
+        requests.increment(by: Double(requestCount))
+        notModified.increment(by: Double(notModifiedCount))
+        bytesReceived.increment(by: Double(received))
+        bytesSaved.increment(by: Double(saved))
     }
 }

@@ -19,32 +19,56 @@ public struct CheckStore: Sendable {
 
     // MARK: Claiming
 
-    /// Leases up to `limit` due targets whose lease is free or expired, the
-    /// longest overdue first. SKIP LOCKED lets replicas claim side by side
-    /// without waiting for, or taking, each other's rows. A claimed target's
-    /// `next_check_at` moves to the end of its lease: the due-index scan of
-    /// the next claim then starts past every target in flight instead of
-    /// stepping over them, and a crashed replica's target is due exactly
-    /// when its lease expires. Writing the result sets the real next check.
-    public func claimDue(owner: String, limit: Int, lease: Duration) throws -> [ClaimedTarget] {
+    /// Leases up to `limit` due targets whose lease is free or expired, in
+    /// due order. SKIP LOCKED lets replicas claim side by side without
+    /// waiting for, or taking, each other's rows. The claim sets only the
+    /// lease (a HOT update: no indexed column changes, migration 0012); the
+    /// scan starts after `cursor`, which moves to the last target claimed,
+    /// or back to the start when fewer than `limit` were left. A claimed
+    /// target stays due, so a crashed replica's target is taken over as soon
+    /// as its lease expires; writing the result sets the next check.
+    public func claimDue(owner: String, limit: Int, lease: Duration, cursor: inout ClaimCursor) throws -> [ClaimedTarget] {
         guard limit > 0 else { return [] }
-        return try database.withConnection { connection in
+        let after = cursor
+        let (targets, last) = try database.withConnection { connection in
             let rows = try connection.query("""
                 UPDATE targets t
-                SET lease_owner = \(owner), lease_until = now() + make_interval(secs => \(Self.seconds(lease))),
-                    next_check_at = now() + make_interval(secs => \(Self.seconds(lease)))
+                SET lease_owner = \(owner), lease_until = now() + make_interval(secs => \(Self.seconds(lease)))
                 WHERE t.id IN (
                     SELECT id FROM targets
                     WHERE interval_seconds IS NOT NULL AND next_check_at <= now()
+                      AND (next_check_at, id) > (\(after.dueAt)::timestamptz, \(after.id)::uuid)
                       AND (lease_until IS NULL OR lease_until < now())
-                    ORDER BY next_check_at
+                    ORDER BY next_check_at, id
                     LIMIT \(limit)
                     FOR UPDATE SKIP LOCKED
                 )
-                RETURNING \(unsafeSQL: Self.targetColumns)
+                RETURNING \(unsafeSQL: Self.targetColumns), t.next_check_at::text AS due_at,
+                          extract(epoch FROM t.next_check_at) AS due_epoch
                 """)
-            return try Self.withWatches(try rows.map(Self.target(from:)), on: connection)
+            var last: (epoch: Double, high: UInt64, low: UInt64, cursor: ClaimCursor)?
+            var targets: [ClaimedTarget] = []
+            targets.reserveCapacity(rows.count)
+            for row in rows {
+                let target = try Self.target(from: row)
+                let epoch: Double = try row.decode("due_epoch")
+                // RETURNING has no order: keep the largest (due, id).
+                let (high, low) = ClaimCursor.order(target.id)
+                if last.map({ ($0.epoch, $0.high, $0.low) < (epoch, high, low) }) ?? true {
+                    last = (epoch, high, low, ClaimCursor(dueAt: try row.decode("due_at"), id: target.id))
+                }
+                targets.append(target)
+            }
+            return (try Self.withWatches(targets, on: connection), last?.cursor)
         }
+        cursor = targets.count < limit ? .start : last ?? .start
+        return targets
+    }
+
+    /// `claimDue` from the start of the due targets (tests, one-off claims).
+    public func claimDue(owner: String, limit: Int, lease: Duration) throws -> [ClaimedTarget] {
+        var cursor = ClaimCursor.start
+        return try claimDue(owner: owner, limit: limit, lease: lease, cursor: &cursor)
     }
 
     /// Leases one target now, due or not (a check asked for through the
@@ -61,16 +85,15 @@ public struct CheckStore: Sendable {
         }
     }
 
-    /// Gives leases back without checking (shutdown): the targets are due
-    /// again (those `claimDue` moved to the lease's end) and another
-    /// replica, or this one after a restart, takes them.
+    /// Gives leases back without checking (shutdown): the targets are still
+    /// due (claims leave `next_check_at` alone) and another replica, or this
+    /// one after a restart, takes them.
     public func release(owner: String, targetIDs: [UUID]) throws {
         guard !targetIDs.isEmpty else { return }
         try database.withConnection { connection in
             _ = try connection.execute("""
                 UPDATE targets
-                SET lease_owner = NULL, lease_until = NULL,
-                    next_check_at = CASE WHEN next_check_at = lease_until THEN now() ELSE next_check_at END
+                SET lease_owner = NULL, lease_until = NULL
                 WHERE lease_owner = \(owner) AND id = ANY(\(Self.uuidArray(targetIDs))::uuid[])
                 """)
         }

@@ -6,11 +6,12 @@ import Darwin
 import CCurl
 import CTidingsShims
 
-/// One request on its libcurl easy handle, with the state its callbacks
-/// fill in. Owned by `CurlMultiDriver` and used only on the driver thread;
+/// One request on a libcurl easy handle, with the state its callbacks fill
+/// in. Owned by `CurlMultiDriver` and used only on the driver thread;
 /// libcurl's callbacks receive it as an unretained pointer, which is valid
 /// because the driver keeps a strong reference until the handle has left the
-/// multi handle.
+/// multi handle. The handle itself belongs to the driver, which resets and
+/// reuses it for a later request once this one is complete.
 final class CurlEasyTransfer {
     typealias Completion = @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
 
@@ -35,15 +36,14 @@ final class CurlEasyTransfer {
     /// generic "could not connect".
     private(set) var connectRefusal: HTTPClientError?
 
+    /// Configures `handle` (fresh or reset) for the request.
     init(
         id: UInt64,
+        handle: UnsafeMutableRawPointer,
         request: HTTPClientRequest,
         configuration: HTTPClientConfiguration,
         completion: @escaping Completion
     ) throws(HTTPClientError) {
-        guard let handle = curl_easy_init() else {
-            throw HTTPClientError(code: .transport, message: "libcurl could not create a transfer")
-        }
         self.id = id
         self.handle = handle
         self.completion = completion
@@ -61,8 +61,9 @@ final class CurlEasyTransfer {
         try configure(request: request, configuration: configuration)
     }
 
+    /// Runs once the handle is out of the multi handle and reset or freed
+    /// (neither reads the header list or error buffer again).
     deinit {
-        curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }

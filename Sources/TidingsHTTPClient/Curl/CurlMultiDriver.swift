@@ -37,6 +37,11 @@ final class CurlMultiDriver: @unchecked Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UInt64: CurlEasyTransfer] = [:]
+    /// Easy handles of finished transfers, reset, for the next ones: a new
+    /// handle costs a large allocation and its buffers on every request.
+    /// Connections and the DNS cache live in the multi handle either way.
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private let idleHandleLimit: Int
     private let configuration: HTTPClientConfiguration
     private let logger: Logger
 
@@ -46,6 +51,7 @@ final class CurlMultiDriver: @unchecked Sendable {
             throw HTTPClientError(code: .transport, message: "libcurl could not create a multi handle")
         }
         self.multi = multi
+        self.idleHandleLimit = max(configuration.maxTotalConnections, 64)
         self.configuration = configuration
         self.logger = logger
         // The keep-alive cache holds as many idle connections as may be open at once.
@@ -132,20 +138,27 @@ final class CurlMultiDriver: @unchecked Sendable {
     }
 
     private func start(_ submission: Submission) {
+        guard let handle = idleHandles.popLast() ?? curl_easy_init() else {
+            submission.completion(.failure(HTTPClientError(code: .transport, message: "libcurl could not create a transfer")))
+            return
+        }
         let transfer: CurlEasyTransfer
         do {
             transfer = try CurlEasyTransfer(
                 id: submission.id,
+                handle: handle,
                 request: submission.request,
                 configuration: configuration,
                 completion: submission.completion
             )
         } catch {
+            recycle(handle)
             submission.completion(.failure(error))
             return
         }
         let code = curl_multi_add_handle(multi, transfer.handle)
         guard code == CURLM_OK else {
+            recycle(handle)
             transfer.fail(HTTPClientError(code: .transport, message: "could not start the transfer: \(Self.text(code))"))
             return
         }
@@ -155,7 +168,21 @@ final class CurlMultiDriver: @unchecked Sendable {
     private func abort(_ id: UInt64) {
         guard let transfer = transfers.removeValue(forKey: id) else { return }
         curl_multi_remove_handle(multi, transfer.handle)
+        recycle(transfer.handle)
         transfer.fail(.cancelled)
+    }
+
+    /// Takes back a handle that is out of the multi handle and whose
+    /// transfer read all it needs from it: reset (options and per-request
+    /// state go; connections stay with the multi handle) and kept, or freed
+    /// beyond the limit.
+    private func recycle(_ handle: UnsafeMutableRawPointer) {
+        guard idleHandles.count < idleHandleLimit else {
+            curl_easy_cleanup(handle)
+            return
+        }
+        curl_easy_reset(handle)
+        idleHandles.append(handle)
     }
 
     private func performAndCollect() {
@@ -174,6 +201,7 @@ final class CurlMultiDriver: @unchecked Sendable {
             guard let transfer = transfers.removeValue(forKey: id) else { continue }
             curl_multi_remove_handle(multi, handle)
             transfer.complete(with: result)
+            recycle(handle)
         }
     }
 
@@ -183,9 +211,12 @@ final class CurlMultiDriver: @unchecked Sendable {
         }
         for transfer in transfers.values {
             curl_multi_remove_handle(multi, transfer.handle)
+            curl_easy_cleanup(transfer.handle)
             transfer.fail(.shutdown)
         }
         transfers.removeAll()
+        idleHandles.forEach(curl_easy_cleanup)
+        idleHandles.removeAll()
         curl_multi_cleanup(multi)
     }
 

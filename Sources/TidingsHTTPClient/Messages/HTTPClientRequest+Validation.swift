@@ -2,10 +2,10 @@ extension HTTPClientRequest {
     /// Rejects what libcurl would pass through unchecked: a scheme other
     /// than http/https, and CR, LF or NUL that would split the request.
     func validate() throws(HTTPClientError) {
-        guard let separator = url.firstRange(of: "://") else {
+        guard let separator = Self.schemeSeparator(in: url) else {
             throw HTTPClientError(code: .invalidURL, message: "the URL has no scheme (expected http:// or https://)")
         }
-        let scheme = url[..<separator.lowerBound].lowercased()
+        let scheme = url[..<separator].lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw HTTPClientError(
                 code: .unsupportedScheme,
@@ -29,6 +29,17 @@ extension HTTPClientRequest {
         }
     }
 
+    /// Where the first "://" starts (a byte scan: this runs for every check).
+    private static func schemeSeparator(in url: String) -> String.Index? {
+        let utf8 = url.utf8
+        var start = utf8.startIndex
+        while let colon = utf8[start...].firstIndex(of: UInt8(ascii: ":")) {
+            if utf8[colon...].starts(with: "://".utf8) { return colon }
+            start = utf8.index(after: colon)
+        }
+        return nil
+    }
+
     private static func isControlOrSpace(_ byte: UInt8) -> Bool {
         byte <= 0x20 || byte == 0x7F
     }
@@ -37,10 +48,13 @@ extension HTTPClientRequest {
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            return false
         }
     }
 }
