@@ -55,22 +55,6 @@ import TidingsPostgres
         #expect(throws: PostgresError.self) { try Date(postgresText: text) }
     }
 
-    @Test(arguments: [
-        ("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
-        ("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
-        ("00000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000000"),
-        ("ffffffff-ffff-ffff-ffff-ffffffffffff", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
-    ])
-    func decodesUUIDs(text: String, expected: String) throws {
-        #expect(try UUID(postgresText: text) == UUID(uuidString: expected))
-    }
-
-    @Test(arguments: ["", "e621e1f8c36c495a93fc0c247a3e6e5f", "e621e1f8-c36c-495a-93fc-0c247a3e6e5", "-621e1f8-c36c-495a-93fc-0c247a3e6e5f0",
-                      "e621e1f8-c36c-495a-93fc-0c247a3e6e5g", "e621e1f8-c36c+495a-93fc-0c247a3e6e5f"])
-    func rejectsMalformedUUIDs(text: String) {
-        #expect(throws: PostgresError.self) { try UUID(postgresText: text) }
-    }
-
     @Test func decodesStandardTypes() throws {
         #expect(try Bool(postgresText: "t") == true)
         #expect(try Bool(postgresText: "f") == false)
