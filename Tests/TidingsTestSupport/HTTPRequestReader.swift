@@ -43,7 +43,11 @@ public struct HTTPRequestReader {
 
     private mutating func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16384)
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        var count = recv(descriptor, &chunk, chunk.count, 0)
+        // A signal landing on this thread is not the peer closing.
+        while count < 0 && errno == EINTR {
+            count = recv(descriptor, &chunk, chunk.count, 0)
+        }
         guard count > 0 else { return false }
         buffer.append(contentsOf: chunk[..<count])
         return true
