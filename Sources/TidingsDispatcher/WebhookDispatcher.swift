@@ -14,8 +14,11 @@ import TidingsPostgres
 /// batches and schedules retries. The table is the source of truth: the
 /// loop polls it, and NOTIFY on `tidings_deliveries` only wakes it sooner.
 ///
-/// One loop thread does all database work; the HTTP client's thread only
-/// hands finished attempts over. Results not yet written survive a lost
+/// One loop thread does all database work. A claim may lease a few
+/// deliveries per webhook beyond the cap (`DeliverySlots` queues them);
+/// the HTTP client's thread hands finished attempts over and sends the
+/// next queued delivery of the same webhook at once, so a slot does not
+/// sit idle for a database round trip. Results not yet written survive a lost
 /// database (they are written once it is back); a crash loses them, and
 /// the lease running out sends those deliveries again with the same
 /// `webhook-id`: at least once.
@@ -34,10 +37,15 @@ public final class WebhookDispatcher: Sendable {
     private let logger: Logger
     private let signal = WakeSignal()
     private let waker: NotificationWaker
-    private let finished = Mutex<[FinishedAttempt]>([])
+    /// Shared by the loop and the HTTP client's thread.
+    private struct State {
+        var slots: DeliverySlots
+        var finished: [FinishedAttempt] = []
+    }
+
+    private let state: Mutex<State>
     private let stopping = Atomic<Bool>(false)
     private let loop = Mutex<WorkerThread?>(nil)
-    private let inFlightCount = Atomic<Int>(0)
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
 
@@ -61,6 +69,8 @@ public final class WebhookDispatcher: Sendable {
         self.pool = PostgresClient(configuration: postgres, logger: logger)
         self.store = DeliveryStore(database: pool)
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
+        // A queued delivery is started only with a whole fresh lease left.
+        self.state = Mutex(State(slots: DeliverySlots(cap: configuration.perWebhookConcurrency, leaseNeeded: configuration.leaseDuration)))
         var logger = logger
         logger[metadataKey: "dispatcher"] = leaseOwner
         self.logger = logger
@@ -78,7 +88,7 @@ public final class WebhookDispatcher: Sendable {
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
         if let metrics {
             metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
-                .observe { [weak self] in Double(self?.inFlightCount.load(ordering: .relaxed) ?? 0) }
+                .observe { [weak self] in Double(self?.state.withLock { $0.slots.inFlightCount } ?? 0) }
         }
     }
 
@@ -106,43 +116,35 @@ public final class WebhookDispatcher: Sendable {
 
     // MARK: The loop
 
-    private struct InFlight {
-        var deliveries: [UUID: UUID] = [:]
-        var perWebhook: [UUID: Int] = [:]
-
-        mutating func add(_ delivery: ClaimedDelivery) {
-            deliveries[delivery.id] = delivery.webhookID
-            perWebhook[delivery.webhookID, default: 0] += 1
-        }
-
-        mutating func remove(_ delivery: ClaimedDelivery) {
-            guard deliveries.removeValue(forKey: delivery.id) != nil else { return }
-            perWebhook[delivery.webhookID, default: 1] -= 1
-            if perWebhook[delivery.webhookID] == 0 { perWebhook[delivery.webhookID] = nil }
-        }
-
-        func full(cap: Int) -> [UUID] {
-            perWebhook.filter { $0.value >= cap }.map(\.key)
-        }
-    }
-
     private func run() {
-        var inFlight = InFlight()
         var unwritten: [CompletedAttempt] = []
         var backoff = Backoff()
         var nextPrune = ContinuousClock.now + .seconds(10)
         var lastTurn = ContinuousClock.now - Self.turnInterval
         var finishedSinceTurn = 0
         var moreToClaim = false
+        var dropped = 0
+        let leasesPerWebhook = configuration.perWebhookConcurrency + configuration.prefetch
         while true {
-            finishedSinceTurn += collect(into: &inFlight, unwritten: &unwritten)
+            finishedSinceTurn += collect(unwritten: &unwritten)
             let isStopping = stopping.load(ordering: .acquiring)
+            if isStopping { state.withLock { $0.slots.close() } }
+            let (held, full, droppedNow) = state.withLock {
+                ($0.slots.heldCount, $0.slots.full(limit: leasesPerWebhook), $0.slots.droppedCount)
+            }
+            if droppedNow > dropped {
+                logger.warning("queued deliveries waited too long to be sent; they go out when their leases run out", metadata: [
+                    "deliveries": String(droppedNow - dropped),
+                ])
+                dropped = droppedNow
+            }
             // A turn costs a transaction whatever it carries: under load it
-            // waits until half of what was in flight has finished, or for
-            // the turn interval, so that each one writes and claims a batch.
+            // waits until half of what this process holds has finished, or
+            // for the turn interval, so that each one writes and claims a
+            // batch; the queued deliveries keep the slots busy meanwhile.
             let now = ContinuousClock.now
-            let batchReady = isStopping || moreToClaim || inFlight.deliveries.isEmpty
-                || finishedSinceTurn >= inFlight.deliveries.count || now - lastTurn >= Self.turnInterval
+            let batchReady = isStopping || moreToClaim || held == 0
+                || finishedSinceTurn >= held || now - lastTurn >= Self.turnInterval
             guard batchReady else {
                 signal.wait(timeout: lastTurn + Self.turnInterval - now)
                 continue
@@ -151,22 +153,25 @@ public final class WebhookDispatcher: Sendable {
             finishedSinceTurn = 0
             moreToClaim = false
             var request: DeliveryStore.ClaimRequest?
-            if !isStopping && inFlight.deliveries.count < configuration.maxInFlight {
+            if !isStopping && held < configuration.maxInFlight {
                 request = DeliveryStore.ClaimRequest(
                     owner: leaseOwner,
-                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - inFlight.deliveries.count),
+                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - held),
                     perWebhookLimit: configuration.perWebhookConcurrency,
+                    perWebhookPrefetch: configuration.prefetch,
                     leaseDuration: configuration.leaseDuration,
-                    skipping: inFlight.full(cap: configuration.perWebhookConcurrency)
+                    queuedLeaseDuration: configuration.queuedLeaseDuration,
+                    skipping: full
                 )
             }
+            // No later than the database's now(), so local lease ends are early, never late.
+            let claimedAt = ContinuousClock.now
             let (claimed, failure) = turn(writing: &unwritten, claiming: request)
             if isStopping { break }
-            for delivery in claimed {
-                inFlight.add(delivery)
+            let sending = state.withLock { $0.slots.admit(claimed, claimedAt: claimedAt) }
+            for delivery in sending {
                 send(delivery)
             }
-            inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
 
             var sleep = configuration.pollInterval
             if let failure {
@@ -180,7 +185,7 @@ public final class WebhookDispatcher: Sendable {
                 if let request, claimed.count == request.limit {
                     moreToClaim = true
                     sleep = .zero
-                } else if inFlight.deliveries.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
+                } else if held == 0 && claimed.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
                     // With requests in flight their results wake the loop anyway.
                     sleep = min(sleep, due)
                 }
@@ -191,25 +196,23 @@ public final class WebhookDispatcher: Sendable {
             }
             if sleep > .zero { signal.wait(timeout: sleep) }
         }
-        drain(&inFlight, unwritten: &unwritten)
+        drain(unwritten: &unwritten)
     }
 
     /// Takes over finished attempts; returns how many.
     @discardableResult
-    private func collect(into inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) -> Int {
-        let done = finished.withLock { finished in
-            defer { finished.removeAll(keepingCapacity: true) }
-            return finished
+    private func collect(unwritten: inout [CompletedAttempt]) -> Int {
+        let done = state.withLock { state in
+            defer { state.finished.removeAll(keepingCapacity: true) }
+            return state.finished
         }
         guard !done.isEmpty else { return 0 }
         let now = Date()
         for attempt in done {
-            inFlight.remove(attempt.delivery)
             let completed = attempt.completed(policy: policy, now: now)
             attempts?.increment(labels: ["result": completed.outcome.metricName])
             unwritten.append(completed)
         }
-        inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
         return done.count
     }
 
@@ -239,6 +242,8 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
+    /// Posts one delivery. Runs on the loop thread for what a claim starts
+    /// and on the HTTP client's thread for what follows from a queue.
     private func send(_ delivery: ClaimedDelivery) {
         let attemptedAt = Date()
         let request = WebhookMessage.request(
@@ -248,8 +253,13 @@ public final class WebhookDispatcher: Sendable {
         )
         let started = ContinuousClock.now
         client.execute(request) { [self] result in
-            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: ContinuousClock.now - started, result: result)
-            finished.withLock { $0.append(attempt) }
+            let finishedAt = ContinuousClock.now
+            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: finishedAt - started, result: result)
+            let next = state.withLock { state in
+                state.finished.append(attempt)
+                return state.slots.finish(webhook: delivery.webhookID, now: finishedAt)
+            }
+            if let next { send(next) }
             signal.wake()
         }
     }
@@ -270,12 +280,13 @@ public final class WebhookDispatcher: Sendable {
 
     /// After the loop: waits up to the grace period for attempts in
     /// flight, writes what finished and releases the leases of the rest.
-    private func drain(_ inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) {
+    private func drain(unwritten: inout [CompletedAttempt]) {
         let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
-        while !inFlight.deliveries.isEmpty && ContinuousClock.now < deadline {
+        while state.withLock({ $0.slots.inFlightCount }) > 0 && ContinuousClock.now < deadline {
             signal.wait(timeout: .milliseconds(50))
-            collect(into: &inFlight, unwritten: &unwritten)
+            collect(unwritten: &unwritten)
         }
+        collect(unwritten: &unwritten)
         if turn(writing: &unwritten, claiming: nil).1 != nil {
             logger.warning("could not record the last webhook attempts; they will be sent again", metadata: ["attempts": String(unwritten.count)])
         }
