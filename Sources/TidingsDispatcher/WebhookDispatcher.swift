@@ -14,11 +14,12 @@ import TidingsPostgres
 /// batches and schedules retries. The table is the source of truth: the
 /// loop polls it, and NOTIFY on `tidings_deliveries` only wakes it sooner.
 ///
-/// One loop thread does all database work. A claim may lease a few
-/// deliveries per webhook beyond the cap (`DeliverySlots` queues them);
-/// the HTTP client's thread hands finished attempts over and sends the
-/// next queued delivery of the same webhook at once, so a slot does not
-/// sit idle for a database round trip. Results not yet written survive a lost
+/// One loop thread claims; an `AttemptWriter` writes finished attempts
+/// back on its own thread and connection meanwhile. A claim may lease a
+/// few deliveries per webhook beyond the cap (`DeliverySlots` queues
+/// them); the HTTP client's thread hands each finished attempt to the
+/// writer and sends the next queued delivery of the same webhook at once,
+/// so a slot does not sit idle for a database round trip. Results not yet written survive a lost
 /// database (they are written once it is back); a crash loses them, and
 /// the lease running out sends those deliveries again with the same
 /// `webhook-id`: at least once.
@@ -38,12 +39,8 @@ public final class WebhookDispatcher: Sendable {
     private let signal = WakeSignal()
     private let waker: NotificationWaker
     /// Shared by the loop and the HTTP client's thread.
-    private struct State {
-        var slots: DeliverySlots
-        var finished: [FinishedAttempt] = []
-    }
-
-    private let state: Mutex<State>
+    private let slots: Mutex<DeliverySlots>
+    private let writer: AttemptWriter
     private let stopping = Atomic<Bool>(false)
     private let loop = Mutex<WorkerThread?>(nil)
     private let attempts: Counter?
@@ -59,6 +56,7 @@ public final class WebhookDispatcher: Sendable {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.lowercased().prefix(8))"
         var postgres = database.configuration
+        // One for claims, one for the writer.
         postgres.maxConnections = 2
         postgres.applicationName = "tidings-dispatcher"
         postgres.sessionSettings["synchronous_commit"] = "off"
@@ -74,7 +72,7 @@ public final class WebhookDispatcher: Sendable {
         self.store = DeliveryStore(database: pool)
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
         // A queued delivery is started only with a whole fresh lease left.
-        self.state = Mutex(State(slots: DeliverySlots(cap: configuration.perWebhookConcurrency, leaseNeeded: configuration.leaseDuration)))
+        self.slots = Mutex(DeliverySlots(cap: configuration.perWebhookConcurrency, leaseNeeded: configuration.leaseDuration))
         var logger = logger
         logger[metadataKey: "dispatcher"] = leaseOwner
         self.logger = logger
@@ -90,14 +88,19 @@ public final class WebhookDispatcher: Sendable {
         self.waker = NotificationWaker(configuration: database.configuration, signal: signal, logger: logger)
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
+        self.writer = AttemptWriter(
+            store: store, owner: leaseOwner, disableAfter: configuration.disableAfter,
+            logger: logger, disabledWebhooks: disabledWebhooks, claimer: signal
+        )
         if let metrics {
             metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
-                .observe { [weak self] in Double(self?.state.withLock { $0.slots.inFlightCount } ?? 0) }
+                .observe { [weak self] in Double(self?.slots.withLock { $0.inFlightCount } ?? 0) }
         }
     }
 
     public func start() {
         waker.start()
+        writer.start()
         loop.withLock { $0 = WorkerThread(name: "tidings.dispatcher") { [self] in run() } }
         logger.info("webhook dispatcher started")
     }
@@ -121,43 +124,39 @@ public final class WebhookDispatcher: Sendable {
     // MARK: The loop
 
     private func run() {
-        var unwritten: [CompletedAttempt] = []
         var backoff = Backoff()
         var nextPrune = ContinuousClock.now + .seconds(10)
-        var lastTurn = ContinuousClock.now - Self.turnInterval
-        var finishedSinceTurn = 0
+        var lastClaim = ContinuousClock.now - Self.turnInterval
+        var writtenAtClaim = 0
         var moreToClaim = false
         var dropped = 0
         let leasesPerWebhook = configuration.perWebhookConcurrency + configuration.prefetch
-        while true {
-            finishedSinceTurn += collect(unwritten: &unwritten)
-            let isStopping = stopping.load(ordering: .acquiring)
-            if isStopping { state.withLock { $0.slots.close() } }
-            let (held, full, droppedNow) = state.withLock {
-                ($0.slots.heldCount, $0.slots.full(limit: leasesPerWebhook), $0.slots.droppedCount)
-            }
+        while !stopping.load(ordering: .acquiring) {
+            let (held, full, droppedNow) = slots.withLock { ($0.heldCount, $0.full(limit: leasesPerWebhook), $0.droppedCount) }
             if droppedNow > dropped {
                 logger.warning("queued deliveries waited too long to be sent; they go out when their leases run out", metadata: [
                     "deliveries": String(droppedNow - dropped),
                 ])
                 dropped = droppedNow
             }
-            // A turn costs a transaction whatever it carries: under load it
-            // waits until half of what this process holds has finished, or
-            // for the turn interval, so that each one writes and claims a
-            // batch; the queued deliveries keep the slots busy meanwhile.
+            // A claim costs a transaction whatever it takes: under load it
+            // waits until the writer has freed as many leases as this process
+            // still holds, or for the turn interval, so that each claim takes
+            // a batch; the queued deliveries keep the slots busy meanwhile.
             let now = ContinuousClock.now
-            let batchReady = isStopping || moreToClaim || held == 0
-                || finishedSinceTurn >= held || now - lastTurn >= Self.turnInterval
+            let written = writer.written
+            let batchReady = moreToClaim || held == 0 || written - writtenAtClaim >= held || now - lastClaim >= Self.turnInterval
             guard batchReady else {
-                signal.wait(timeout: lastTurn + Self.turnInterval - now)
+                signal.wait(timeout: lastClaim + Self.turnInterval - now)
                 continue
             }
-            lastTurn = now
-            finishedSinceTurn = 0
+            lastClaim = now
+            writtenAtClaim = written
             moreToClaim = false
+            var claimed: [ClaimedDelivery] = []
+            var failure: (any Error)?
             var request: DeliveryStore.ClaimRequest?
-            if !isStopping && held < configuration.maxInFlight {
+            if held < configuration.maxInFlight {
                 request = DeliveryStore.ClaimRequest(
                     owner: leaseOwner,
                     limit: min(configuration.claimBatchSize, configuration.maxInFlight - held),
@@ -167,14 +166,16 @@ public final class WebhookDispatcher: Sendable {
                     queuedLeaseDuration: configuration.queuedLeaseDuration,
                     skipping: full
                 )
-            }
-            // No later than the database's now(), so local lease ends are early, never late.
-            let claimedAt = ContinuousClock.now
-            let (claimed, failure) = turn(writing: &unwritten, claiming: request)
-            if isStopping { break }
-            let sending = state.withLock { $0.slots.admit(claimed, claimedAt: claimedAt) }
-            for delivery in sending {
-                send(delivery)
+                // No later than the database's now(), so local lease ends are early, never late.
+                let claimedAt = ContinuousClock.now
+                do {
+                    claimed = try store.claim(request!)
+                } catch {
+                    failure = error
+                }
+                for delivery in slots.withLock({ $0.admit(claimed, claimedAt: claimedAt) }) {
+                    send(delivery)
+                }
             }
 
             var sleep = configuration.pollInterval
@@ -190,7 +191,7 @@ public final class WebhookDispatcher: Sendable {
                     moreToClaim = true
                     sleep = .zero
                 } else if held == 0 && claimed.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
-                    // With requests in flight their results wake the loop anyway.
+                    // With requests in flight the writer wakes the loop anyway.
                     sleep = min(sleep, due)
                 }
                 if ContinuousClock.now >= nextPrune {
@@ -200,50 +201,7 @@ public final class WebhookDispatcher: Sendable {
             }
             if sleep > .zero { signal.wait(timeout: sleep) }
         }
-        drain(unwritten: &unwritten)
-    }
-
-    /// Takes over finished attempts; returns how many.
-    @discardableResult
-    private func collect(unwritten: inout [CompletedAttempt]) -> Int {
-        let done = state.withLock { state in
-            defer { state.finished.removeAll(keepingCapacity: true) }
-            return state.finished
-        }
-        guard !done.isEmpty else { return 0 }
-        let now = Date()
-        for attempt in done {
-            let completed = attempt.completed(policy: policy, now: now)
-            attempts?.increment(labels: ["result": completed.outcome.metricName])
-            unwritten.append(completed)
-        }
-        return done.count
-    }
-
-    /// Writes finished attempts and claims more in one transaction.
-    /// Returns what was claimed, or the error when the database is
-    /// unreachable (the attempts then stay queued for the next turn).
-    private func turn(writing unwritten: inout [CompletedAttempt], claiming request: DeliveryStore.ClaimRequest?) -> ([ClaimedDelivery], (any Error)?) {
-        guard !unwritten.isEmpty || request != nil else { return ([], nil) }
-        do {
-            let turn = try store.turn(completing: unwritten, owner: leaseOwner, disableAfter: configuration.disableAfter, claiming: request)
-            for webhook in turn.disabled {
-                disabledWebhooks?.increment()
-                logger.warning("webhook disabled", metadata: ["webhook.id": webhook.id.canonicalString, "reason": webhook.reason])
-            }
-            unwritten.removeAll(keepingCapacity: true)
-            return (turn.claimed, nil)
-        } catch let error as PostgresError where (error.code == .server || error.code == .decoding) && !error.isSerializationFailure {
-            // Retrying a statement the server refuses would never end: the
-            // leases run out and the deliveries are sent again instead.
-            logger.error("could not record webhook attempts; they will be sent again", metadata: [
-                "error": error.description, "attempts": String(unwritten.count),
-            ])
-            unwritten.removeAll(keepingCapacity: true)
-            return ([], nil)
-        } catch {
-            return ([], error)
-        }
+        drain()
     }
 
     /// Posts one delivery. Runs on the loop thread for what a claim starts
@@ -258,13 +216,13 @@ public final class WebhookDispatcher: Sendable {
         let started = ContinuousClock.now
         client.execute(request) { [self] result in
             let finishedAt = ContinuousClock.now
-            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: finishedAt - started, result: result)
-            let next = state.withLock { state in
-                state.finished.append(attempt)
-                return state.slots.finish(webhook: delivery.webhookID, now: finishedAt)
+            if let next = slots.withLock({ $0.finish(webhook: delivery.webhookID, now: finishedAt) }) {
+                send(next)
             }
-            if let next { send(next) }
-            signal.wake()
+            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: finishedAt - started, result: result)
+            let completed = attempt.completed(policy: policy, now: Date())
+            attempts?.increment(labels: ["result": completed.outcome.metricName])
+            writer.add(completed)
         }
     }
 
@@ -282,18 +240,16 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// After the loop: waits up to the grace period for attempts in
-    /// flight, writes what finished and releases the leases of the rest.
-    private func drain(unwritten: inout [CompletedAttempt]) {
+    /// After the loop: starts nothing more, waits up to the grace period
+    /// for attempts in flight, lets the writer write what finished and
+    /// releases the leases of the rest.
+    private func drain() {
+        slots.withLock { $0.close() }
         let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
-        while state.withLock({ $0.slots.inFlightCount }) > 0 && ContinuousClock.now < deadline {
+        while slots.withLock({ $0.inFlightCount }) > 0 && ContinuousClock.now < deadline {
             signal.wait(timeout: .milliseconds(50))
-            collect(unwritten: &unwritten)
         }
-        collect(unwritten: &unwritten)
-        if turn(writing: &unwritten, claiming: nil).1 != nil {
-            logger.warning("could not record the last webhook attempts; they will be sent again", metadata: ["attempts": String(unwritten.count)])
-        }
+        writer.stop()
         do {
             let released = try store.releaseLeases(owner: leaseOwner)
             if released > 0 { logger.info("released unfinished deliveries", metadata: ["deliveries": String(released)]) }

@@ -41,32 +41,27 @@ extension DeliveryStore {
         }
     }
 
-    /// What one turn of a dispatcher wrote and took.
-    public struct Turn: Sendable {
-        public var disabled: [DisabledWebhook] = []
-        public var claimed: [ClaimedDelivery] = []
+    /// Writes a batch of finished attempts in one transaction: the attempt
+    /// rows, each delivery's new state while `owner` still holds its lease,
+    /// each webhook's `failing_since`; disables webhooks that answered 410
+    /// or have failed for `disableAfter` (with a `webhook.disabled` event
+    /// for the owner's other webhooks, and failing what the disabled one
+    /// still had pending). Returns the webhooks it disabled.
+    public func complete(_ attempts: [CompletedAttempt], owner: String, disableAfter: Duration) throws -> [DisabledWebhook] {
+        guard !attempts.isEmpty else { return [] }
+        return try database.withTransaction { connection in
+            try Self.recordAttempts(attempts, owner: owner, on: connection)
+            // Only a failure can disable a webhook.
+            guard attempts.contains(where: { $0.outcome != .succeeded }) else { return [] }
+            return try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
+        }
     }
 
-    /// One dispatcher turn in one transaction: writes a batch of finished
-    /// attempts (the attempt rows, each delivery's new state while `owner`
-    /// still holds its lease, each webhook's `failing_since`), disables
-    /// webhooks that answered 410 or have failed for `disableAfter` (with a
-    /// `webhook.disabled` event for the owner's other webhooks, and failing
-    /// what the disabled one still had pending), then claims more.
-    public func turn(completing attempts: [CompletedAttempt], owner: String, disableAfter: Duration, claiming request: ClaimRequest?) throws -> Turn {
-        try database.withTransaction { connection in
-            var turn = Turn()
-            if !attempts.isEmpty {
-                try Self.recordAttempts(attempts, owner: owner, on: connection)
-                // Only a failure can disable a webhook.
-                if attempts.contains(where: { $0.outcome != .succeeded }) {
-                    turn.disabled = try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
-                }
-            }
-            if let request, request.limit > 0 {
-                turn.claimed = try Self.claim(request, on: connection)
-            }
-            return turn
+    /// Leases due deliveries as `request` asks, in a transaction of its own.
+    public func claim(_ request: ClaimRequest) throws -> [ClaimedDelivery] {
+        guard request.limit > 0 else { return [] }
+        return try database.withTransaction { connection in
+            try Self.claim(request, on: connection)
         }
     }
 
