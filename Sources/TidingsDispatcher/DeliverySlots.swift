@@ -41,10 +41,11 @@ struct DeliverySlots {
     /// database's start of the claim, so each lease ends no sooner than
     /// `claimedAt + delivery.leaseDuration`); returns those to send now.
     mutating func admit(_ deliveries: [ClaimedDelivery], claimedAt: ContinuousClock.Instant) -> [ClaimedDelivery] {
+        guard !isClosed else { return [] }
         var start: [ClaimedDelivery] = []
         for delivery in deliveries {
             let webhook = delivery.webhookID
-            if !isClosed && inFlight[webhook, default: 0] < cap && queues[webhook, default: []].isEmpty {
+            if inFlight[webhook, default: 0] < cap && queues[webhook, default: []].isEmpty {
                 inFlight[webhook, default: 0] += 1
                 inFlightCount += 1
                 start.append(delivery)
@@ -90,8 +91,9 @@ struct DeliverySlots {
         return full
     }
 
-    /// Starts nothing more (shutdown): the queued deliveries are forgotten
-    /// here, their leases released with the rest of this process's.
+    /// Starts and takes nothing more (shutdown): the queued deliveries are
+    /// forgotten here, their leases released with the rest of this
+    /// process's.
     mutating func close() {
         isClosed = true
         queues.removeAll()

@@ -19,12 +19,12 @@ import TidingsPostgres
 /// few deliveries per webhook beyond the cap (`DeliverySlots` queues
 /// them); the HTTP client's thread hands each finished attempt to the
 /// writer and sends the next queued delivery of the same webhook at once,
-/// so a slot does not sit idle for a database round trip. Results not yet written survive a lost
-/// database (they are written once it is back); a crash loses them, and
-/// the lease running out sends those deliveries again with the same
-/// `webhook-id`: at least once.
+/// so a slot does not sit idle for a database round trip. Results not yet
+/// written survive a lost database (they are written once it is back); a
+/// crash loses them, and the lease running out sends those deliveries
+/// again with the same `webhook-id`: at least once.
 public final class WebhookDispatcher: Sendable {
-    /// The longest a finished attempt waits for its turn under load.
+    /// The longest a claim waits under load for the writer to free leases.
     static let turnInterval: Duration = .milliseconds(5)
 
     public let configuration: DispatcherConfiguration
@@ -157,7 +157,7 @@ public final class WebhookDispatcher: Sendable {
             var failure: (any Error)?
             var request: DeliveryStore.ClaimRequest?
             if held < configuration.maxInFlight {
-                request = DeliveryStore.ClaimRequest(
+                let claim = DeliveryStore.ClaimRequest(
                     owner: leaseOwner,
                     limit: min(configuration.claimBatchSize, configuration.maxInFlight - held),
                     perWebhookLimit: configuration.perWebhookConcurrency,
@@ -166,10 +166,11 @@ public final class WebhookDispatcher: Sendable {
                     queuedLeaseDuration: configuration.queuedLeaseDuration,
                     skipping: full
                 )
+                request = claim
                 // No later than the database's now(), so local lease ends are early, never late.
                 let claimedAt = ContinuousClock.now
                 do {
-                    claimed = try store.claim(request!)
+                    claimed = try store.claim(claim)
                 } catch {
                     failure = error
                 }
