@@ -91,10 +91,11 @@ extension DeliveryStore {
                     AND d.webhook_id <> ALL (ARRAY(SELECT id FROM webhooks WHERE disabled_at IS NOT NULL))
                 ORDER BY d.next_attempt_at, d.id
                 LIMIT \(request.limit)
-            ), held AS (
-                -- One lookup of the lease index per webhook: a join let the
-                -- planner, before statistics caught up with a burst, scan
-                -- every delivery on each claim instead.
+            ), held AS MATERIALIZED (
+                -- One lookup of the lease index per webhook, computed once
+                -- (inlined, the generic plan repeated it per candidate); a
+                -- join let the planner, before statistics caught up with a
+                -- burst, scan every delivery on each claim instead.
                 SELECT c.webhook_id, h.leases, h.others
                 FROM (SELECT DISTINCT webhook_id FROM candidates) c
                 CROSS JOIN LATERAL (
