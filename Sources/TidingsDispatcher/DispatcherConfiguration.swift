@@ -10,6 +10,11 @@ public struct DispatcherConfiguration: Sendable {
     public var disableAfter: Duration = .seconds(5 * 86_400)
     /// Live leases per webhook across all dispatchers (`TIDINGS_WEBHOOK_CONCURRENCY`).
     public var perWebhookConcurrency = 4
+    /// Leases per webhook this process may hold beyond the cap while no
+    /// other dispatcher holds one: queued here and sent the moment one of
+    /// the webhook's requests finishes, instead of after a database turn.
+    /// Nil means as many as the cap; 0 turns queueing off.
+    public var perWebhookPrefetch: Int?
     /// Requests in flight in this process.
     public var maxInFlight = 512
     /// Deliveries leased per claim statement.
@@ -34,5 +39,17 @@ public struct DispatcherConfiguration: Sendable {
 
     var leaseDuration: Duration {
         timeout + leaseMargin
+    }
+
+    var prefetch: Int {
+        max(perWebhookPrefetch ?? perWebhookConcurrency, 0)
+    }
+
+    /// A queued delivery starts once as many requests ahead of it have
+    /// finished, each within the timeout: with a queue as deep as the cap,
+    /// within one timeout of the claim. It then needs a whole lease.
+    var queuedLeaseDuration: Duration {
+        let waits = (prefetch + perWebhookConcurrency - 1) / max(perWebhookConcurrency, 1)
+        return leaseDuration + timeout * waits
     }
 }

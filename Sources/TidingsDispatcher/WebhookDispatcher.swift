@@ -14,13 +14,17 @@ import TidingsPostgres
 /// batches and schedules retries. The table is the source of truth: the
 /// loop polls it, and NOTIFY on `tidings_deliveries` only wakes it sooner.
 ///
-/// One loop thread does all database work; the HTTP client's thread only
-/// hands finished attempts over. Results not yet written survive a lost
-/// database (they are written once it is back); a crash loses them, and
-/// the lease running out sends those deliveries again with the same
-/// `webhook-id`: at least once.
+/// One loop thread claims; an `AttemptWriter` writes finished attempts
+/// back on its own thread and connection meanwhile. A claim may lease a
+/// few deliveries per webhook beyond the cap (`DeliverySlots` queues
+/// them); the HTTP client's thread hands each finished attempt to the
+/// writer and sends the next queued delivery of the same webhook at once,
+/// so a slot does not sit idle for a database round trip. Results not yet
+/// written survive a lost database (they are written once it is back); a
+/// crash loses them, and the lease running out sends those deliveries
+/// again with the same `webhook-id`: at least once.
 public final class WebhookDispatcher: Sendable {
-    /// The longest a finished attempt waits for its turn under load.
+    /// The longest a claim waits under load for the writer to free leases.
     static let turnInterval: Duration = .milliseconds(5)
 
     public let configuration: DispatcherConfiguration
@@ -34,10 +38,11 @@ public final class WebhookDispatcher: Sendable {
     private let logger: Logger
     private let signal = WakeSignal()
     private let waker: NotificationWaker
-    private let finished = Mutex<[FinishedAttempt]>([])
+    /// Shared by the loop and the HTTP client's thread.
+    private let slots: Mutex<DeliverySlots>
+    private let writer: AttemptWriter
     private let stopping = Atomic<Bool>(false)
     private let loop = Mutex<WorkerThread?>(nil)
-    private let inFlightCount = Atomic<Int>(0)
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
 
@@ -51,6 +56,7 @@ public final class WebhookDispatcher: Sendable {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.lowercased().prefix(8))"
         var postgres = database.configuration
+        // One for claims, one for the writer.
         postgres.maxConnections = 2
         postgres.applicationName = "tidings-dispatcher"
         postgres.sessionSettings["synchronous_commit"] = "off"
@@ -58,9 +64,15 @@ public final class WebhookDispatcher: Sendable {
         // statistics lagging a fast-moving queue the planner would rather
         // collect every due row in a bitmap and sort them.
         postgres.sessionSettings["enable_bitmapscan"] = "off"
+        // Its statements are short; before statistics catch up with a burst
+        // the planner's estimates cross the JIT threshold, and compiling
+        // then cost more than running (about 40 ms per claim).
+        postgres.sessionSettings["jit"] = "off"
         self.pool = PostgresClient(configuration: postgres, logger: logger)
         self.store = DeliveryStore(database: pool)
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
+        // A queued delivery is started only with a whole fresh lease left.
+        self.slots = Mutex(DeliverySlots(cap: configuration.perWebhookConcurrency, leaseNeeded: configuration.leaseDuration))
         var logger = logger
         logger[metadataKey: "dispatcher"] = leaseOwner
         self.logger = logger
@@ -76,14 +88,19 @@ public final class WebhookDispatcher: Sendable {
         self.waker = NotificationWaker(configuration: database.configuration, signal: signal, logger: logger)
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
+        self.writer = AttemptWriter(
+            store: store, owner: leaseOwner, disableAfter: configuration.disableAfter,
+            logger: logger, disabledWebhooks: disabledWebhooks, claimer: signal
+        )
         if let metrics {
             metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
-                .observe { [weak self] in Double(self?.inFlightCount.load(ordering: .relaxed) ?? 0) }
+                .observe { [weak self] in Double(self?.slots.withLock { $0.inFlightCount } ?? 0) }
         }
     }
 
     public func start() {
         waker.start()
+        writer.start()
         loop.withLock { $0 = WorkerThread(name: "tidings.dispatcher") { [self] in run() } }
         logger.info("webhook dispatcher started")
     }
@@ -106,67 +123,61 @@ public final class WebhookDispatcher: Sendable {
 
     // MARK: The loop
 
-    private struct InFlight {
-        var deliveries: [UUID: UUID] = [:]
-        var perWebhook: [UUID: Int] = [:]
-
-        mutating func add(_ delivery: ClaimedDelivery) {
-            deliveries[delivery.id] = delivery.webhookID
-            perWebhook[delivery.webhookID, default: 0] += 1
-        }
-
-        mutating func remove(_ delivery: ClaimedDelivery) {
-            guard deliveries.removeValue(forKey: delivery.id) != nil else { return }
-            perWebhook[delivery.webhookID, default: 1] -= 1
-            if perWebhook[delivery.webhookID] == 0 { perWebhook[delivery.webhookID] = nil }
-        }
-
-        func full(cap: Int) -> [UUID] {
-            perWebhook.filter { $0.value >= cap }.map(\.key)
-        }
-    }
-
     private func run() {
-        var inFlight = InFlight()
-        var unwritten: [CompletedAttempt] = []
         var backoff = Backoff()
         var nextPrune = ContinuousClock.now + .seconds(10)
-        var lastTurn = ContinuousClock.now - Self.turnInterval
-        var finishedSinceTurn = 0
+        var lastClaim = ContinuousClock.now - Self.turnInterval
+        var writtenAtClaim = 0
         var moreToClaim = false
-        while true {
-            finishedSinceTurn += collect(into: &inFlight, unwritten: &unwritten)
-            let isStopping = stopping.load(ordering: .acquiring)
-            // A turn costs a transaction whatever it carries: under load it
-            // waits until half of what was in flight has finished, or for
-            // the turn interval, so that each one writes and claims a batch.
+        var dropped = 0
+        let leasesPerWebhook = configuration.perWebhookConcurrency + configuration.prefetch
+        while !stopping.load(ordering: .acquiring) {
+            let (held, full, droppedNow) = slots.withLock { ($0.heldCount, $0.full(limit: leasesPerWebhook), $0.droppedCount) }
+            if droppedNow > dropped {
+                logger.warning("queued deliveries waited too long to be sent; they go out when their leases run out", metadata: [
+                    "deliveries": String(droppedNow - dropped),
+                ])
+                dropped = droppedNow
+            }
+            // A claim costs a transaction whatever it takes: under load it
+            // waits until the writer has freed as many leases as this process
+            // still holds, or for the turn interval, so that each claim takes
+            // a batch; the queued deliveries keep the slots busy meanwhile.
             let now = ContinuousClock.now
-            let batchReady = isStopping || moreToClaim || inFlight.deliveries.isEmpty
-                || finishedSinceTurn >= inFlight.deliveries.count || now - lastTurn >= Self.turnInterval
+            let written = writer.written
+            let batchReady = moreToClaim || held == 0 || written - writtenAtClaim >= held || now - lastClaim >= Self.turnInterval
             guard batchReady else {
-                signal.wait(timeout: lastTurn + Self.turnInterval - now)
+                signal.wait(timeout: lastClaim + Self.turnInterval - now)
                 continue
             }
-            lastTurn = now
-            finishedSinceTurn = 0
+            lastClaim = now
+            writtenAtClaim = written
             moreToClaim = false
+            var claimed: [ClaimedDelivery] = []
+            var failure: (any Error)?
             var request: DeliveryStore.ClaimRequest?
-            if !isStopping && inFlight.deliveries.count < configuration.maxInFlight {
-                request = DeliveryStore.ClaimRequest(
+            if held < configuration.maxInFlight {
+                let claim = DeliveryStore.ClaimRequest(
                     owner: leaseOwner,
-                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - inFlight.deliveries.count),
+                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - held),
                     perWebhookLimit: configuration.perWebhookConcurrency,
+                    perWebhookPrefetch: configuration.prefetch,
                     leaseDuration: configuration.leaseDuration,
-                    skipping: inFlight.full(cap: configuration.perWebhookConcurrency)
+                    queuedLeaseDuration: configuration.queuedLeaseDuration,
+                    skipping: full
                 )
+                request = claim
+                // No later than the database's now(), so local lease ends are early, never late.
+                let claimedAt = ContinuousClock.now
+                do {
+                    claimed = try store.claim(claim)
+                } catch {
+                    failure = error
+                }
+                for delivery in slots.withLock({ $0.admit(claimed, claimedAt: claimedAt) }) {
+                    send(delivery)
+                }
             }
-            let (claimed, failure) = turn(writing: &unwritten, claiming: request)
-            if isStopping { break }
-            for delivery in claimed {
-                inFlight.add(delivery)
-                send(delivery)
-            }
-            inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
 
             var sleep = configuration.pollInterval
             if let failure {
@@ -180,8 +191,8 @@ public final class WebhookDispatcher: Sendable {
                 if let request, claimed.count == request.limit {
                     moreToClaim = true
                     sleep = .zero
-                } else if inFlight.deliveries.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
-                    // With requests in flight their results wake the loop anyway.
+                } else if held == 0 && claimed.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
+                    // With requests in flight the writer wakes the loop anyway.
                     sleep = min(sleep, due)
                 }
                 if ContinuousClock.now >= nextPrune {
@@ -191,54 +202,11 @@ public final class WebhookDispatcher: Sendable {
             }
             if sleep > .zero { signal.wait(timeout: sleep) }
         }
-        drain(&inFlight, unwritten: &unwritten)
+        drain()
     }
 
-    /// Takes over finished attempts; returns how many.
-    @discardableResult
-    private func collect(into inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) -> Int {
-        let done = finished.withLock { finished in
-            defer { finished.removeAll(keepingCapacity: true) }
-            return finished
-        }
-        guard !done.isEmpty else { return 0 }
-        let now = Date()
-        for attempt in done {
-            inFlight.remove(attempt.delivery)
-            let completed = attempt.completed(policy: policy, now: now)
-            attempts?.increment(labels: ["result": completed.outcome.metricName])
-            unwritten.append(completed)
-        }
-        inFlightCount.store(inFlight.deliveries.count, ordering: .relaxed)
-        return done.count
-    }
-
-    /// Writes finished attempts and claims more in one transaction.
-    /// Returns what was claimed, or the error when the database is
-    /// unreachable (the attempts then stay queued for the next turn).
-    private func turn(writing unwritten: inout [CompletedAttempt], claiming request: DeliveryStore.ClaimRequest?) -> ([ClaimedDelivery], (any Error)?) {
-        guard !unwritten.isEmpty || request != nil else { return ([], nil) }
-        do {
-            let turn = try store.turn(completing: unwritten, owner: leaseOwner, disableAfter: configuration.disableAfter, claiming: request)
-            for webhook in turn.disabled {
-                disabledWebhooks?.increment()
-                logger.warning("webhook disabled", metadata: ["webhook.id": webhook.id.canonicalString, "reason": webhook.reason])
-            }
-            unwritten.removeAll(keepingCapacity: true)
-            return (turn.claimed, nil)
-        } catch let error as PostgresError where (error.code == .server || error.code == .decoding) && !error.isSerializationFailure {
-            // Retrying a statement the server refuses would never end: the
-            // leases run out and the deliveries are sent again instead.
-            logger.error("could not record webhook attempts; they will be sent again", metadata: [
-                "error": error.description, "attempts": String(unwritten.count),
-            ])
-            unwritten.removeAll(keepingCapacity: true)
-            return ([], nil)
-        } catch {
-            return ([], error)
-        }
-    }
-
+    /// Posts one delivery. Runs on the loop thread for what a claim starts
+    /// and on the HTTP client's thread for what follows from a queue.
     private func send(_ delivery: ClaimedDelivery) {
         let attemptedAt = Date()
         let request = WebhookMessage.request(
@@ -248,9 +216,14 @@ public final class WebhookDispatcher: Sendable {
         )
         let started = ContinuousClock.now
         client.execute(request) { [self] result in
-            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: ContinuousClock.now - started, result: result)
-            finished.withLock { $0.append(attempt) }
-            signal.wake()
+            let finishedAt = ContinuousClock.now
+            if let next = slots.withLock({ $0.finish(webhook: delivery.webhookID, now: finishedAt) }) {
+                send(next)
+            }
+            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: finishedAt - started, result: result)
+            let completed = attempt.completed(policy: policy, now: Date())
+            attempts?.increment(labels: ["result": completed.outcome.metricName])
+            writer.add(completed)
         }
     }
 
@@ -268,17 +241,16 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// After the loop: waits up to the grace period for attempts in
-    /// flight, writes what finished and releases the leases of the rest.
-    private func drain(_ inFlight: inout InFlight, unwritten: inout [CompletedAttempt]) {
+    /// After the loop: starts nothing more, waits up to the grace period
+    /// for attempts in flight, lets the writer write what finished and
+    /// releases the leases of the rest.
+    private func drain() {
+        slots.withLock { $0.close() }
         let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
-        while !inFlight.deliveries.isEmpty && ContinuousClock.now < deadline {
+        while slots.withLock({ $0.inFlightCount }) > 0 && ContinuousClock.now < deadline {
             signal.wait(timeout: .milliseconds(50))
-            collect(into: &inFlight, unwritten: &unwritten)
         }
-        if turn(writing: &unwritten, claiming: nil).1 != nil {
-            logger.warning("could not record the last webhook attempts; they will be sent again", metadata: ["attempts": String(unwritten.count)])
-        }
+        writer.stop()
         do {
             let released = try store.releaseLeases(owner: leaseOwner)
             if released > 0 { logger.info("released unfinished deliveries", metadata: ["deliveries": String(released)]) }

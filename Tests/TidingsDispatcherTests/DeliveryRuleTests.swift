@@ -150,6 +150,31 @@ import TidingsPostgres
         #expect(receiver.mostConcurrent("/fast") <= 2)
     }
 
+    @Test func aDispatcherQueuesAsManyAsTheCapMoreWithALongerLease() async throws {
+        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(1500)) }
+        let harness = try DispatcherHarness {
+            $0.webhookConcurrency = 1
+            $0.webhookTimeout = .seconds(4)
+        }
+        defer { harness.shutdown(); receiver.stop() }
+        let user = try await harness.createUser()
+        _ = try await harness.createWebhook(key: user.key, url: receiver.url("/slow"))
+        try harness.enqueueBurst(user: user.id, count: 4)
+
+        #expect(try await TestSupport.eventually { receiver.requests("/slow").count == 1 })
+        // One in flight (lease: 4 s timeout + 5 s margin), one queued behind
+        // it with a lease one timeout longer, to cover its wait.
+        let leases = try harness.database.query("""
+            SELECT round(extract(epoch FROM lease_until - updated_at))::int AS seconds
+            FROM deliveries WHERE lease_owner IS NOT NULL ORDER BY 1
+            """).map { try $0.decode("seconds", as: Int.self) }
+        #expect(leases == [9, 13])
+        #expect(try await TestSupport.eventually(timeout: .seconds(20)) {
+            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 4
+        })
+        #expect(receiver.mostConcurrent("/slow") == 1)
+    }
+
     @Test func theSSRFGuardRefusesPrivateAddressesAtConnectTime() async throws {
         let receiver = try WebhookReceiver()
         let harness = try DispatcherHarness {

@@ -117,4 +117,45 @@ import TidingsPostgres
         #expect(receiver.requests().count == 3000)
         #expect(try first.scalar("SELECT count(*)::int AS n FROM delivery_attempts") == 3000)
     }
+
+    @Test(.timeLimit(.minutes(2)))
+    func twoDispatchersWithQueuesKeepThePerWebhookCapTogether() async throws {
+        let receiver = try WebhookReceiver(threads: 24) { _, _ in .init(delay: .milliseconds(150)) }
+        let databaseURL = try TestSupport.createDatabase()
+        let first = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }
+        let second = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }
+        defer { first.shutdown(); second.shutdown(); receiver.stop() }
+        let user = try await first.createUser()
+        let paths = ["/a", "/b"]
+        for path in paths {
+            _ = try await first.createWebhook(key: user.key, url: receiver.url(path))
+        }
+        try first.enqueueBurst(user: user.id, count: 40)
+
+        var mostLeases = 0
+        var sharedOverCap = 0
+        let finished = try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(20)) {
+            // Beyond the cap only while one dispatcher alone holds a webhook.
+            sharedOverCap += try first.scalar("""
+                SELECT count(*)::int AS n FROM (
+                    SELECT webhook_id FROM deliveries WHERE lease_owner IS NOT NULL AND lease_until >= now()
+                    GROUP BY webhook_id HAVING count(DISTINCT lease_owner) > 1 AND count(*) > 3
+                ) over_cap
+                """)
+            mostLeases = max(mostLeases, try first.scalar("""
+                SELECT coalesce(max(n), 0)::int AS n FROM (
+                    SELECT count(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL GROUP BY webhook_id
+                ) held
+                """))
+            return try first.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
+        }
+        #expect(finished)
+        #expect(sharedOverCap == 0)
+        try expectEveryEventDelivered(receiver, paths: paths, database: first.database)
+        #expect(receiver.requests().count == 80)
+        for path in paths {
+            #expect(receiver.mostConcurrent(path) <= 3)
+        }
+        #expect(mostLeases > 3, "no webhook ever had deliveries queued")
+    }
 }

@@ -17,10 +17,13 @@ public struct ClaimedDelivery: Sendable {
     public let secrets: [String]
     /// Attempts made before this one.
     public let attemptCount: Int
+    /// How long the lease runs from the start of the claim: longer for a
+    /// delivery claimed to wait in the dispatcher's queue.
+    public let leaseDuration: Duration
 
     public init(
         id: UUID, webhookID: UUID, eventID: UUID, eventType: String, eventData: String,
-        eventTimestamp: String, url: String, secrets: [String], attemptCount: Int
+        eventTimestamp: String, url: String, secrets: [String], attemptCount: Int, leaseDuration: Duration
     ) {
         self.id = id
         self.webhookID = webhookID
@@ -31,5 +34,6 @@ public struct ClaimedDelivery: Sendable {
         self.url = url
         self.secrets = secrets
         self.attemptCount = attemptCount
+        self.leaseDuration = leaseDuration
     }
 }

@@ -9,54 +9,68 @@ extension DeliveryStore {
     public static let goneReason = "the receiver answered 410 Gone"
 
     /// What a dispatcher asks for when it claims: up to `limit` due
-    /// deliveries leased to `owner` until `leaseDuration` from now. At most
-    /// `perWebhookLimit` leases per webhook are live at once, counting those
-    /// of every dispatcher; webhooks in `skipping` (the caller's full ones)
-    /// are not even looked at. Deliveries of disabled webhooks wait.
+    /// deliveries leased to `owner`. At most `perWebhookLimit` leases per
+    /// webhook are live at once across all dispatchers, with one exception:
+    /// while no other dispatcher holds a live lease of a webhook, `owner`
+    /// may hold `perWebhookPrefetch` more, which it queues and sends only as
+    /// its own requests of that webhook finish, so the cap on requests in
+    /// flight holds across replicas. Those within the cap are leased for
+    /// `leaseDuration`, queued ones for `queuedLeaseDuration`. Webhooks in
+    /// `skipping` (the caller's full ones) are not even looked at.
+    /// Deliveries of disabled webhooks wait.
     public struct ClaimRequest: Sendable {
         public var owner: String
         public var limit: Int
         public var perWebhookLimit: Int
+        public var perWebhookPrefetch: Int
         public var leaseDuration: Duration
+        public var queuedLeaseDuration: Duration
         public var skipping: [UUID]
 
-        public init(owner: String, limit: Int, perWebhookLimit: Int, leaseDuration: Duration, skipping: [UUID]) {
+        public init(
+            owner: String, limit: Int, perWebhookLimit: Int, perWebhookPrefetch: Int = 0,
+            leaseDuration: Duration, queuedLeaseDuration: Duration? = nil, skipping: [UUID]
+        ) {
             self.owner = owner
             self.limit = limit
             self.perWebhookLimit = perWebhookLimit
+            self.perWebhookPrefetch = perWebhookPrefetch
             self.leaseDuration = leaseDuration
+            self.queuedLeaseDuration = queuedLeaseDuration ?? leaseDuration
             self.skipping = skipping
         }
     }
 
-    /// What one turn of a dispatcher wrote and took.
-    public struct Turn: Sendable {
-        public var disabled: [DisabledWebhook] = []
-        public var claimed: [ClaimedDelivery] = []
-    }
-
-    /// One dispatcher turn in one transaction: writes a batch of finished
-    /// attempts (the attempt rows, each delivery's new state while `owner`
-    /// still holds its lease, each webhook's `failing_since`), disables
-    /// webhooks that answered 410 or have failed for `disableAfter` (with a
-    /// `webhook.disabled` event for the owner's other webhooks, and failing
-    /// what the disabled one still had pending), then claims more.
-    public func turn(completing attempts: [CompletedAttempt], owner: String, disableAfter: Duration, claiming request: ClaimRequest?) throws -> Turn {
-        try database.withTransaction { connection in
-            var turn = Turn()
-            if !attempts.isEmpty {
-                try Self.recordAttempts(attempts, owner: owner, on: connection)
-                // Only a failure can disable a webhook.
-                if attempts.contains(where: { $0.outcome != .succeeded }) {
-                    turn.disabled = try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
-                }
-            }
-            if let request, request.limit > 0 {
-                turn.claimed = try Self.claim(request, on: connection)
-            }
-            return turn
+    /// Writes a batch of finished attempts in one transaction: the attempt
+    /// rows, each delivery's new state while `owner` still holds its lease,
+    /// each webhook's `failing_since`; disables webhooks that answered 410
+    /// or have failed for `disableAfter` (with a `webhook.disabled` event
+    /// for the owner's other webhooks, and failing what the disabled one
+    /// still had pending). Returns the webhooks it disabled.
+    public func complete(_ attempts: [CompletedAttempt], owner: String, disableAfter: Duration) throws -> [DisabledWebhook] {
+        guard !attempts.isEmpty else { return [] }
+        return try database.withTransaction { connection in
+            try Self.recordAttempts(attempts, owner: owner, on: connection)
+            // Only a failure can disable a webhook.
+            guard attempts.contains(where: { $0.outcome != .succeeded }) else { return [] }
+            return try Self.disableBroken(attempts, disableAfter: disableAfter, on: connection)
         }
     }
+
+    /// Leases due deliveries as `request` asks, in a transaction of its own.
+    public func claim(_ request: ClaimRequest) throws -> [ClaimedDelivery] {
+        guard request.limit > 0 else { return [] }
+        return try database.withTransaction { connection in
+            try Self.claim(request, on: connection)
+        }
+    }
+
+    /// Claims take turns across dispatchers (a transaction-scoped advisory
+    /// lock; the two-key form, apart from the migrations' one-key lock), so
+    /// each counts the leases of the others as committed: two claims at
+    /// the same instant cannot both see a webhook free and together exceed
+    /// its cap.
+    static let claimLockKeys: (Int32, Int32) = (0x7469_6469, 0x636C_6169)
 
     /// The rows to take are chosen first without locks (due order, the cap
     /// per webhook counting live leases); only those are then locked with
@@ -64,6 +78,7 @@ extension DeliveryStore {
     /// same delivery and a claim locks no row it will not lease. The event
     /// is read here, after any supersede.
     private static func claim(_ request: ClaimRequest, on connection: PostgresConnection) throws -> [ClaimedDelivery] {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(claimLockKeys.0), \(claimLockKeys.1))")
         let rows = try connection.query("""
             WITH candidates AS (
                 SELECT d.id, d.webhook_id, d.next_attempt_at
@@ -76,14 +91,21 @@ extension DeliveryStore {
                     AND d.webhook_id <> ALL (ARRAY(SELECT id FROM webhooks WHERE disabled_at IS NOT NULL))
                 ORDER BY d.next_attempt_at, d.id
                 LIMIT \(request.limit)
-            ), held AS (
-                SELECT l.webhook_id, count(*) AS leases
-                FROM deliveries l
-                WHERE l.lease_owner IS NOT NULL AND l.lease_until >= now()
-                    AND l.webhook_id IN (SELECT webhook_id FROM candidates)
-                GROUP BY l.webhook_id
+            ), held AS MATERIALIZED (
+                -- One lookup of the lease index per webhook, computed once
+                -- (inlined, the generic plan repeated it per candidate); a
+                -- join let the planner, before statistics caught up with a
+                -- burst, scan every delivery on each claim instead.
+                SELECT c.webhook_id, h.leases, h.others
+                FROM (SELECT DISTINCT webhook_id FROM candidates) c
+                CROSS JOIN LATERAL (
+                    SELECT count(*) AS leases, count(*) FILTER (WHERE l.lease_owner <> \(request.owner)) AS others
+                    FROM deliveries l
+                    WHERE l.webhook_id = c.webhook_id AND l.lease_owner IS NOT NULL AND l.lease_until >= now()
+                ) h
             ), chosen AS (
-                SELECT ranked.id, ranked.next_attempt_at
+                SELECT ranked.id, ranked.next_attempt_at,
+                       ranked.rank + coalesce(held.leases, 0) > \(request.perWebhookLimit) AS queued
                 FROM (
                     SELECT c.id, c.webhook_id, c.next_attempt_at,
                            row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.id) AS rank
@@ -91,23 +113,28 @@ extension DeliveryStore {
                 ) ranked
                 LEFT JOIN held ON held.webhook_id = ranked.webhook_id
                 WHERE ranked.rank + coalesce(held.leases, 0) <= \(request.perWebhookLimit)
+                    + CASE WHEN coalesce(held.others, 0) = 0 THEN \(request.perWebhookPrefetch) ELSE 0 END
                 ORDER BY ranked.next_attempt_at
                 LIMIT \(request.limit)
             )
             UPDATE deliveries d
-            SET lease_owner = \(request.owner), lease_until = now() + \(Self.interval(request.leaseDuration))::interval, updated_at = now()
-            FROM events e, webhooks w
-            WHERE d.id IN (
-                    SELECT l.id FROM deliveries l
-                    WHERE l.id IN (SELECT id FROM chosen)
-                        AND l.status = 'pending' AND (l.lease_until IS NULL OR l.lease_until < now())
+            SET lease_owner = \(request.owner),
+                lease_until = now() + CASE WHEN locked.queued
+                    THEN \(Self.interval(request.queuedLeaseDuration))::interval
+                    ELSE \(Self.interval(request.leaseDuration))::interval END,
+                updated_at = now()
+            FROM (
+                    SELECT l.id, chosen.queued
+                    FROM chosen JOIN deliveries l ON l.id = chosen.id
+                    WHERE l.status = 'pending' AND (l.lease_until IS NULL OR l.lease_until < now())
                     LIMIT \(request.limit)
-                    FOR UPDATE SKIP LOCKED
-                )
-                AND e.id = d.event_id AND w.id = d.webhook_id
+                    FOR UPDATE OF l SKIP LOCKED
+                ) locked, events e, webhooks w
+            WHERE d.id = locked.id AND e.id = d.event_id AND w.id = d.webhook_id
             RETURNING d.id, d.webhook_id, d.event_id, d.attempt_count, e.type, e.data::text AS data,
                       iso8601(e.created_at) AS event_timestamp, w.url, w.secret,
-                      CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
+                      CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret,
+                      locked.queued
             """)
         return try rows.map { row in
             var secrets = [try row.decode("secret", as: String.self)]
@@ -121,7 +148,8 @@ extension DeliveryStore {
                 eventTimestamp: try row.decode("event_timestamp"),
                 url: try row.decode("url"),
                 secrets: secrets,
-                attemptCount: try row.decode("attempt_count")
+                attemptCount: try row.decode("attempt_count"),
+                leaseDuration: try row.decode("queued", as: Bool.self) ? request.queuedLeaseDuration : request.leaseDuration
             )
         }
     }

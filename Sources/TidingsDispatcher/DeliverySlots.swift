@@ -1,0 +1,102 @@
+import FoundationEssentials
+import TidingsDomain
+
+/// Which of this process's leased deliveries go out now and which wait:
+/// at most `cap` in flight per webhook, the rest queued per webhook in
+/// claim order and started the moment one of that webhook's requests
+/// finishes, without waiting for a database turn. Pure logic: the clock is
+/// passed in.
+struct DeliverySlots {
+    private struct Queued {
+        let delivery: ClaimedDelivery
+        let leaseEnds: ContinuousClock.Instant
+    }
+
+    /// Requests in flight per webhook.
+    let cap: Int
+    /// The least lease a queued delivery must have left to be started: the
+    /// attempt's timeout plus time to write it back. One with less is
+    /// dropped unsent; its lease runs out and it is claimed again.
+    let leaseNeeded: Duration
+    private var inFlight: [UUID: Int] = [:]
+    private var queues: [UUID: [Queued]] = [:]
+    private var isClosed = false
+    private(set) var inFlightCount = 0
+    private(set) var queuedCount = 0
+    /// Queued deliveries dropped because their lease ran too short.
+    private(set) var droppedCount = 0
+
+    init(cap: Int, leaseNeeded: Duration) {
+        precondition(cap > 0, "at least one request per webhook")
+        self.cap = cap
+        self.leaseNeeded = leaseNeeded
+    }
+
+    /// Leases held here: in flight or queued.
+    var heldCount: Int {
+        inFlightCount + queuedCount
+    }
+
+    /// Takes deliveries just claimed at `claimedAt` (no later than the
+    /// database's start of the claim, so each lease ends no sooner than
+    /// `claimedAt + delivery.leaseDuration`); returns those to send now.
+    mutating func admit(_ deliveries: [ClaimedDelivery], claimedAt: ContinuousClock.Instant) -> [ClaimedDelivery] {
+        guard !isClosed else { return [] }
+        var start: [ClaimedDelivery] = []
+        for delivery in deliveries {
+            let webhook = delivery.webhookID
+            if inFlight[webhook, default: 0] < cap && queues[webhook, default: []].isEmpty {
+                inFlight[webhook, default: 0] += 1
+                inFlightCount += 1
+                start.append(delivery)
+            } else {
+                queues[webhook, default: []].append(Queued(delivery: delivery, leaseEnds: claimedAt + delivery.leaseDuration))
+                queuedCount += 1
+            }
+        }
+        return start
+    }
+
+    /// A request of `webhook` finished; returns the next queued delivery of
+    /// that webhook to send in its place, if one still has lease enough.
+    mutating func finish(webhook: UUID, now: ContinuousClock.Instant) -> ClaimedDelivery? {
+        guard let running = inFlight[webhook], running > 0 else { return nil }
+        inFlight[webhook] = running == 1 ? nil : running - 1
+        inFlightCount -= 1
+        guard !isClosed else { return nil }
+        while var queue = queues[webhook], !queue.isEmpty {
+            let next = queue.removeFirst()
+            queues[webhook] = queue.isEmpty ? nil : queue
+            queuedCount -= 1
+            guard next.leaseEnds - now >= leaseNeeded else {
+                droppedCount += 1
+                continue
+            }
+            inFlight[webhook, default: 0] += 1
+            inFlightCount += 1
+            return next.delivery
+        }
+        return nil
+    }
+
+    /// Webhooks holding `limit` leases or more here.
+    func full(limit: Int) -> [UUID] {
+        var full: [UUID] = []
+        for (webhook, running) in inFlight where running + (queues[webhook]?.count ?? 0) >= limit {
+            full.append(webhook)
+        }
+        for (webhook, queue) in queues where inFlight[webhook] == nil && queue.count >= limit {
+            full.append(webhook)
+        }
+        return full
+    }
+
+    /// Starts and takes nothing more (shutdown): the queued deliveries are
+    /// forgotten here, their leases released with the rest of this
+    /// process's.
+    mutating func close() {
+        isClosed = true
+        queues.removeAll()
+        queuedCount = 0
+    }
+}

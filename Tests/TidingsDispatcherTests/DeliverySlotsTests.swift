@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TidingsDomain
+@testable import TidingsDispatcher
+
+/// The per-webhook cap and queue of a dispatcher, with a clock passed in.
+@Suite struct DeliverySlotsTests {
+    let start = ContinuousClock.now
+    let first = UUID()
+    let second = UUID()
+
+    func delivery(_ webhook: UUID, lease: Duration = .seconds(20)) -> ClaimedDelivery {
+        ClaimedDelivery(
+            id: UUID(), webhookID: webhook, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
+            eventTimestamp: "2026-11-30T12:00:00.000Z", url: "http://127.0.0.1/", secrets: [], attemptCount: 0,
+            leaseDuration: lease
+        )
+    }
+
+    @Test func atMostTheCapGoesOutPerWebhookAndTheRestWaitsInClaimOrder() {
+        var slots = DeliverySlots(cap: 2, leaseNeeded: .seconds(20))
+        let batch = (0..<5).map { _ in delivery(first, lease: .seconds(35)) } + [delivery(second)]
+        let sent = slots.admit(batch, claimedAt: start)
+        #expect(sent.map(\.id) == [batch[0].id, batch[1].id, batch[5].id])
+        #expect(slots.inFlightCount == 3 && slots.queuedCount == 3 && slots.heldCount == 6)
+        #expect(slots.full(limit: 5) == [first])
+
+        // A finished request of the first webhook is replaced at once, in order.
+        #expect(slots.finish(webhook: first, now: start + .seconds(1))?.id == batch[2].id)
+        #expect(slots.finish(webhook: first, now: start + .seconds(1))?.id == batch[3].id)
+        // The second webhook has nothing queued; its slot stays free.
+        #expect(slots.finish(webhook: second, now: start + .seconds(1)) == nil)
+        #expect(slots.inFlightCount == 2 && slots.queuedCount == 1)
+    }
+
+    @Test func aNewClaimQueuesBehindWhatAlreadyWaits() {
+        var slots = DeliverySlots(cap: 1, leaseNeeded: .seconds(20))
+        let early = [delivery(first, lease: .seconds(40)), delivery(first, lease: .seconds(40))]
+        #expect(slots.admit(early, claimedAt: start).map(\.id) == [early[0].id])
+        #expect(slots.finish(webhook: first, now: start)?.id == early[1].id)
+        let later = delivery(first, lease: .seconds(40))
+        // The slot is taken: the newcomer waits even though nothing else is queued.
+        #expect(slots.admit([later], claimedAt: start).isEmpty)
+        #expect(slots.finish(webhook: first, now: start)?.id == later.id)
+    }
+
+    @Test func aQueuedDeliveryWhoseLeaseRanTooShortIsDroppedUnsent() {
+        var slots = DeliverySlots(cap: 1, leaseNeeded: .seconds(20))
+        let batch = [delivery(first), delivery(first, lease: .seconds(35)), delivery(first, lease: .seconds(60))]
+        #expect(slots.admit(batch, claimedAt: start).count == 1)
+        // 16 s later the second has 19 s of lease left, less than an attempt
+        // and its write need: dropped (its lease runs out, it is claimed
+        // again); the third, with 44 s left, goes.
+        #expect(slots.finish(webhook: first, now: start + .seconds(16))?.id == batch[2].id)
+        #expect(slots.droppedCount == 1)
+        #expect(slots.heldCount == 1)
+    }
+
+    @Test func afterCloseNothingQueuedStarts() {
+        var slots = DeliverySlots(cap: 1, leaseNeeded: .seconds(20))
+        let batch = [delivery(first, lease: .seconds(35)), delivery(first, lease: .seconds(35))]
+        #expect(slots.admit(batch, claimedAt: start).count == 1)
+        slots.close()
+        #expect(slots.finish(webhook: first, now: start) == nil)
+        #expect(slots.admit([delivery(second)], claimedAt: start).isEmpty)
+        #expect(slots.heldCount == 0)
+    }
+
+    @Test func aFinishWithoutARequestInFlightChangesNothing() {
+        var slots = DeliverySlots(cap: 2, leaseNeeded: .seconds(20))
+        #expect(slots.finish(webhook: first, now: start) == nil)
+        #expect(slots.inFlightCount == 0)
+    }
+}
