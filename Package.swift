@@ -45,7 +45,8 @@ let package = Package(
             name: "TidingsCrypto",
             dependencies: ["CCrypto", "CTidingsShims"]
         ),
-        .target(name: "TidingsObservability"),
+        .target(name: "TidingsSynchronization"),
+        .target(name: "TidingsObservability", dependencies: ["TidingsSynchronization"]),
         .target(
             name: "TidingsHTTPServer",
             dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsObservability"]
@@ -60,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "TidingsPostgres",
-            dependencies: ["CLibPQ", "TidingsCrypto", "TidingsObservability"]
+            dependencies: ["CLibPQ", "TidingsCrypto", "TidingsObservability", "TidingsSynchronization"]
         ),
 
         // Domain: users, devices, watches, webhooks and their SQL; no C.
@@ -111,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsObservabilityTests",
-            dependencies: ["TidingsObservability"]
+            dependencies: ["TidingsObservability", "TidingsSynchronization"]
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",

@@ -4,7 +4,9 @@
 # with wrk at 64 connections
 #   GET  /v1/watches/{id}   (API key check + one watch read)
 #   POST /v1/devices        (API key check + device upsert: the same token
-#                            re-registered, so every request is an UPDATE)
+#                            re-registered, so every request is an UPDATE;
+#                            then 10,000 tokens at random: inserts, then
+#                            updates of different rows)
 # Usage: bench/api.sh [duration, default 15s].
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +39,20 @@ wrk.headers["Authorization"] = "Bearer $key"
 wrk.body = '{"platform": "ios", "push_token": "bench-device-token", "name": "bench"}'
 LUA
 
+# The same registration from every connection repeats one row (the upsert's
+# update path; identical registrations that meet in one batch are answered
+# once). Many devices: each request one of 10,000 tokens, so batches carry
+# different rows, first inserted and then updated.
+many="$data/register-many-devices.lua"
+cat >"$many" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $key"
+request = function()
+    return wrk.format(nil, nil, nil, string.format('{"platform": "android", "push_token": "bench-token-%d", "name": "bench"}', math.random(1, 10000)))
+end
+LUA
+
 echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
 run() {
     local label=$1
@@ -48,4 +64,5 @@ run() {
         | grep -E "Requests/sec|Latency |  50%|  99%|Non-2xx|Socket errors"
 }
 run "GET /v1/watches/{id}" -H "Authorization: Bearer $key" "$base/v1/watches/$watch"
-run "POST /v1/devices (upsert)" -s "$script" "$base/v1/devices"
+run "POST /v1/devices (upsert, one token)" -s "$script" "$base/v1/devices"
+run "POST /v1/devices (upsert, 10,000 tokens)" -s "$many" "$base/v1/devices"

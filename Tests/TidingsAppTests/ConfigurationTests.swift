@@ -13,7 +13,7 @@ import TidingsObservability
         #expect(configuration.logLevel == .info)
         #expect(configuration.maxBodySize == 1 << 20)
         #expect(configuration.httpIdleTimeout == .seconds(30))
-        #expect(configuration.httpThreads == 8)
+        #expect(configuration.httpThreads == 32)
     }
 
     @Test func readsEveryVariable() throws {

@@ -17,7 +17,7 @@ public struct Configuration: Sendable {
     /// Handlers block their thread on PostgreSQL, and concurrent requests of
     /// one kind share a batch (`BatchingQueue`): 8 threads gave batches twice
     /// the size of 4 and 20-40 % less CPU per API request (docs/ARCHITECTURE.md).
-    public var httpThreads = 8
+    public var httpThreads = 32
     public var httpConnectionLimit = 1024
     public var httpIdleTimeout: Duration = .seconds(30)
     public var maxBodySize = 1 << 20

@@ -18,7 +18,7 @@ public struct ConfigurationVariable: Sendable {
               summary: "true lets outbound requests reach loopback, private and link-local addresses."),
         .init(name: "TIDINGS_LOG_LEVEL", defaultValue: "info",
               summary: "trace, debug, info, notice, warning, error or critical."),
-        .init(name: "TIDINGS_HTTP_THREADS", defaultValue: "8",
+        .init(name: "TIDINGS_HTTP_THREADS", defaultValue: "32",
               summary: "HTTP worker threads (libmicrohttpd epoll thread pool)."),
         .init(name: "TIDINGS_HTTP_CONNECTION_LIMIT", defaultValue: "1024",
               summary: "Maximum simultaneous HTTP connections; more are refused."),

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Synchronization
+import TidingsSynchronization
 
 /// Where finished log lines go. Each call receives one complete line without
 /// the trailing newline, and the level it was logged at.
@@ -26,9 +27,10 @@ public final class StandardOutputLogSink: LogSink {
         var timer: DispatchSourceTimer?
     }
 
-    private let state = Mutex(State())
+    /// Taken for every line (each request's access-log line): see AdaptiveMutex.
+    private let state = AdaptiveMutex(State())
     /// Serializes the write(2) calls so flushed batches stay in order.
-    private let output = Mutex(())
+    private let output = AdaptiveMutex(())
 
     private init() {}
 

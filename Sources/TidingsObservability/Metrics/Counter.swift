@@ -1,10 +1,10 @@
-import Synchronization
+import TidingsSynchronization
 
 /// A monotonically increasing count, one value per label set.
 public final class Counter: Sendable {
     public let name: String
     public let help: String
-    private let values = Mutex<[MetricLabels: Double]>([:])
+    private let values = AdaptiveMutex<[MetricLabels: Double]>([:])
 
     init(name: String, help: String) {
         self.name = name

@@ -1,4 +1,4 @@
-import Synchronization
+import TidingsSynchronization
 
 /// Observations counted into cumulative buckets, one series per label set.
 public final class Histogram: Sendable {
@@ -21,7 +21,7 @@ public final class Histogram: Sendable {
     public let name: String
     public let help: String
     public let buckets: [Double]
-    private let series = Mutex<[MetricLabels: Series]>([:])
+    private let series = AdaptiveMutex<[MetricLabels: Series]>([:])
 
     init(name: String, help: String, buckets: [Double]) {
         self.name = name

@@ -1,5 +1,5 @@
-import Synchronization
 import TidingsObservability
+import TidingsSynchronization
 
 /// A bounded pool of connections with scoped leases.
 ///
@@ -13,14 +13,15 @@ public final class PostgresClient: Sendable {
 
     public let configuration: PostgresConfiguration
     private let logger: Logger
-    private let state: Mutex<StateMachine>
+    /// Taken twice by every query (lease, release): see AdaptiveMutex.
+    private let state: AdaptiveMutex<StateMachine>
     private let acquireTimeouts: Counter?
     private let clock = ContinuousClock()
 
     public init(configuration: PostgresConfiguration, logger: Logger, metrics: MetricsRegistry? = nil) {
         self.configuration = configuration
         self.logger = logger
-        self.state = Mutex(StateMachine(maxConnections: configuration.maxConnections))
+        self.state = AdaptiveMutex(StateMachine(maxConnections: configuration.maxConnections))
         self.acquireTimeouts = metrics?.counter("tidings_db_pool_acquire_timeouts_total", help: "Database connection requests that timed out waiting for a free connection.")
         if let metrics {
             PoolMetrics.observe(self, in: metrics)
