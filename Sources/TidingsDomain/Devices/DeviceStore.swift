@@ -13,7 +13,8 @@ public struct DeviceStore: Sendable {
         self.database = database
         registrations = BatchingQueue(
             runBatch: { try Self.register($0, on: database) },
-            runOne: { try Self.register($0, on: database) }
+            // One upsert statement, in register_devices, for a batch of one too.
+            runOne: { try Self.registerInOneCall([$0], on: database)[0] }
         )
     }
 
@@ -57,29 +58,6 @@ public struct DeviceStore: Sendable {
         let created: Bool
     }
 
-    /// One registration, on its own (an idle server, or the retry of a
-    /// batch that failed).
-    private static func register(_ pending: PendingRegistration, on database: PostgresClient) throws -> RegisteredDevice {
-        // `xmax = 0` holds only for a row this statement inserted; an updated
-        // row carries the updating transaction's id there.
-        let registration = pending.registration
-        let row = try database.query("""
-            INSERT INTO devices AS d (user_id, platform, push_token, app_id, name, locale)
-            VALUES (\(pending.userID), \(registration.platform), \(registration.pushToken),
-                    \(registration.appID), \(registration.name), \(registration.locale))
-            ON CONFLICT (user_id, md5(push_token)) DO UPDATE SET
-                platform = EXCLUDED.platform,
-                push_token = EXCLUDED.push_token,
-                app_id = coalesce(EXCLUDED.app_id, d.app_id),
-                name = coalesce(EXCLUDED.name, d.name),
-                locale = coalesce(EXCLUDED.locale, d.locale),
-                last_seen_at = now(),
-                updated_at = now()
-            RETURNING \(unsafeSQL: Self.columns), (xmax = 0) AS created
-            """)[0]
-        return RegisteredDevice(device: try Self.device(from: row), created: try row.decode("created", as: Bool.self))
-    }
-
     /// Several registrations in one commit, applied in order; one result
     /// per registration, in the same order.
     ///
@@ -90,7 +68,7 @@ public struct DeviceStore: Sendable {
     /// re-registering on every app start makes such batches common.
     private static func register(_ batch: [PendingRegistration], on database: PostgresClient) throws -> [RegisteredDevice] {
         let (distinct, distinctIndex) = withoutRepeats(batch)
-        let registered = distinct.count == 1 ? [try register(distinct[0], on: database)] : try registerInOneCall(distinct, on: database)
+        let registered = try registerInOneCall(distinct, on: database)
         var answered = Set<Int>()
         return distinctIndex.map { index in
             let result = registered[index]
