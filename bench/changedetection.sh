@@ -6,8 +6,9 @@
 # FETCH_WORKERS=BENCH_CD_WORKERS, MINIMUM_SECONDS_RECHECK_TIME=1, every
 # watch rechecked every second) gets the same pages through its REST API.
 # The checks/s is the origin's request rate over BENCH_CD_SECONDS after the
-# watches were added. Pass Tidings' all-304 checks/s to print the ratio.
-# Usage: bench/changedetection.sh [tidings_checks_per_second]
+# watches were added. Pass Tidings' all-304 checks/s (and optionally its
+# sustained rate) to print the ratio.
+# Usage: bench/changedetection.sh [tidings_checks_per_second [tidings_sustained_checks_per_second]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -19,6 +20,7 @@ origin_port=${BENCH_ORIGIN_PORT:-18092}
 cd_port=${BENCH_CD_PORT:-18093}
 cd_dir=${BENCH_CD_DIR:-/tmp/tidings-bench-changedetection}
 tidings_rate=${1:-}
+tidings_sustained=${2:-}
 
 command -v nginx >/dev/null || scripts/install-deps.sh nginx-light
 if [ ! -x "$cd_dir/venv/bin/changedetection.io" ]; then
@@ -92,5 +94,8 @@ rate=$(python3 -c "print(f'{($after - $before) / $seconds:.1f}')")
 echo "changedetection.io: $((after - before)) origin requests in ${seconds} s = $rate checks/s"
 tail -n 1000 "$work/nginx/access.log" | awk '{s[$2]++; b+=$3} END {for (k in s) printf "  status %s: %d of the last 1000\n", k, s[k]; printf "  %.0f body bytes per check\n", b/NR}'
 if [ -n "$tidings_rate" ]; then
-    python3 -c "print(f'Tidings / changedetection.io = {$tidings_rate / $rate:.0f}x')"
+    python3 -c "print(f'Tidings / changedetection.io = {$tidings_rate / $rate:.0f}x (whole round)')"
+fi
+if [ -n "$tidings_sustained" ]; then
+    python3 -c "print(f'Tidings / changedetection.io = {$tidings_sustained / $rate:.0f}x (sustained, first to last check)')"
 fi

@@ -83,7 +83,7 @@ ticks=$(getconf CLK_TCK)
 
 round() { # label count
     local label=$1 count=$2
-    local bytes_before start t0 p0 now done_count elapsed
+    local bytes_before start t0 p0 now first done_count elapsed sustained
     bytes_before=$(sql "SELECT sum(bytes_received) FROM targets")
     t0=$(cpu_ticks "$pid"); p0=$(postgres_ticks)
     start=$(sql "SELECT extract(epoch FROM clock_timestamp())")
@@ -94,17 +94,23 @@ round() { # label count
         sleep 0.2
     done
     now=$(sql "SELECT extract(epoch FROM max(last_checked_at)) FROM targets")
+    first=$(sql "SELECT extract(epoch FROM min(last_checked_at)) FROM targets WHERE last_checked_at >= to_timestamp($start)")
     elapsed=$(python3 -c "print(max($now - $start, 0.001))")
+    # Sustained: from the first check's start to the last's, leaving out the
+    # round's start-up (committing the UPDATE that makes 10,000 targets due,
+    # and the scheduler's idle poll, up to 200 ms, noticing them).
+    sustained=$(python3 -c "print(max($now - $first, 0.001))")
     local t1 p1 bytes_after
     t1=$(cpu_ticks "$pid"); p1=$(postgres_ticks)
     bytes_after=$(sql "SELECT sum(bytes_received) FROM targets")
     sql "UPDATE targets SET next_check_at = now() + interval '1 day'"
-    python3 - "$label" "$count" "$elapsed" "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$bytes_before" "$bytes_after" \
+    python3 - "$label" "$count" "$elapsed" "$sustained" "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$bytes_before" "$bytes_after" \
         "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" <<'PY' | tee -a "$work/rounds.log"
 import sys
-label, count, elapsed, cpu, pg, ticks, before, after, rss = sys.argv[1:]
-count, elapsed = int(count), float(elapsed)
-print(f"{label:<28} {count:>7} checks in {elapsed:6.2f} s = {count / elapsed:8.0f} checks/s | "
+label, count, elapsed, sustained, cpu, pg, ticks, before, after, rss = sys.argv[1:]
+count, elapsed, sustained = int(count), float(elapsed), float(sustained)
+print(f"{label:<28} {count:>7} checks in {elapsed:6.2f} s = {count / elapsed:8.0f} checks/s "
+      f"(sustained, first to last check: {count / sustained:6.0f}/s) | "
       f"tidings CPU {int(cpu) / int(ticks) / elapsed:4.2f} cores, postgres {int(pg) / int(ticks) / elapsed:4.2f} cores | "
       f"{(int(after) - int(before)) / count:6.0f} bytes/check | {rss}")
 PY
@@ -170,7 +176,9 @@ echo "tidings peak RSS (VmHWM): $(grep VmHWM "/proc/$pid/status" | tr -s ' ' | c
 if [ -n "${BENCH_CD:-}" ]; then
     # changedetection.io in the same run (Tidings idle meanwhile), against
     # its own nginx on the same kind of pages, compared with the best
-    # all-304 round above.
+    # all-304 round above (whole round, and sustained: its own rate is
+    # counted over a window while it runs).
     best=$(sed -n 's/^round [0-9]* (all 304) .* = *\([0-9]*\) checks\/s.*/\1/p' "$work/rounds.log" | sort -n | tail -n 1)
-    BENCH_WATCHES=${BENCH_CD_WATCHES:-1000} bench/changedetection.sh "$best"
+    best_sustained=$(sed -n 's/^round [0-9]* (all 304) .*(sustained, first to last check: *\([0-9]*\)\/s).*/\1/p' "$work/rounds.log" | sort -n | tail -n 1)
+    BENCH_WATCHES=${BENCH_CD_WATCHES:-1000} bench/changedetection.sh "$best" "$best_sustained"
 fi
