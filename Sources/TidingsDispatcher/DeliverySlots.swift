@@ -79,6 +79,13 @@ struct DeliverySlots {
         return nil
     }
 
+    /// Leases held here per webhook, in flight or queued.
+    var heldPerWebhook: [UUID: Int] {
+        var held = inFlight
+        for (webhook, queue) in queues { held[webhook, default: 0] += queue.count }
+        return held
+    }
+
     /// Webhooks holding `limit` leases or more here.
     func full(limit: Int) -> [UUID] {
         var full: [UUID] = []

@@ -132,7 +132,9 @@ public final class WebhookDispatcher: Sendable {
         var dropped = 0
         let leasesPerWebhook = configuration.perWebhookConcurrency + configuration.prefetch
         while !stopping.load(ordering: .acquiring) {
-            let (held, full, droppedNow) = slots.withLock { ($0.heldCount, $0.full(limit: leasesPerWebhook), $0.droppedCount) }
+            let (held, heldPerWebhook, full, droppedNow) = slots.withLock {
+                ($0.heldCount, $0.heldPerWebhook, $0.full(limit: leasesPerWebhook), $0.droppedCount)
+            }
             if droppedNow > dropped {
                 logger.warning("queued deliveries waited too long to be sent; they go out when their leases run out", metadata: [
                     "deliveries": String(droppedNow - dropped),
@@ -164,7 +166,8 @@ public final class WebhookDispatcher: Sendable {
                     perWebhookPrefetch: configuration.prefetch,
                     leaseDuration: configuration.leaseDuration,
                     queuedLeaseDuration: configuration.queuedLeaseDuration,
-                    skipping: full
+                    skipping: full,
+                    ownLeases: heldPerWebhook
                 )
                 request = claim
                 // No later than the database's now(), so local lease ends are early, never late.

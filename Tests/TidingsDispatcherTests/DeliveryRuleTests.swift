@@ -132,8 +132,13 @@ import TidingsPostgres
     }
 
     @Test func thePerWebhookCapHoldsAndASlowReceiverDoesNotStarveTheOthers() async throws {
+        // The receiver's handlers block its epoll threads, and a kept-alive
+        // connection stays with the thread that accepted it: two slow
+        // connections on one thread would be answered one after the other
+        // whatever the dispatcher sends. A new connection per slow request
+        // goes to a thread that is free.
         let receiver = try WebhookReceiver(threads: 24) { path, _ in
-            path == "/slow" ? .init(delay: .milliseconds(400)) : .init()
+            path == "/slow" ? .init(headers: [("Connection", "close")], delay: .milliseconds(400)) : .init()
         }
         let harness = try DispatcherHarness { $0.webhookConcurrency = 2 }
         defer { harness.shutdown(); receiver.stop() }

@@ -18,6 +18,12 @@ extension DeliveryStore {
     /// `leaseDuration`, queued ones for `queuedLeaseDuration`. Webhooks in
     /// `skipping` (the caller's full ones) are not even looked at.
     /// Deliveries of disabled webhooks wait.
+    ///
+    /// `ownLeases`, when given, is what `owner` itself holds per webhook for
+    /// requests in flight or queued; it replaces `owner`'s leases in the
+    /// table, which also count attempts that finished but are not written
+    /// yet. Without it a dispatcher whose writer lags behind under load
+    /// would count those as busy and send fewer than the cap allows.
     public struct ClaimRequest: Sendable {
         public var owner: String
         public var limit: Int
@@ -26,10 +32,12 @@ extension DeliveryStore {
         public var leaseDuration: Duration
         public var queuedLeaseDuration: Duration
         public var skipping: [UUID]
+        public var ownLeases: [UUID: Int]?
 
         public init(
             owner: String, limit: Int, perWebhookLimit: Int, perWebhookPrefetch: Int = 0,
-            leaseDuration: Duration, queuedLeaseDuration: Duration? = nil, skipping: [UUID]
+            leaseDuration: Duration, queuedLeaseDuration: Duration? = nil, skipping: [UUID],
+            ownLeases: [UUID: Int]? = nil
         ) {
             self.owner = owner
             self.limit = limit
@@ -38,6 +46,7 @@ extension DeliveryStore {
             self.leaseDuration = leaseDuration
             self.queuedLeaseDuration = queuedLeaseDuration ?? leaseDuration
             self.skipping = skipping
+            self.ownLeases = ownLeases
         }
     }
 
@@ -79,6 +88,7 @@ extension DeliveryStore {
     /// is read here, after any supersede.
     private static func claim(_ request: ClaimRequest, on connection: PostgresConnection) throws -> [ClaimedDelivery] {
         try connection.execute("SELECT pg_advisory_xact_lock(\(claimLockKeys.0), \(claimLockKeys.1))")
+        let ownWebhooks = Array((request.ownLeases ?? [:]).keys)
         let rows = try connection.query("""
             WITH candidates AS (
                 SELECT d.id, d.webhook_id, d.next_attempt_at
@@ -96,13 +106,19 @@ extension DeliveryStore {
                 -- (inlined, the generic plan repeated it per candidate); a
                 -- join let the planner, before statistics caught up with a
                 -- burst, scan every delivery on each claim instead.
-                SELECT c.webhook_id, h.leases, h.others
+                SELECT c.webhook_id,
+                       CASE WHEN \(request.ownLeases != nil) THEN h.others + coalesce(own.leases, 0) ELSE h.leases END AS leases,
+                       h.others
                 FROM (SELECT DISTINCT webhook_id FROM candidates) c
                 CROSS JOIN LATERAL (
                     SELECT count(*) AS leases, count(*) FILTER (WHERE l.lease_owner <> \(request.owner)) AS others
                     FROM deliveries l
                     WHERE l.webhook_id = c.webhook_id AND l.lease_owner IS NOT NULL AND l.lease_until >= now()
                 ) h
+                LEFT JOIN unnest(
+                    \(PostgresArrayLiteral.make(ownWebhooks.map(\.postgresText)))::uuid[],
+                    \(PostgresArrayLiteral.make(ownWebhooks.map { String(request.ownLeases?[$0] ?? 0) }))::integer[]
+                ) AS own(webhook_id, leases) ON own.webhook_id = c.webhook_id
             ), chosen AS (
                 SELECT ranked.id, ranked.next_attempt_at,
                        ranked.rank + coalesce(held.leases, 0) > \(request.perWebhookLimit) AS queued
