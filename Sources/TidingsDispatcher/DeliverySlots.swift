@@ -88,14 +88,7 @@ struct DeliverySlots {
 
     /// Webhooks holding `limit` leases or more here.
     func full(limit: Int) -> [UUID] {
-        var full: [UUID] = []
-        for (webhook, running) in inFlight where running + (queues[webhook]?.count ?? 0) >= limit {
-            full.append(webhook)
-        }
-        for (webhook, queue) in queues where inFlight[webhook] == nil && queue.count >= limit {
-            full.append(webhook)
-        }
-        return full
+        heldPerWebhook.compactMap { $0.value >= limit ? $0.key : nil }
     }
 
     /// Starts and takes nothing more (shutdown): the queued deliveries are

@@ -34,7 +34,7 @@ public struct BadgeStore: Sendable {
     /// One badge (or nil) per id, in order; an id may appear several times.
     private static func badges(userIDs: [UUID], on database: PostgresClient) throws -> [Badge?] {
         let rows = try database.query("""
-            SELECT user_id, count, sequence, updated_at FROM badges WHERE user_id = ANY(\(CheckStore.uuidArray(userIDs))::uuid[])
+            SELECT user_id, count, sequence, updated_at FROM badges WHERE user_id = ANY(\(PostgresArrayLiteral.make(userIDs))::uuid[])
             """)
         var badges = [UUID: Badge](minimumCapacity: rows.count)
         for row in rows {

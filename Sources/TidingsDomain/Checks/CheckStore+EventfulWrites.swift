@@ -56,7 +56,7 @@ extension CheckStore {
     private static func lockWatches(_ ids: [UUID], on connection: PostgresConnection) throws -> [LockedWatch] {
         let rows = try connection.query("""
             SELECT id, state, content_hash, paused, consecutive_failures, extract::text AS extract FROM watches
-            WHERE id = ANY(\(uuidArray(ids))::uuid[])
+            WHERE id = ANY(\(PostgresArrayLiteral.make(ids))::uuid[])
             ORDER BY id
             FOR UPDATE
             """)

@@ -94,7 +94,7 @@ public struct CheckStore: Sendable {
             _ = try connection.execute("""
                 UPDATE targets
                 SET lease_owner = NULL, lease_until = NULL
-                WHERE lease_owner = \(owner) AND id = ANY(\(Self.uuidArray(targetIDs))::uuid[])
+                WHERE lease_owner = \(owner) AND id = ANY(\(PostgresArrayLiteral.make(targetIDs))::uuid[])
                 """)
         }
     }
@@ -104,7 +104,7 @@ public struct CheckStore: Sendable {
         guard !watchIDs.isEmpty else { return [:] }
         let rows = try database.query("""
             SELECT id, snapshot FROM watches
-            WHERE id = ANY(\(Self.uuidArray(watchIDs))::uuid[]) AND snapshot IS NOT NULL
+            WHERE id = ANY(\(PostgresArrayLiteral.make(watchIDs))::uuid[]) AND snapshot IS NOT NULL
             """)
         var snapshots: [UUID: String] = [:]
         for row in rows {
@@ -199,7 +199,7 @@ public struct CheckStore: Sendable {
         let rows = try connection.query("""
             SELECT id, user_id, target_id, extract::text AS extract, content_hash, state, paused,
                    last_check_result, consecutive_failures, last_checked_at IS NOT NULL AS was_checked
-            FROM watches WHERE target_id = ANY(\(uuidArray(targets.map(\.id)))::uuid[])
+            FROM watches WHERE target_id = ANY(\(PostgresArrayLiteral.make(targets.map(\.id)))::uuid[])
             """)
         var byTarget: [UUID: [TargetWatch]] = [:]
         for row in rows {
@@ -227,10 +227,6 @@ public struct CheckStore: Sendable {
 
     /// A PostgreSQL array literal of UUIDs (their text has no characters
     /// that need quoting), bound as one parameter.
-    static func uuidArray(_ ids: [UUID]) -> String {
-        "{" + ids.map(\.uuidString).joined(separator: ",") + "}"
-    }
-
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18

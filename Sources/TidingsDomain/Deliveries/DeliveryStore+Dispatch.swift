@@ -95,7 +95,7 @@ extension DeliveryStore {
                 FROM deliveries d
                 WHERE d.status = 'pending' AND d.next_attempt_at <= now()
                     AND (d.lease_until IS NULL OR d.lease_until < now())
-                    AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping.map(\.postgresText)))::uuid[])
+                    AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping))::uuid[])
                     -- An array computed once: a join here would make the planner
                     -- read every due delivery instead of the first ones in order.
                     AND d.webhook_id <> ALL (ARRAY(SELECT id FROM webhooks WHERE disabled_at IS NOT NULL))
@@ -116,7 +116,7 @@ extension DeliveryStore {
                     WHERE l.webhook_id = c.webhook_id AND l.lease_owner IS NOT NULL AND l.lease_until >= now()
                 ) h
                 LEFT JOIN unnest(
-                    \(PostgresArrayLiteral.make(ownWebhooks.map(\.postgresText)))::uuid[],
+                    \(PostgresArrayLiteral.make(ownWebhooks))::uuid[],
                     \(PostgresArrayLiteral.make(ownWebhooks.map { String(request.ownLeases?[$0] ?? 0) }))::integer[]
                 ) AS own(webhook_id, leases) ON own.webhook_id = c.webhook_id
             ), chosen AS (
@@ -273,8 +273,8 @@ extension DeliveryStore {
     }
 
     private static func disableBroken(_ attempts: [CompletedAttempt], disableAfter: Duration, on connection: PostgresConnection) throws -> [DisabledWebhook] {
-        let touched = Set(attempts.map(\.webhookID)).map(\.postgresText)
-        let gone = Set(attempts.filter { $0.outcome == .gone }.map(\.webhookID)).map(\.postgresText)
+        let touched = Array(Set(attempts.map(\.webhookID)))
+        let gone = Array(Set(attempts.filter { $0.outcome == .gone }.map(\.webhookID)))
         let disabled = try connection.query("""
             UPDATE webhooks
             SET disabled_at = now(),

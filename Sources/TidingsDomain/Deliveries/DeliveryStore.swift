@@ -141,7 +141,7 @@ public struct DeliveryStore: Sendable {
             let attemptRows = try connection.query("""
                 SELECT id, delivery_id, event_id, attempted_at, duration_ms, status_code, error, response_body, response_truncated
                 FROM delivery_attempts
-                WHERE delivery_id = ANY (\(PostgresArrayLiteral.make(ids.map(\.postgresText)))::uuid[])
+                WHERE delivery_id = ANY (\(PostgresArrayLiteral.make(ids))::uuid[])
                 ORDER BY attempted_at, id
                 """)
             for row in attemptRows {

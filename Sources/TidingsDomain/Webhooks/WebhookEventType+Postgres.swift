@@ -1,10 +1,9 @@
 import TidingsPostgres
 
 extension WebhookEventType {
-    /// `{watch.changed,badge.updated}`: a `text[]` literal. Event type names
-    /// hold no character that array literals quote, so none is needed.
+    /// A `text[]` literal of the type names.
     static func postgresArray(_ types: [WebhookEventType]) -> String {
-        "{" + types.map(\.rawValue).joined(separator: ",") + "}"
+        PostgresArrayLiteral.make(types.map(\.rawValue))
     }
 
     /// Reads a `text[]` column written by `postgresArray`.

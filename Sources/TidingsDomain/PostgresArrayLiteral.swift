@@ -1,7 +1,10 @@
+import FoundationEssentials
+import TidingsPostgres
+
 /// Builds `{"a","b",NULL}` array literals, so a batch of rows travels as a
 /// few array parameters (unnest) instead of one statement per row. Every
 /// element is double-quoted with `"` and `\` escaped, which is correct for
-/// any element type's text form.
+/// any element type's text form. Every store builds its arrays here.
 enum PostgresArrayLiteral {
     static func make(_ elements: [String?]) -> String {
         var literal = "{"
@@ -19,5 +22,10 @@ enum PostgresArrayLiteral {
             literal += "\""
         }
         return literal + "}"
+    }
+
+    /// `{a,b}`: a uuid's text needs no quoting.
+    static func make(_ ids: [UUID]) -> String {
+        "{" + ids.map(\.postgresText).joined(separator: ",") + "}"
     }
 }
