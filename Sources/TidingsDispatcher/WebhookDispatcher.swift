@@ -54,7 +54,7 @@ public final class WebhookDispatcher: Sendable {
     /// at-least-once delivery allows. The API's writes keep full durability.
     public init(configuration: DispatcherConfiguration, database: PostgresClient, logger: Logger, metrics: MetricsRegistry? = nil) throws {
         self.configuration = configuration
-        self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.lowercased().prefix(8))"
+        self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.prefix(8))"
         var postgres = database.configuration
         // One for claims, one for the writer.
         postgres.maxConnections = 2
@@ -64,10 +64,6 @@ public final class WebhookDispatcher: Sendable {
         // statistics lagging a fast-moving queue the planner would rather
         // collect every due row in a bitmap and sort them.
         postgres.sessionSettings["enable_bitmapscan"] = "off"
-        // Its statements are short; before statistics catch up with a burst
-        // the planner's estimates cross the JIT threshold, and compiling
-        // then cost more than running (about 40 ms per claim).
-        postgres.sessionSettings["jit"] = "off"
         self.pool = PostgresClient(configuration: postgres, logger: logger)
         self.store = DeliveryStore(database: pool)
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
