@@ -93,6 +93,7 @@ let package = Package(
                 "TidingsHTTPClient",
                 "TidingsPoller",
                 "TidingsPostgres",
+                "TidingsSynchronization",
             ]
         ),
         .executableTarget(

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TidingsSynchronization
 
 /// Group commit for blocking callers: what concurrent threads submit while
 /// a batch is running becomes the next batch, run by one of them (the
@@ -24,7 +25,8 @@ public final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
     public let maxBatchSize: Int
     private let runBatch: RunBatch
     private let runOne: RunOne
-    private let state = Mutex(State())
+    /// Taken twice by every request it batches: see AdaptiveMutex.
+    private let state = AdaptiveMutex(State())
 
     private struct State {
         var queue: [Submission] = []

@@ -1,8 +1,8 @@
 import FoundationEssentials
-import Synchronization
 import TidingsCrypto
 import TidingsDomain
 import TidingsObservability
+import TidingsSynchronization
 
 /// API keys verified against the database within the last `lifetime`, so
 /// that most requests skip the key lookup.
@@ -33,7 +33,8 @@ final class CredentialCache: Sendable {
     let capacity: Int
     /// How often a cached key still records its use (`last_used_at`).
     static let usageMarkInterval: Duration = .seconds(60)
-    private let state = Mutex(State())
+    /// Taken by every authenticated request: see AdaptiveMutex.
+    private let state = AdaptiveMutex(State())
     private let lookups: Counter?
 
     init(lifetime: Duration = .seconds(60), capacity: Int = 10_000, metrics: MetricsRegistry? = nil) {
