@@ -13,7 +13,10 @@ public struct DispatcherConfiguration: Sendable {
     /// Leases per webhook this process may hold beyond the cap while no
     /// other dispatcher holds one: queued here and sent the moment one of
     /// the webhook's requests finishes, instead of after a database turn.
-    /// Nil means as many as the cap; 0 turns queueing off.
+    /// A deep queue lets each claim lease a large batch, which is what
+    /// makes claiming cheap per delivery; it costs a longer lease on the
+    /// queued deliveries (see `queuedLeaseDuration`). Nil means eight times
+    /// the cap; 0 turns queueing off.
     public var perWebhookPrefetch: Int?
     /// Requests in flight in this process.
     public var maxInFlight = 512
@@ -42,12 +45,13 @@ public struct DispatcherConfiguration: Sendable {
     }
 
     var prefetch: Int {
-        max(perWebhookPrefetch ?? perWebhookConcurrency, 0)
+        max(perWebhookPrefetch ?? perWebhookConcurrency * 8, 0)
     }
 
-    /// A queued delivery starts once as many requests ahead of it have
-    /// finished, each within the timeout: with a queue as deep as the cap,
-    /// within one timeout of the claim. It then needs a whole lease.
+    /// A queued delivery starts once the requests ahead of it have
+    /// finished, `perWebhookConcurrency` at a time, each within the
+    /// timeout: with a queue eight times the cap, within eight timeouts of
+    /// the claim. It then needs a whole lease.
     var queuedLeaseDuration: Duration {
         let waits = (prefetch + perWebhookConcurrency - 1) / max(perWebhookConcurrency, 1)
         return leaseDuration + timeout * waits

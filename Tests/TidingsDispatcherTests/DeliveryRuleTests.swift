@@ -155,7 +155,7 @@ import TidingsPostgres
         #expect(receiver.mostConcurrent("/fast") <= 2)
     }
 
-    @Test func aDispatcherQueuesAsManyAsTheCapMoreWithALongerLease() async throws {
+    @Test func aDispatcherQueuesUpToEightTimesTheCapMoreWithALongerLease() async throws {
         let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(1500)) }
         let harness = try DispatcherHarness {
             $0.webhookConcurrency = 1
@@ -167,13 +167,14 @@ import TidingsPostgres
         try harness.enqueueBurst(user: user.id, count: 4)
 
         #expect(try await TestSupport.eventually { receiver.requests("/slow").count == 1 })
-        // One in flight (lease: 4 s timeout + 5 s margin), one queued behind
-        // it with a lease one timeout longer, to cover its wait.
+        // One in flight (lease: 4 s timeout + 5 s margin), the other three
+        // queued behind it (room for eight) with a lease eight timeouts
+        // longer: the wait of the last place in a full queue.
         let leases = try harness.database.query("""
             SELECT round(extract(epoch FROM lease_until - updated_at))::int AS seconds
             FROM deliveries WHERE lease_owner IS NOT NULL ORDER BY 1
             """).map { try $0.decode("seconds", as: Int.self) }
-        #expect(leases == [9, 13])
+        #expect(leases == [9, 41, 41, 41])
         #expect(try await TestSupport.eventually(timeout: .seconds(20)) {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 4
         })
