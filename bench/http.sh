@@ -24,7 +24,7 @@ trap stop EXIT
 bench_start_tidings "$port" "$data"
 
 echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
-echo "server: TIDINGS_HTTP_THREADS=${TIDINGS_HTTP_THREADS:-32} TIDINGS_DATABASE_POOL_SIZE=${TIDINGS_DATABASE_POOL_SIZE:-8} log level ${TIDINGS_LOG_LEVEL:-info} (access log to a file)"
+echo "server: TIDINGS_HTTP_THREADS=${TIDINGS_HTTP_THREADS:-0} TIDINGS_DATABASE_POOL_SIZE=${TIDINGS_DATABASE_POOL_SIZE:-8} log level ${TIDINGS_LOG_LEVEL:-info} (access log to a file)"
 for path in /healthz /readyz; do
     echo
     echo "== GET $path: wrk -t$threads -c$connections -d$duration --latency"

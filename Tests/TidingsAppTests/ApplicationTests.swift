@@ -95,7 +95,6 @@ import TidingsObservability
     @Test func twoHundredConcurrentRequestsThroughAPoolOfFour() async throws {
         var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
         configuration.databasePoolSize = 4
-        configuration.httpThreads = 8
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
         defer { application.shutdown() }
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))

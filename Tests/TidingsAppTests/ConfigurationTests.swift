@@ -1,5 +1,6 @@
 import Testing
 @testable import TidingsApp
+import TidingsHTTPServer
 import TidingsObservability
 
 @Suite struct ConfigurationTests {
@@ -13,7 +14,8 @@ import TidingsObservability
         #expect(configuration.logLevel == .info)
         #expect(configuration.maxBodySize == 1 << 20)
         #expect(configuration.httpIdleTimeout == .seconds(30))
-        #expect(configuration.httpThreads == 32)
+        #expect(configuration.httpThreading == .threadPerConnection)
+        #expect(configuration.httpServerConfiguration.threading == .threadPerConnection)
     }
 
     @Test func readsEveryVariable() throws {
@@ -41,7 +43,7 @@ import TidingsObservability
         #expect(configuration.listenHost == "0.0.0.0" && configuration.listenPort == 9090)
         #expect(configuration.allowPrivateTargets)
         #expect(configuration.logLevel == .debug)
-        #expect(configuration.httpThreads == 12)
+        #expect(configuration.httpThreading == .pool(threads: 12))
         #expect(configuration.httpConnectionLimit == 64)
         #expect(configuration.httpIdleTimeout == .milliseconds(1500))
         #expect(configuration.maxBodySize == 2 << 20)
@@ -59,7 +61,8 @@ import TidingsObservability
         ("TIDINGS_LISTEN", "localhost:99999"),
         ("TIDINGS_ALLOW_PRIVATE_TARGETS", "maybe"),
         ("TIDINGS_LOG_LEVEL", "loud"),
-        ("TIDINGS_HTTP_THREADS", "0"),
+        ("TIDINGS_HTTP_THREADS", "-1"),
+        ("TIDINGS_HTTP_THREADS", "many"),
         ("TIDINGS_HTTP_IDLE_TIMEOUT", "30"),
         ("TIDINGS_HTTP_IDLE_TIMEOUT", "0s"),
         ("TIDINGS_SHUTDOWN_TIMEOUT", "5 minutes"),
@@ -74,6 +77,11 @@ import TidingsObservability
             guard let error = error as? ConfigurationError else { return false }
             return error.variable == variable && error.description.hasPrefix(variable)
         }
+    }
+
+    @Test func httpThreadsZeroIsAThreadPerConnection() throws {
+        let configuration = try Configuration(environment: ["TIDINGS_HTTP_THREADS": "0"])
+        #expect(configuration.httpServerConfiguration.threading == .threadPerConnection)
     }
 
     @Test func durationSyntax() {

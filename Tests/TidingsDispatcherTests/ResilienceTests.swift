@@ -24,7 +24,7 @@ import TidingsPostgres
 
     @Test(.timeLimit(.minutes(2)))
     func sigkillMidBurstThenRestartDeliversEveryEventAtLeastOnce() async throws {
-        let receiver = try WebhookReceiver(threads: 16) { _, _ in .init(delay: .milliseconds(4)) }
+        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(4)) }
         defer { receiver.stop() }
         let databaseURL = try TestSupport.createDatabase()
         let port = Int.random(in: 20_000...40_000)
@@ -75,7 +75,7 @@ import TidingsPostgres
         try cluster.start()
         defer { try? cluster.stop() }
 
-        let receiver = try WebhookReceiver(threads: 16) { _, _ in .init(delay: .milliseconds(4)) }
+        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(4)) }
         let harness = try DispatcherHarness(databaseURL: cluster.connectionString)
         defer { harness.shutdown(); receiver.stop() }
         let user = try await harness.createUser()
@@ -98,7 +98,7 @@ import TidingsPostgres
 
     @Test(.timeLimit(.minutes(2)))
     func twoDispatchersOnOneDatabaseDeliverEachEventOnce() async throws {
-        let receiver = try WebhookReceiver(threads: 16)
+        let receiver = try WebhookReceiver()
         let databaseURL = try TestSupport.createDatabase()
         let first = try DispatcherHarness(databaseURL: databaseURL)
         let second = try DispatcherHarness(databaseURL: databaseURL)
@@ -120,7 +120,7 @@ import TidingsPostgres
 
     @Test(.timeLimit(.minutes(2)))
     func twoDispatchersWithQueuesKeepThePerWebhookCapTogether() async throws {
-        let receiver = try WebhookReceiver(threads: 24) { _, _ in .init(delay: .milliseconds(150)) }
+        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(150)) }
         let databaseURL = try TestSupport.createDatabase()
         let first = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }
         let second = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }

@@ -17,7 +17,59 @@ import TidingsHTTPServer
         #expect(first.headers["Connection"]?.lowercased() != "close")
     }
 
-    @Test func shutdownLetsAnInFlightRequestFinish() throws {
+    /// Handlers run inline on the thread serving their connection. Another
+    /// connection's request must not wait for a blocked handler when each
+    /// connection has its own thread; in a pool of one thread it must (which
+    /// shows the test tells the two apart). The order in which the handlers
+    /// finish decides, not a clock: a 10 s read timeout only ends a failing run.
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 1)])
+    func aBlockedHandlerHoldsUpOtherConnectionsOnlyInAPool(threading: HTTPServerThreading) throws {
+        let blockedEntered = DispatchSemaphore(value: 0)
+        let releaseBlocked = DispatchSemaphore(value: 0)
+        let finished = Mutex<[String]>([])
+        var router = Router()
+        router.get("/blocked") { _, _ in
+            blockedEntered.signal()
+            _ = releaseBlocked.wait(timeout: .now() + .seconds(10))
+            finished.withLock { $0.append("blocked") }
+            return .text("released")
+        }
+        router.get("/ping") { _, _ in
+            finished.withLock { $0.append("ping") }
+            return .text("pong")
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.threading = threading
+        let server = try TestServer(configuration: configuration, router: router)
+
+        let blocked = BackgroundRequest(port: server.port, "GET", "/blocked")
+        #expect(blockedEntered.wait(timeout: .now() + .seconds(10)) == .success)
+
+        let other = try server.connect()
+        switch threading {
+        case .threadPerConnection:
+            // Answered while /blocked still waits for the release below.
+            #expect(try other.request("GET", "/ping").text == "pong")
+            #expect(finished.withLock { $0 } == ["ping"])
+            releaseBlocked.signal()
+        case .pool:
+            // The only thread is inside /blocked: the request is not even
+            // read until the handler returns. A second of silence cannot
+            // prove that by itself; the order of `finished` does.
+            other.setReceiveTimeout(seconds: 1)
+            try other.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(throws: RawHTTPConnection.Failure.self) { try other.readResponse() }
+            releaseBlocked.signal()
+            other.setReceiveTimeout(seconds: 10)
+            #expect(try other.readResponse().text == "pong")
+        }
+        #expect(try blocked.response()?.text == "released")
+        let order = threading == .threadPerConnection ? ["ping", "blocked"] : ["blocked", "ping"]
+        #expect(finished.withLock { $0 } == order)
+    }
+
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2)])
+    func shutdownLetsAnInFlightRequestFinish(threading: HTTPServerThreading) throws {
         let handlerEntered = DispatchSemaphore(value: 0)
         let releaseHandler = DispatchSemaphore(value: 0)
         var router = Router()
@@ -26,16 +78,12 @@ import TidingsHTTPServer
             _ = releaseHandler.wait(timeout: .now() + .seconds(10))
             return .text("finished")
         }
-        let server = try TestServer(router: router)
+        var configuration = HTTPServerConfiguration()
+        configuration.threading = threading
+        let server = try TestServer(configuration: configuration, router: router)
         let port = server.port
 
-        let outcome = Mutex<Result<RawHTTPResponse, any Error>?>(nil)
-        let clientDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let result = Result { try RawHTTPConnection(port: port).request("GET", "/slow") }
-            outcome.withLock { $0 = result }
-            clientDone.signal()
-        }
+        let slow = BackgroundRequest(port: port, "GET", "/slow")
         #expect(handlerEntered.wait(timeout: .now() + .seconds(5)) == .success)
 
         let shutdownDone = DispatchSemaphore(value: 0)
@@ -47,8 +95,7 @@ import TidingsHTTPServer
         #expect(poll { (try? RawHTTPConnection(port: port).request("GET", "/slow")) == nil })
         // ...while the request already running still gets its answer.
         releaseHandler.signal()
-        #expect(clientDone.wait(timeout: .now() + .seconds(5)) == .success)
-        let response = try #require(try outcome.withLock { $0 }?.get())
+        let response = try #require(try slow.response(timeout: .seconds(5)))
         #expect(response.status == 200)
         #expect(response.text == "finished")
         #expect(response.headers["Connection"]?.lowercased() == "close")
@@ -69,6 +116,19 @@ import TidingsHTTPServer
         let error = try #require(throws: HTTPServerError.self) { try second.start() }
         #expect(error.code == .startFailed)
         #expect(error.detail.contains("\(first.port)"))
+    }
+
+    @Test func aPoolWithoutThreadsIsRefused() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.threading = .pool(threads: 0)
+        let server = HTTPServer(
+            configuration: configuration,
+            responder: Router(),
+            logger: Logger(label: "test", sink: CapturingLogSink()),
+            metrics: MetricsRegistry()
+        )
+        let error = try #require(throws: HTTPServerError.self) { try server.start() }
+        #expect(error.code == .invalidConfiguration)
     }
 
     @Test func shutdownIsIdempotent() throws {

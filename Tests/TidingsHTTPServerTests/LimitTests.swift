@@ -76,9 +76,11 @@ import TidingsHTTPServer
         #expect(fine.status == 200)
     }
 
-    @Test func idleClientIsDisconnected() throws {
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2)])
+    func idleClientIsDisconnected(threading: HTTPServerThreading) throws {
         var configuration = HTTPServerConfiguration()
         configuration.connectionIdleTimeout = .seconds(1)
+        configuration.threading = threading
         let server = try TestServer(configuration: configuration, router: Self.makeRouter())
         let connection = try server.connect(receiveTimeoutSeconds: 6)
         try connection.send("GET /pi")
@@ -87,27 +89,50 @@ import TidingsHTTPServer
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 
-    @Test func connectionsBeyondTheLimitWaitUntilOneCloses() throws {
+    /// A server limited to two connections, both open and answered once.
+    private static func serverAtItsLimit(_ threading: HTTPServerThreading) throws -> (server: TestServer, held: [RawHTTPConnection]) {
         var configuration = HTTPServerConfiguration()
         configuration.connectionLimit = 2
-        configuration.threadCount = 1
+        configuration.threading = threading
         let server = try TestServer(configuration: configuration, router: Self.makeRouter())
-        var first: RawHTTPConnection? = try server.connect()
-        let second = try server.connect()
-        #expect(try first?.request("GET", "/ping").status == 200)
-        #expect(try second.request("GET", "/ping").status == 200)
+        let held = [try server.connect(), try server.connect()]
+        for connection in held {
+            #expect(try connection.request("GET", "/ping").status == 200)
+        }
+        return (server, held)
+    }
 
-        // At the limit MHD stops accepting: the third client waits in the
-        // listen backlog without being served...
-        let third = try server.connect()
+    @Test func aPooledServerLeavesConnectionsBeyondTheLimitWaiting() throws {
+        var atLimit = try Self.serverAtItsLimit(.pool(threads: 1))
+
+        // At the limit the epoll threads stop accepting: the third client
+        // waits in the listen backlog without being served...
+        let third = try atLimit.server.connect()
         third.setReceiveTimeout(seconds: 1)
         try third.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(throws: RawHTTPConnection.Failure.self) { try third.readResponse() }
-        #expect(try second.request("GET", "/ping").status == 200)
+        #expect(try atLimit.held[1].request("GET", "/ping").status == 200)
 
         // ...until a held connection goes away.
-        first = nil
+        atLimit.held.removeFirst()
         third.setReceiveTimeout(seconds: 5)
         #expect(try third.readResponse().status == 200)
+    }
+
+    /// libmicrohttpd's thread-per-connection listener keeps accepting at the
+    /// limit (it polls the listen socket regardless) and closes what it
+    /// cannot serve, so a client beyond the limit learns at once.
+    @Test func aThreadPerConnectionServerClosesConnectionsBeyondTheLimit() throws {
+        var atLimit = try Self.serverAtItsLimit(.threadPerConnection)
+
+        let third = try atLimit.server.connect()
+        try? third.send("GET /ping HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(third.waitForClose())
+        #expect(atLimit.server.logLine(containing: "connection limit") != nil)
+        #expect(try atLimit.held[1].request("GET", "/ping").status == 200)
+
+        // Once a held connection goes away there is room again.
+        atLimit.held.removeFirst()
+        #expect(poll { (try? atLimit.server.request("GET", "/ping"))?.status == 200 })
     }
 }

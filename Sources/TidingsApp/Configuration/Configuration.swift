@@ -14,10 +14,11 @@ public struct Configuration: Sendable {
     public var adminToken: String?
     public var allowPrivateTargets = false
     public var logLevel: LogLevel = .info
-    /// Handlers block their thread on PostgreSQL, and concurrent requests of
-    /// one kind share a batch (`BatchingQueue`): 8 threads gave batches twice
-    /// the size of 4 and 20-40 % less CPU per API request (docs/ARCHITECTURE.md).
-    public var httpThreads = 32
+    /// Handlers block their thread on PostgreSQL, so by default each
+    /// connection has its own thread and waits for no one else's query
+    /// (docs/ARCHITECTURE.md). `TIDINGS_HTTP_THREADS` 0 is that; N > 0 an
+    /// epoll pool of N threads.
+    public var httpThreading: HTTPServerThreading = .threadPerConnection
     public var httpConnectionLimit = 1024
     public var httpIdleTimeout: Duration = .seconds(30)
     public var maxBodySize = 1 << 20
@@ -71,7 +72,11 @@ public struct Configuration: Sendable {
         logLevel = try reader.parsed("TIDINGS_LOG_LEVEL", expected: "one of trace, debug, info, notice, warning, error, critical") {
             LogLevel(rawValue: $0.lowercased())
         } ?? logLevel
-        httpThreads = try reader.parsed("TIDINGS_HTTP_THREADS", expected: "a positive integer", ValueParsers.positiveInteger) ?? httpThreads
+        httpThreading = try reader.parsed(
+            "TIDINGS_HTTP_THREADS",
+            expected: "0 (a thread per connection) or a positive number of pool threads",
+            ValueParsers.httpThreading
+        ) ?? httpThreading
         httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer", ValueParsers.positiveInteger) ?? httpConnectionLimit
         httpIdleTimeout = try reader.duration("TIDINGS_HTTP_IDLE_TIMEOUT") ?? httpIdleTimeout
         maxBodySize = try reader.size("TIDINGS_MAX_BODY_SIZE") ?? maxBodySize
@@ -132,7 +137,7 @@ public struct Configuration: Sendable {
         var server = HTTPServerConfiguration()
         server.host = listenHost
         server.port = listenPort
-        server.threadCount = httpThreads
+        server.threading = httpThreading
         server.connectionLimit = httpConnectionLimit
         server.connectionIdleTimeout = httpIdleTimeout
         server.maxBodySize = maxBodySize

@@ -1,3 +1,5 @@
+import TidingsHTTPServer
+
 /// Parsers for the value syntaxes used in environment variables.
 enum ValueParsers {
     /// `500ms`, `15s`, `5m`, `2h`, `1d`, or a sum of them (`1h30m`). A bare
@@ -74,6 +76,12 @@ enum ValueParsers {
         let items = text.split(separator: ",", omittingEmptySubsequences: false).map { duration(String($0)) }
         guard (1...50).contains(items.count), !items.contains(where: { $0 == nil }) else { return nil }
         return items.compactMap { $0 }
+    }
+
+    /// `0`: a thread per connection; `N` > 0: an epoll pool of N threads.
+    static func httpThreading(_ text: String) -> HTTPServerThreading? {
+        guard let threads = Int(text.trimmingWhitespace()), threads >= 0 else { return nil }
+        return threads == 0 ? .threadPerConnection : .pool(threads: threads)
     }
 
     static func positiveInteger(_ text: String) -> Int? {

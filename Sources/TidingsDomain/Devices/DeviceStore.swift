@@ -22,9 +22,10 @@ public struct DeviceStore: Sendable {
     /// (same id, `last_seen_at` now). `created` tells the two apart.
     ///
     /// Concurrent registrations are committed together (group commit,
-    /// `register_devices` of migration 0011): the commit stays durable, but
-    /// one WAL flush serves the whole batch, and re-registrations of one
-    /// token no longer queue behind each other's commits for the row lock.
+    /// `register_devices` of migrations 0011 and 0013): the commit stays
+    /// durable, but one WAL flush serves the whole batch, and
+    /// re-registrations of one token no longer queue behind each other's
+    /// commits for the row lock.
     public func register(userID: UUID, _ registration: DeviceRegistration) throws -> (device: Device, created: Bool) {
         let registered = try registrations.submit(PendingRegistration(userID: userID, registration: registration))
         return (registered.device, registered.created)
@@ -102,7 +103,7 @@ public struct DeviceStore: Sendable {
         let pushToken: String
     }
 
-    /// `register_devices` (migration 0011): one statement, one commit.
+    /// `register_devices` (migrations 0011 and 0013): one statement, one commit.
     private static func registerInOneCall(_ batch: [PendingRegistration], on database: PostgresClient) throws -> [RegisteredDevice] {
         let registrations = String(decoding: try JSONEncoder().encode(batch), as: UTF8.self)
         let rows = try database.query("SELECT * FROM register_devices(\(registrations)::jsonb)")

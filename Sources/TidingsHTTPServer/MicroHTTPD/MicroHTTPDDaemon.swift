@@ -6,9 +6,8 @@ import CTidingsShims
 import Synchronization
 import TidingsObservability
 
-/// A running libmicrohttpd daemon: an internal thread pool where each worker
-/// polls its connections with epoll and runs handlers inline, so blocking
-/// handler work stays on these dedicated threads.
+/// A running libmicrohttpd daemon whose own threads run handlers inline
+/// (see `HTTPServerThreading`), so blocking handler work stays on them.
 ///
 /// `@unchecked Sendable`: the daemon handle is only touched under
 /// `handles`' lock; `logHook` is written once before the
@@ -47,18 +46,15 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         ))
         let pipelinePointer = Unmanaged.passUnretained(pipeline).toOpaque()
 
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Self.threadingFlags(configuration.threading)
             | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
         let started = try address.withSocketAddress { socketAddress throws(HTTPServerError) in
-            // One thread is the polling thread itself; MHD warns about a pool of one.
-            let pool = configuration.threadCount > 1
-                ? [MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadCount, ptr_value: nil)]
-                : []
             // The logger comes first so that libmicrohttpd reports problems
             // with the later options through it.
-            let options: [MHD_OptionItem] = [CTidingsShims_MHD_option_logger(logHook)] + pool + [
+            let options: [MHD_OptionItem] = [CTidingsShims_MHD_option_logger(logHook)]
+                + Self.threadingOptions(configuration.threading) + [
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds(configuration), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
@@ -106,6 +102,27 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         }
         guard let daemon = taken.daemon else { return }
         MHD_stop_daemon(daemon)
+    }
+
+    /// libmicrohttpd 0.9.75 refuses epoll with a thread per connection;
+    /// each connection thread then polls its one socket with poll(2).
+    private static func threadingFlags(_ threading: HTTPServerThreading) -> UInt32 {
+        switch threading {
+        case .threadPerConnection: MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+        case .pool: MHD_USE_EPOLL.rawValue
+        }
+    }
+
+    private static func threadingOptions(_ threading: HTTPServerThreading) -> [MHD_OptionItem] {
+        switch threading {
+        case let .pool(threads) where threads > 1:
+            [MHD_OptionItem(option: .THREAD_POOL_SIZE, value: threads, ptr_value: nil)]
+        case .pool, .threadPerConnection:
+            // A pool of one is the polling thread itself (MHD warns about
+            // THREAD_POOL_SIZE 1). Connection threads keep glibc's default
+            // stack size: address space, of which only touched pages count.
+            []
+        }
     }
 
     private static func idleTimeoutSeconds(_ configuration: HTTPServerConfiguration) -> Int {

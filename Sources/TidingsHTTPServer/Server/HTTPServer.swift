@@ -1,8 +1,9 @@
 import Synchronization
 import TidingsObservability
 
-/// The HTTP server: libmicrohttpd with a pool of worker threads that run the
-/// responder synchronously. See `HTTPServerConfiguration` for its limits.
+/// The HTTP server: libmicrohttpd, whose threads run the responder
+/// synchronously (by default one thread per connection, see
+/// `HTTPServerThreading`). See `HTTPServerConfiguration` for its limits.
 public final class HTTPServer: Sendable {
     private enum State {
         case idle
@@ -48,7 +49,7 @@ public final class HTTPServer: Sendable {
         logger.notice("http server listening", metadata: [
             "http.host": configuration.host,
             "http.port": String(daemon.boundPort),
-            "http.threads": String(configuration.threadCount),
+            "http.threading": configuration.threading.description,
         ])
     }
 

@@ -1,13 +1,16 @@
-/// Listening address, worker threads and the limits that keep slow or
+/// Listening address, threading and the limits that keep slow or
 /// abusive clients from pinning the server.
 public struct HTTPServerConfiguration: Sendable {
     /// An IP address literal (IPv4 or IPv6) or `localhost`.
     public var host: String
     /// 0 picks an ephemeral port; read it from `HTTPServer.boundPort`.
     public var port: Int
-    /// Worker threads; each serves many connections and runs handlers inline.
-    public var threadCount: Int
-    /// Connections beyond this are refused at accept time.
+    /// Which thread serves which connection (handlers run inline on it).
+    public var threading: HTTPServerThreading
+    /// Most connections open at once, and so, with `.threadPerConnection`,
+    /// most connection threads. Beyond it libmicrohttpd 0.9.75 accepts and
+    /// closes new connections at once in `.threadPerConnection`; a `.pool`
+    /// stops accepting, so they wait in the listen backlog.
     public var connectionLimit: Int
     /// A connection with no traffic for this long is closed (whole seconds, at least 1).
     public var connectionIdleTimeout: Duration
@@ -27,7 +30,7 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
-        threadCount: Int = 4,
+        threading: HTTPServerThreading = .threadPerConnection,
         connectionLimit: Int = 1024,
         connectionIdleTimeout: Duration = .seconds(30),
         maxBodySize: Int = 1 << 20,
@@ -38,7 +41,7 @@ public struct HTTPServerConfiguration: Sendable {
     ) {
         self.host = host
         self.port = port
-        self.threadCount = threadCount
+        self.threading = threading
         self.connectionLimit = connectionLimit
         self.connectionIdleTimeout = connectionIdleTimeout
         self.maxBodySize = maxBodySize
@@ -53,7 +56,7 @@ public struct HTTPServerConfiguration: Sendable {
             if !condition { throw HTTPServerError(.invalidConfiguration, detail: detail) }
         }
         try require((0...65535).contains(port), "port must be between 0 and 65535, got \(port)")
-        try require(threadCount >= 1, "threadCount must be at least 1, got \(threadCount)")
+        try threading.validate()
         try require(connectionLimit >= 1, "connectionLimit must be at least 1, got \(connectionLimit)")
         try require(connectionIdleTimeout >= .seconds(1), "connectionIdleTimeout must be at least 1 second")
         try require(maxBodySize >= 0, "maxBodySize must not be negative")

@@ -42,9 +42,9 @@ final class WebhookReceiver: Sendable {
     private let recorder: Recorder
     private let server: HTTPServer
 
-    init(threads: Int = 16, _ behaviour: @escaping Behaviour = { _, _ in Reply() }) throws {
+    init(_ behaviour: @escaping Behaviour = { _, _ in Reply() }) throws {
         recorder = Recorder(behaviour: behaviour)
-        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threadCount: threads)
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.shutdownGracePeriod = .milliseconds(200)
         server = HTTPServer(
             configuration: configuration,

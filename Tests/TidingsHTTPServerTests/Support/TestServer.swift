@@ -12,7 +12,6 @@ final class TestServer: Sendable {
         var configuration = configuration
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        configuration.threadCount = min(configuration.threadCount, 2)
         server = HTTPServer(
             configuration: configuration,
             responder: router,
