@@ -39,22 +39,32 @@ struct DeliverySlots {
 
     /// Takes deliveries just claimed at `claimedAt` (no later than the
     /// database's start of the claim, so each lease ends no sooner than
-    /// `claimedAt + delivery.leaseDuration`); returns those to send now.
+    /// `claimedAt + delivery.leaseDuration`); returns those to send now,
+    /// in claim order.
+    ///
+    /// The claim leases the first ones of each webhook for sending at once
+    /// and the rest for waiting (longer), but returns them in no set order;
+    /// so the short leases take the free slots first. Queued behind a
+    /// longer one, a short lease would be too short to start when its turn
+    /// came: dropped unsent and sent only once it ran out.
     mutating func admit(_ deliveries: [ClaimedDelivery], claimedAt: ContinuousClock.Instant) -> [ClaimedDelivery] {
         guard !isClosed else { return [] }
-        var start: [ClaimedDelivery] = []
-        for delivery in deliveries {
+        var start: [(offset: Int, delivery: ClaimedDelivery)] = []
+        let shortLeasesFirst = deliveries.enumerated().sorted {
+            ($0.element.leaseDuration, $0.offset) < ($1.element.leaseDuration, $1.offset)
+        }
+        for (offset, delivery) in shortLeasesFirst {
             let webhook = delivery.webhookID
             if inFlight[webhook, default: 0] < cap && queues[webhook, default: []].isEmpty {
                 inFlight[webhook, default: 0] += 1
                 inFlightCount += 1
-                start.append(delivery)
+                start.append((offset, delivery))
             } else {
                 queues[webhook, default: []].append(Queued(delivery: delivery, leaseEnds: claimedAt + delivery.leaseDuration))
                 queuedCount += 1
             }
         }
-        return start
+        return start.sorted { $0.offset < $1.offset }.map(\.delivery)
     }
 
     /// A request of `webhook` finished; returns the next queued delivery of

@@ -44,6 +44,16 @@ import TidingsDomain
         #expect(slots.finish(webhook: first, now: start)?.id == later.id)
     }
 
+    @Test func shortLeasesTakeTheFreeSlotsWhateverOrderTheClaimReturnedThemIn() {
+        var slots = DeliverySlots(cap: 1, leaseNeeded: .seconds(20))
+        let queuedLease = delivery(first, lease: .seconds(60))
+        let sendNowLease = delivery(first, lease: .seconds(20))
+        #expect(slots.admit([queuedLease, sendNowLease], claimedAt: start).map(\.id) == [sendNowLease.id])
+        // The long lease waits, and still has enough left when its turn comes.
+        #expect(slots.finish(webhook: first, now: start + .seconds(5))?.id == queuedLease.id)
+        #expect(slots.droppedCount == 0)
+    }
+
     @Test func aQueuedDeliveryWhoseLeaseRanTooShortIsDroppedUnsent() {
         var slots = DeliverySlots(cap: 1, leaseNeeded: .seconds(20))
         let batch = [delivery(first), delivery(first, lease: .seconds(35)), delivery(first, lease: .seconds(60))]
