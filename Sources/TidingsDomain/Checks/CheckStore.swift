@@ -225,8 +225,7 @@ public struct CheckStore: Sendable {
         }
     }
 
-    /// A PostgreSQL array literal of UUIDs (their text has no characters
-    /// that need quoting), bound as one parameter.
+    /// A duration in seconds, for `make_interval(secs => ...)`.
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
