@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsCrypto
+import TidingsObservability
 
 /// Where a list page ends: the creation time and id of its last item. Lists
 /// are ordered by `(created_at, id)`, so a cursor stays valid while rows are
@@ -19,7 +20,7 @@ public struct PageCursor: Sendable, Equatable {
     /// `base64url("<unix microseconds>.<uuid>")`: microseconds are what
     /// PostgreSQL stores, so the position round-trips exactly.
     public var token: String {
-        let microseconds = Int64((createdAt.timeIntervalSince1970 * 1_000_000).rounded())
+        let microseconds = createdAt.unitsSince1970(perSecond: 1_000_000, rounding: .toNearestOrAwayFromZero)
         return Base64.encodeURLSafe(Array("\(microseconds).\(id.uuidString.lowercased())".utf8))
     }
 
@@ -32,6 +33,10 @@ public struct PageCursor: Sendable, Equatable {
         guard parts.count == 2, let microseconds = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
             return nil
         }
-        self.init(createdAt: Date(timeIntervalSince1970: Double(microseconds) / 1_000_000), id: id)
+        // Only positions a real row can have: a time outside the years
+        // PostgreSQL and the API write is not a cursor this API returned.
+        let createdAt = Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+        guard createdAt.isSupported else { return nil }
+        self.init(createdAt: createdAt, id: id)
     }
 }

@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// RFC 3339 timestamps in UTC with millisecond precision
 /// (`2026-11-29T15:04:05.123Z`), formatted without Foundation's format styles
-/// because every request writes one.
+/// because every request writes one. Dates outside years 1-9999 are
+/// written as the nearest supported one.
 public enum UTCTimestamp {
     public static func format(_ date: Date) -> String {
         var bytes = [UInt8]()
@@ -12,7 +13,7 @@ public enum UTCTimestamp {
     }
 
     public static func append(_ date: Date, to bytes: inout [UInt8]) {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = date.unitsSince1970(perSecond: 1000)
         let (days, millisecondOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (year, month, day) = CivilCalendar.date(daysSinceEpoch: millisecondOfDay < 0 ? days - 1 : days)
         let time = Int(millisecondOfDay < 0 ? millisecondOfDay + 86_400_000 : millisecondOfDay)

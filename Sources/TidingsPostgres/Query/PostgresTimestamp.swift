@@ -9,11 +9,12 @@ enum PostgresTimestamp {
     private static let secondsPerDay: Int64 = 86_400
 
     /// "2026-11-29T15:19:36.123456Z"; the distant past and future become
-    /// "-infinity" and "infinity", mirroring `parse`.
+    /// "-infinity" and "infinity", mirroring `parse`, and so does any date
+    /// outside years 1-9999 (or NaN), which could not be written otherwise.
     static func format(_ date: Date) -> String {
-        if date == .distantPast { return "-infinity" }
-        if date == .distantFuture { return "infinity" }
-        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        if date == .distantFuture || !date.isSupported && date.timeIntervalSince1970 > 0 { return "infinity" }
+        if date == .distantPast || !date.isSupported { return "-infinity" }
+        let microseconds = date.unitsSince1970(perSecond: 1_000_000, rounding: .toNearestOrAwayFromZero)
         let seconds = CivilCalendar.floorDivide(microseconds, microsecondsPerSecond)
         let fraction = microseconds - seconds * microsecondsPerSecond
         let days = CivilCalendar.floorDivide(seconds, secondsPerDay)
