@@ -53,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "TidingsHTTPClient",
-            dependencies: ["CCurl", "CTidingsShims", "TidingsObservability"]
+            dependencies: ["CCurl", "CTidingsShims", "TidingsObservability", "TidingsSynchronization"]
         ),
         .target(
             name: "TidingsExtraction",
@@ -74,11 +74,11 @@ let package = Package(
         // detection, webhook delivery).
         .target(
             name: "TidingsPoller",
-            dependencies: ["TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"]
+            dependencies: ["TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
         ),
         .target(
             name: "TidingsDispatcher",
-            dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"]
+            dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
         ),
 
         // Edge and wiring: REST handlers, configuration, start-up and shutdown.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPClient
+import TidingsSynchronization
 
 /// An attempt as the HTTP client reported it, before the retry policy
 /// decided what follows.
@@ -20,7 +21,7 @@ struct FinishedAttempt: Sendable {
         case .success(let response):
             statusCode = response.status
             snippet = Self.snippet(response.body, truncated: response.isBodyTruncated)
-            retryAfter = response.header("retry-after").flatMap { RetryAfter.delay(from: $0, now: now) }
+            retryAfter = response.header("retry-after").flatMap { RetryAfter.delay(from: $0, now: now, atMost: policy.longestRetryAfter) }
             if (300...399).contains(response.status) {
                 error = "redirects are not followed"
             }
@@ -31,17 +32,16 @@ struct FinishedAttempt: Sendable {
         let outcome: CompletedAttempt.Outcome
         switch decision {
         case .succeeded: outcome = .succeeded
-        case .retry(let delay): outcome = .retry(at: now + Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18)
+        case .retry(let delay): outcome = .retry(at: now + delay.inSeconds)
         case .failed: outcome = .failed
         case .gone: outcome = .gone
         }
-        let (seconds, attoseconds) = elapsed.components
         return CompletedAttempt(
             deliveryID: delivery.id,
             webhookID: delivery.webhookID,
             eventID: delivery.eventID,
             attemptedAt: attemptedAt,
-            durationMilliseconds: Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000),
+            durationMilliseconds: Int(clamping: elapsed.inMilliseconds),
             statusCode: statusCode,
             error: error,
             responseBody: snippet.text,

@@ -1,3 +1,5 @@
+import TidingsSynchronization
+
 /// What follows an attempt, decided from its result alone: pure logic,
 /// tested without a network or a clock.
 public struct RetryPolicy: Sendable {
@@ -7,8 +9,6 @@ public struct RetryPolicy: Sendable {
     /// Retry delays vary by this fraction either way, so receivers that
     /// failed together are not hit again all at the same instant.
     public static let jitter = 0.2
-    /// A `Retry-After` longer than this is taken as this.
-    public static let longestRetryAfter: Duration = .seconds(86_400)
     /// Statuses whose `Retry-After` is honoured.
     public static let retryAfterStatuses: Set<Int> = [429, 502, 503, 504]
 
@@ -22,10 +22,15 @@ public struct RetryPolicy: Sendable {
     }
 
     public let schedule: [Duration]
+    /// The longest step of the schedule: a receiver's `Retry-After` is
+    /// honoured up to this, so no receiver can park a delivery for longer
+    /// than the schedule itself would.
+    public let longestRetryAfter: Duration
 
     public init(schedule: [Duration]) {
         precondition(!schedule.isEmpty, "a retry schedule has at least one attempt")
         self.schedule = schedule
+        longestRetryAfter = schedule.max() ?? .zero
     }
 
     /// `attemptsMade` counts this attempt; `statusCode` is nil when no
@@ -41,7 +46,7 @@ public struct RetryPolicy: Sendable {
         guard attemptsMade < schedule.count else { return .failed }
         var delay = schedule[attemptsMade] * random((1 - Self.jitter)...(1 + Self.jitter))
         if let statusCode, Self.retryAfterStatuses.contains(statusCode), let retryAfter {
-            delay = max(delay, min(retryAfter, Self.longestRetryAfter))
+            delay = max(delay, retryAfter.clamped(to: .zero...longestRetryAfter))
         }
         return .retry(after: delay)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TidingsSynchronization
 
 /// When a target is checked next. Pure, with the random source injected, so
 /// it is tested without waiting.
@@ -18,17 +19,12 @@ struct CheckSchedule: Sendable {
     /// failure, capped at `maximumBackoff`, with the upper quarter random;
     /// a Retry-After longer than that wins (capped too).
     func afterFailure(now: Date, intervalSeconds: Int, previousFailures: Int, retryAfter: Duration?, random: Double) -> Date {
-        let cap = Self.seconds(maximumBackoff)
+        let cap = maximumBackoff.inSeconds
         let doubled = Double(intervalSeconds) * pow(2, Double(min(previousFailures, 30)))
         var delay = min(doubled, cap) * (0.75 + 0.25 * random)
         if let retryAfter {
-            delay = max(delay, min(Self.seconds(retryAfter), cap))
+            delay = max(delay, min(retryAfter.inSeconds, cap))
         }
         return now.addingTimeInterval(delay)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

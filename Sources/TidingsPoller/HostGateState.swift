@@ -7,8 +7,10 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
         case start
         /// Blocked by concurrency: a `finish` will open it.
         case waitForSlot
-        /// Blocked by time: ask again at this instant.
+        /// Blocked by the minimum gap: ask again at this instant.
         case waitUntil(Instant)
+        /// Closed by a Retry-After the host sent, until this instant.
+        case heldUntil(Instant)
     }
 
     let concurrency: Int
@@ -22,7 +24,7 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
 
     /// Whether a request may start at `now`; `.start` counts it as started.
     mutating func tryStart(now: Instant, earliestAfterLastStart: (Instant) -> Instant) -> Decision {
-        if let notBefore, now < notBefore { return .waitUntil(notBefore) }
+        if let notBefore, now < notBefore { return .heldUntil(notBefore) }
         guard active < concurrency else { return .waitForSlot }
         if let lastStart {
             let earliest = earliestAfterLastStart(lastStart)
@@ -33,10 +35,14 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
         return .start
     }
 
-    mutating func finish(holdUntil: Instant?) {
+    mutating func finish() {
         active = max(active - 1, 0)
-        if let holdUntil, notBefore.map({ holdUntil > $0 }) ?? true {
-            notBefore = holdUntil
+    }
+
+    /// Nothing starts before `instant` (a later hold already set stays).
+    mutating func hold(until instant: Instant) {
+        if notBefore.map({ instant > $0 }) ?? true {
+            notBefore = instant
         }
     }
 

@@ -1,17 +1,34 @@
 import Dispatch
 import Synchronization
+import TidingsSynchronization
 
 /// Per-host politeness for every check of one poller: `HostGateState` per
 /// host, with the requests that must wait queued in arrival order. Waiting
 /// costs a suspended task, not a thread; a timer wakes hosts blocked by the
-/// minimum gap or a Retry-After. States of idle hosts are dropped, so memory
-/// follows the hosts in flight, not the hosts ever seen.
+/// minimum gap or a short Retry-After. A host closed for longer than
+/// `longestHoldWait` answers at once with `.held`, so a host asking for
+/// hours holds no check slot (and no `POST /check` thread) meanwhile.
+/// States of idle hosts are dropped, so memory follows the hosts in flight,
+/// not the hosts ever seen.
 final class HostLimiter: Sendable {
     typealias Instant = ContinuousClock.Instant
 
+    enum Admission: Equatable {
+        /// The request may start; `release` must follow.
+        case granted
+        /// The limiter was closed (shutdown): no request may start.
+        case closed
+        /// The host asked, with Retry-After, for nothing before `until`.
+        case held(until: Instant)
+    }
+
+    /// The longest a request waits for a Retry-After to pass; a longer
+    /// hold fails the check at once.
+    static let longestHoldWait: Duration = .seconds(5)
+
     private struct Host {
         var gate: HostGateState<Instant>
-        var waiting: [CheckedContinuation<Bool, Never>] = []
+        var waiting: [CheckedContinuation<Admission, Never>] = []
         var head = 0
         var timerArmed = false
 
@@ -33,83 +50,103 @@ final class HostLimiter: Sendable {
         self.minimumGap = minimumGap
     }
 
-    /// Waits until a request to `host` may start. False when the limiter
-    /// was closed (shutdown): the caller must not send the request.
-    func acquire(host: String) async -> Bool {
+    /// Waits until a request to `host` may start, or answers at once that
+    /// it may not (closed, or held for long).
+    func acquire(host: String) async -> Admission {
         // A host with a free slot and nobody queued (the usual case) starts
         // at once, without suspending the task for a round trip through
         // the executor.
         if let immediate = tryAcquire(host: host) { return immediate }
         return await withCheckedContinuation { continuation in
-            let (resumed, allowed) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], Bool) in
-                guard !state.isClosed else { return ([continuation], false) }
+            let resumed = state.withLock { state -> [(CheckedContinuation<Admission, Never>, Admission)] in
+                guard !state.isClosed else { return [(continuation, .closed)] }
                 state.hosts[host, default: Host(gate: HostGateState(concurrency: concurrency))].waiting.append(continuation)
-                return (pump(host, in: &state), true)
+                return pump(host, in: &state)
             }
-            for waiter in resumed { waiter.resume(returning: allowed) }
+            for (waiter, admission) in resumed { waiter.resume(returning: admission) }
         }
     }
 
     /// The answer `acquire` can give without waiting, nil when it must
     /// queue.
-    private func tryAcquire(host: String) -> Bool? {
+    private func tryAcquire(host: String) -> Admission? {
         let now = Instant.now
         let gap = minimumGap
-        return state.withLock { state -> Bool? in
-            guard !state.isClosed else { return false }
+        return state.withLock { state -> Admission? in
+            guard !state.isClosed else { return .closed }
             var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: concurrency))
-            guard !entry.hasWaiting, !entry.timerArmed, entry.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) == .start else {
+            guard !entry.hasWaiting, !entry.timerArmed else { return nil }
+            switch entry.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) {
+            case .start:
+                state.hosts[host] = entry
+                return .granted
+            case .heldUntil(let instant) where now.duration(to: instant) > Self.longestHoldWait:
+                return .held(until: instant)
+            default:
                 return nil
             }
-            state.hosts[host] = entry
-            return true
         }
     }
 
-    /// Ends a request started by `acquire`; `holdFor` keeps the host closed
-    /// that long (Retry-After).
-    func release(host: String, holdFor: Duration? = nil) {
-        let now = Instant.now
-        let resumed = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
-            state.hosts[host]?.gate.finish(holdUntil: holdFor.map { now + $0 })
+    /// Ends a request started by `acquire`.
+    func release(host: String) {
+        let resumed = state.withLock { state in
+            state.hosts[host]?.gate.finish()
             return pump(host, in: &state)
         }
-        for waiter in resumed { waiter.resume(returning: true) }
+        for (waiter, admission) in resumed { waiter.resume(returning: admission) }
+    }
+
+    /// Closes `host` for `duration` (a Retry-After it sent).
+    func hold(host: String, for duration: Duration) {
+        let until = Instant.now + duration.clamped(to: .zero...Duration.longestRepresentable)
+        let resumed = state.withLock { state in
+            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: concurrency))
+            entry.gate.hold(until: until)
+            state.hosts[host] = entry
+            return pump(host, in: &state)
+        }
+        for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 
     /// Fails every waiting and future `acquire`.
     func close() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+        let waiters = state.withLock { state -> [CheckedContinuation<Admission, Never>] in
             state.isClosed = true
             let waiters = state.hosts.values.flatMap { $0.waiting[$0.head...] }
             state.hosts.removeAll()
             return waiters
         }
-        for waiter in waiters { waiter.resume(returning: false) }
+        for waiter in waiters { waiter.resume(returning: .closed) }
     }
 
-    /// Starts as many waiting requests of `host` as its gate allows now and
-    /// arms a timer when time is what blocks the rest.
-    private func pump(_ name: String, in state: inout State) -> [CheckedContinuation<Bool, Never>] {
+    /// Answers as many waiting requests of `host` as its gate allows now
+    /// (started, or held for long) and arms a timer when a short wait is
+    /// what blocks the rest.
+    private func pump(_ name: String, in state: inout State) -> [(CheckedContinuation<Admission, Never>, Admission)] {
         guard var host = state.hosts[name] else { return [] }
         let now = Instant.now
         let gap = minimumGap
-        var started: [CheckedContinuation<Bool, Never>] = []
-        while host.hasWaiting {
-            let decision = host.gate.tryStart(now: now) { $0 + gap }
-            if decision == .start {
-                started.append(host.waiting[host.head])
+        var answered: [(CheckedContinuation<Admission, Never>, Admission)] = []
+        waiting: while host.hasWaiting {
+            switch host.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) {
+            case .start:
+                answered.append((host.waiting[host.head], .granted))
                 host.head += 1
-                continue
-            }
-            if case .waitUntil(let instant) = decision, !host.timerArmed {
-                host.timerArmed = true
-                let delay = now.duration(to: instant)
-                timerQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(max(delay.nanoseconds, 0)))) { [weak self] in
-                    self?.timerFired(name)
+            case .heldUntil(let instant) where now.duration(to: instant) > Self.longestHoldWait:
+                answered.append((host.waiting[host.head], .held(until: instant)))
+                host.head += 1
+            case .heldUntil(let instant), .waitUntil(let instant):
+                if !host.timerArmed {
+                    host.timerArmed = true
+                    timerQueue.asyncAfter(deadline: now.duration(to: instant).dispatchDeadline) { [weak self] in
+                        self?.timerFired(name)
+                    }
                 }
+                break waiting
+            case .waitForSlot:
+                break waiting
             }
-            break
         }
         if host.head > 64 && host.head * 2 > host.waiting.count {
             host.waiting.removeFirst(host.head)
@@ -120,21 +157,14 @@ final class HostLimiter: Sendable {
         } else {
             state.hosts[name] = host
         }
-        return started
+        return answered
     }
 
     private func timerFired(_ name: String) {
-        let resumed = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+        let resumed = state.withLock { state in
             state.hosts[name]?.timerArmed = false
             return pump(name, in: &state)
         }
-        for waiter in resumed { waiter.resume(returning: true) }
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TidingsDomain
 import TidingsObservability
+import TidingsSynchronization
 
 /// Writes check results on `writerCount` threads, each with its own
 /// database connection, so one batch commits while the next is collected.
@@ -127,7 +128,7 @@ final class OutcomeWriter: Sendable {
             if waiting == 0 {
                 deadline = nil
             } else if deadline == nil {
-                deadline = Date(timeIntervalSinceNow: CheckSchedule.seconds(configuration.writeBatchDelay))
+                deadline = Date(timeIntervalSinceNow: configuration.writeBatchDelay.inSeconds)
             }
             _ = wakeup.wait(until: deadline ?? Date(timeIntervalSinceNow: 0.5))
         }

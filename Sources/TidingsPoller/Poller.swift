@@ -4,6 +4,7 @@ import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// The change-detection engine: a scheduler thread claims due targets in
 /// batches under a lease (`CheckStore.claimDue`, FOR UPDATE SKIP LOCKED),
@@ -108,7 +109,7 @@ public final class Poller: Sendable {
         wakeScheduler()
         if schedulerStarted.load(ordering: .relaxed) { schedulerFinished.wait() }
 
-        let deadline = Date(timeIntervalSinceNow: CheckSchedule.seconds(grace))
+        let deadline = Date(timeIntervalSinceNow: grace.inSeconds)
         capacity.lock()
         while !state.withLock({ $0.inFlight.isEmpty }) && capacity.wait(until: deadline) {}
         capacity.unlock()
@@ -177,7 +178,7 @@ public final class Poller: Sendable {
         let started = ContinuousClock.now
         Task { [self] in
             let outcome = await checker.check(target)
-            metrics.checkDuration.observe(CheckSchedule.seconds(ContinuousClock.now - started))
+            metrics.checkDuration.observe((ContinuousClock.now - started).inSeconds)
             writer.submit(outcome)
             finished(target.id)
         }
@@ -196,7 +197,7 @@ public final class Poller: Sendable {
 
     private func waitForCapacity(timeout: Duration) {
         capacity.lock()
-        _ = capacity.wait(until: Date(timeIntervalSinceNow: CheckSchedule.seconds(timeout)))
+        _ = capacity.wait(until: Date(timeIntervalSinceNow: timeout.inSeconds))
         capacity.unlock()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TidingsDomain
 import TidingsExtraction
 import TidingsHTTPClient
+import TidingsSynchronization
 
 /// Runs one check of a target, version-first: the version endpoint (if the
 /// target has one), then a conditional GET with the validators stored with
@@ -28,6 +29,9 @@ struct TargetChecker: Sendable {
             case .failure:
                 // Counted; the page itself decides whether the check works.
                 record.requests += 1
+            case .held:
+                // No request went out; the page decides, as after a failure.
+                break
             case .response(let response, _):
                 record.requests += 1
                 record.bytesReceived += response.bytesReceived + response.headerBytesReceived
@@ -55,6 +59,9 @@ struct TargetChecker: Sendable {
         case .failure(let error):
             record.requests += 1
             return failed(target, record, message: Self.message(for: error), retryAfter: nil)
+        case .held(let remaining):
+            let message = "not requested: the server asked for no requests for another \(remaining.roundedUpSeconds) s (Retry-After)"
+            return failed(target, record, message: message, retryAfter: remaining)
         case .response(let response, let retryAfter):
             record.requests += 1
             record.bytesReceived += response.bytesReceived + response.headerBytesReceived
@@ -82,14 +89,21 @@ struct TargetChecker: Sendable {
     private enum Fetch {
         case response(HTTPClientResponse, retryAfter: Duration?)
         case failure(HTTPClientError)
+        /// The host asked (Retry-After) for nothing before this long from now.
+        case held(Duration)
         case abandoned
     }
 
-    /// One request through the host limiter; a 429 or 503 with Retry-After
-    /// closes the host for that long for every target on it.
+    /// One request through the host limiter. A 429 or 503 with Retry-After
+    /// closes the host that sent it (the last redirect hop) for that long,
+    /// capped at the longest back-off, for every target on it.
     private func fetch(_ url: String, target: ClaimedTarget, conditional: Bool) async -> Fetch {
         let host = Self.hostKey(of: url)
-        guard await limiter.acquire(host: host) else { return .abandoned }
+        switch await limiter.acquire(host: host) {
+        case .granted: break
+        case .closed: return .abandoned
+        case .held(let until): return .held(ContinuousClock.now.duration(to: until))
+        }
         var request = HTTPClientRequest(url: url, headers: target.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
         if conditional {
             if let etag = target.etag { request.headers.append((name: "If-None-Match", value: etag)) }
@@ -97,11 +111,14 @@ struct TargetChecker: Sendable {
         }
         do {
             let response = try await client.execute(request)
+            limiter.release(host: host)
             var retryAfter: Duration?
             if response.status == 429 || response.status == 503, let value = response.header("Retry-After") {
-                retryAfter = RetryAfter.delay(from: value, now: Date())
+                retryAfter = RetryAfter.delay(from: value, now: Date(), atMost: configuration.maximumBackoff)
             }
-            limiter.release(host: host, holdFor: retryAfter)
+            if let retryAfter {
+                limiter.hold(host: Self.hostKey(of: response.effectiveURL), for: retryAfter)
+            }
             return .response(response, retryAfter: retryAfter)
         } catch {
             limiter.release(host: host)

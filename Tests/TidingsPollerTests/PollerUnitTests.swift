@@ -50,8 +50,9 @@ import Testing
         #expect(gate.tryStart(now: 5, earliestAfterLastStart: gap) == .waitUntil(10))
         #expect(gate.tryStart(now: 10, earliestAfterLastStart: gap) == .start)
         #expect(gate.tryStart(now: 30, earliestAfterLastStart: gap) == .waitForSlot)
-        gate.finish(holdUntil: 100)
-        #expect(gate.tryStart(now: 40, earliestAfterLastStart: gap) == .waitUntil(100))
+        gate.finish()
+        gate.hold(until: 100)
+        #expect(gate.tryStart(now: 40, earliestAfterLastStart: gap) == .heldUntil(100))
         #expect(gate.tryStart(now: 100, earliestAfterLastStart: gap) == .start)
     }
 }

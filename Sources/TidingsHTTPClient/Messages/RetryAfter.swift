@@ -1,32 +1,30 @@
-import Foundation
-import TidingsObservability
+import FoundationEssentials
+import TidingsSynchronization
 
-/// RFC 9110 `Retry-After`: delay-seconds or an IMF-fixdate
-/// (`Sun, 06 Nov 1994 08:49:37 GMT`), as a delay from `now`. Nil for
-/// anything else, including negative seconds; a date in the past is zero.
+/// RFC 9110 `Retry-After`: delay-seconds or an HTTP-date, as a delay from
+/// `now`. The value comes from a server nobody here controls, so the result
+/// is always within `0...longest`: a date in the past is zero, a delay or
+/// date beyond `longest` (even beyond any integer type) is `longest`.
+/// Nil for anything else, including negative seconds.
 public enum RetryAfter {
-    public static func delay(from value: String, now: Date) -> Duration? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int64(text) {
-            return seconds >= 0 ? .seconds(seconds) : nil
+    public static func delay(from value: String, now: Date, atMost longest: Duration) -> Duration? {
+        let text = value.trimmingSpaces()
+        let range = Duration.zero...max(longest, .zero)
+        if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            // All digits: too many for Int64 is simply "very long".
+            guard let seconds = Int64(text) else { return range.upperBound }
+            return Duration.seconds(seconds).clamped(to: range)
         }
-        guard let date = imfFixdate(text) else { return nil }
-        return .milliseconds(Int64(max(date.timeIntervalSince(now), 0) * 1000))
+        guard let date = HTTPDate.parse(text) else { return nil }
+        return Duration.seconds(clamping: date.timeIntervalSince(now)).clamped(to: range)
     }
+}
 
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    private static func imfFixdate(_ text: String) -> Date? {
-        let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT",
-              let day = Int64(parts[1]),
-              let monthIndex = months.firstIndex(of: String(parts[2])),
-              let year = Int64(parts[3])
-        else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int64($0) }
-        guard clock.count == 3 else { return nil }
-        let days = CivilCalendar.daysSinceEpoch(year: year, month: Int64(monthIndex) + 1, day: day)
-        let seconds = days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+extension String {
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    fileprivate func trimmingSpaces() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
     }
 }
