@@ -69,6 +69,20 @@ import TidingsObservability
         ("TIDINGS_MAX_BODY_SIZE", "1 TB"),
         ("TIDINGS_DATABASE_POOL_SIZE", "-1"),
         ("TIDINGS_ADMIN_TOKEN", "short"),
+        // Absurd values: each has an explicit bound instead of a later overflow.
+        ("TIDINGS_WEBHOOK_CONCURRENCY", "9223372036854775807"),
+        ("TIDINGS_WEBHOOK_CONCURRENCY", "99999999999999999999999"),
+        ("TIDINGS_HTTP_CONNECTION_LIMIT", "1000001"),
+        ("TIDINGS_POLL_CONCURRENCY", "9223372036854775807"),
+        ("TIDINGS_POLL_CONCURRENCY", "-1"),
+        ("TIDINGS_HTTP_THREADS", "1025"),
+        ("TIDINGS_WEBHOOK_TIMEOUT", "1000000000d"),
+        ("TIDINGS_MAX_INTERVAL", "3651d"),
+        ("TIDINGS_EVENT_RETENTION", "3000d3000d"),
+        ("TIDINGS_WEBHOOK_RETRY_SCHEDULE", "0s,1000000000d"),
+        ("TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE", "9223372036854775807"),
+        ("TIDINGS_MAX_BODY_SIZE", "2GiB"),
+        ("TIDINGS_MAX_BODY", "8589934592GiB"),
     ])
     func invalidValueNamesTheVariable(variable: String, value: String) {
         #expect {

@@ -3,6 +3,7 @@ import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsPoller
+import TidingsSynchronization
 
 /// Everything Tidings can be told at start-up. Built from the environment
 /// only in the entry point; everything else receives this value.
@@ -77,10 +78,10 @@ public struct Configuration: Sendable {
             expected: "0 (a thread per connection) or a positive number of pool threads",
             ValueParsers.httpThreading
         ) ?? httpThreading
-        httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer", ValueParsers.positiveInteger) ?? httpConnectionLimit
+        httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? httpConnectionLimit
         httpIdleTimeout = try reader.duration("TIDINGS_HTTP_IDLE_TIMEOUT") ?? httpIdleTimeout
         maxBodySize = try reader.size("TIDINGS_MAX_BODY_SIZE") ?? maxBodySize
-        databasePoolSize = try reader.parsed("TIDINGS_DATABASE_POOL_SIZE", expected: "a positive integer", ValueParsers.positiveInteger) ?? databasePoolSize
+        databasePoolSize = try reader.parsed("TIDINGS_DATABASE_POOL_SIZE", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? databasePoolSize
         databaseAcquireTimeout = try reader.duration("TIDINGS_DATABASE_ACQUIRE_TIMEOUT") ?? databaseAcquireTimeout
         shutdownTimeout = try reader.duration("TIDINGS_SHUTDOWN_TIMEOUT") ?? shutdownTimeout
         outboundConnectTimeout = try reader.duration("TIDINGS_OUTBOUND_CONNECT_TIMEOUT") ?? outboundConnectTimeout
@@ -100,17 +101,15 @@ public struct Configuration: Sendable {
             ValueParsers.durationList
         ) ?? webhookRetrySchedule
         webhookDisableAfter = try reader.duration("TIDINGS_WEBHOOK_DISABLE_AFTER") ?? webhookDisableAfter
-        webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer", ValueParsers.positiveInteger) ?? webhookConcurrency
+        webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookConcurrency
         eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
-        pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number (0 turns the poller off)") {
-            Int($0).flatMap { $0 >= 0 ? $0 : nil }
-        } ?? pollConcurrency
-        hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer", ValueParsers.positiveInteger) ?? hostConcurrency
+        pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
+        hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? hostConcurrency
         hostMinimumGap = try reader.duration("TIDINGS_HOST_MIN_GAP", allowZero: true) ?? hostMinimumGap
         pollerMaxResponseSize = try reader.size("TIDINGS_MAX_BODY")
-        unconditionalEvery = try reader.parsed("TIDINGS_UNCONDITIONAL_EVERY", expected: "a positive integer", ValueParsers.positiveInteger) ?? unconditionalEvery
-        failureThreshold = try reader.parsed("TIDINGS_FAILURE_THRESHOLD", expected: "a positive integer", ValueParsers.positiveInteger) ?? failureThreshold
+        unconditionalEvery = try reader.parsed("TIDINGS_UNCONDITIONAL_EVERY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? unconditionalEvery
+        failureThreshold = try reader.parsed("TIDINGS_FAILURE_THRESHOLD", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? failureThreshold
     }
 
     var pollerConfiguration: PollerConfiguration {
@@ -147,8 +146,7 @@ public struct Configuration: Sendable {
 
     /// The coalescing window as a PostgreSQL interval, in whole milliseconds.
     var badgeCoalescingSetting: String {
-        let (seconds, attoseconds) = badgeCoalescingWindow.components
-        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms"
+        "\(badgeCoalescingWindow.inMilliseconds)ms"
     }
 
     var httpClientConfiguration: HTTPClientConfiguration {
@@ -179,7 +177,7 @@ private struct EnvironmentReader {
     }
 
     func duration(_ name: String, allowZero: Bool = false) throws(ConfigurationError) -> Duration? {
-        let value = try parsed(name, expected: "a duration such as 500ms, 15s, 5m or 2h", ValueParsers.duration)
+        let value = try parsed(name, expected: "a duration such as 500ms, 15s, 5m or 2h, at most 3650d", ValueParsers.duration)
         if let value, value < .zero || (value == .zero && !allowZero) {
             throw ConfigurationError(variable: name, message: allowZero ? "must not be negative" : "must be greater than zero")
         }
@@ -187,7 +185,7 @@ private struct EnvironmentReader {
     }
 
     func size(_ name: String) throws(ConfigurationError) -> Int? {
-        let value = try parsed(name, expected: "a size such as 1048576, 512KiB or 1MiB", ValueParsers.byteCount)
+        let value = try parsed(name, expected: "a size such as 1048576, 512KiB or 1MiB, at most 1GiB", ValueParsers.byteCount)
         if let value, value <= 0 {
             throw ConfigurationError(variable: name, message: "must be greater than zero")
         }

@@ -1,9 +1,20 @@
 import TidingsHTTPServer
 
-/// Parsers for the value syntaxes used in environment variables.
+/// Parsers for the value syntaxes used in environment variables. Every
+/// value has an explicit upper bound, so no setting, however absurd, can
+/// overflow the arithmetic done with it later (docs/LIMITS.md).
 enum ValueParsers {
-    /// `500ms`, `15s`, `5m`, `2h`, `1d`, or a sum of them (`1h30m`). A bare
-    /// number is rejected: the unit is part of the contract.
+    /// The longest duration any variable accepts: ten years.
+    static let longestDuration: Duration = .seconds(10 * 365 * 86_400)
+    /// The largest byte count any variable accepts: 1 GiB, more than any
+    /// one body held in memory should be.
+    static let largestByteCount = 1 << 30
+    /// The largest count any variable accepts (connections, threads, checks).
+    static let largestCount = 1_000_000
+
+    /// `500ms`, `15s`, `5m`, `2h`, `1d`, or a sum of them (`1h30m`), at most
+    /// `longestDuration`. A bare number is rejected: the unit is part of the
+    /// contract.
     static func duration(_ text: String) -> Duration? {
         // "ms" comes before "m" so that the longest unit wins.
         let units: [(suffix: String, length: Duration)] = [
@@ -20,6 +31,7 @@ enum ValueParsers {
             guard let unit = units.first(where: { remaining.hasPrefix($0.suffix) }) else { return nil }
             remaining = remaining.dropFirst(unit.suffix.count)
             total += unit.length * amount
+            guard total <= longestDuration else { return nil }
         }
         return total
     }
@@ -39,7 +51,7 @@ enum ValueParsers {
         default: return nil
         }
         let (product, overflow) = amount.multipliedReportingOverflow(by: multiplier)
-        return overflow ? nil : product
+        return overflow || product > largestByteCount ? nil : product
     }
 
     static func bool(_ text: String) -> Bool? {
@@ -80,12 +92,19 @@ enum ValueParsers {
 
     /// `0`: a thread per connection; `N` > 0: an epoll pool of N threads.
     static func httpThreading(_ text: String) -> HTTPServerThreading? {
-        guard let threads = Int(text.trimmingWhitespace()), threads >= 0 else { return nil }
+        guard let threads = count(text), threads <= 1024 else { return nil }
         return threads == 0 ? .threadPerConnection : .pool(threads: threads)
     }
 
+    /// 1 to `largestCount`.
     static func positiveInteger(_ text: String) -> Int? {
-        guard let value = Int(text.trimmingWhitespace()), value > 0 else { return nil }
+        guard let value = count(text), value > 0 else { return nil }
+        return value
+    }
+
+    /// 0 to `largestCount`.
+    static func count(_ text: String) -> Int? {
+        guard let value = Int(text.trimmingWhitespace()), (0...largestCount).contains(value) else { return nil }
         return value
     }
 }
