@@ -44,6 +44,18 @@ extension Decoder {
 }
 
 extension KeyedDecodingContainer {
+    /// An integer field, or nil when absent. A number that is not a whole
+    /// `Int` (a fraction, 1e300, 2^64) is a problem naming `key`:
+    /// `JSONDecoder` throws an internal error for it, which surfaces without
+    /// a path, as if the body were not JSON.
+    public func decodeIntegerIfPresent(forKey key: Key) throws -> Int? {
+        do {
+            return try decodeIfPresent(Int.self, forKey: key)
+        } catch where (try? decodeIfPresent(Double.self, forKey: key)) != nil {
+            throw fieldProblem(key, "must be a whole number from \(Int.min) to \(Int.max)")
+        }
+    }
+
     /// A `DecodingError` carrying a client-facing message about `key`.
     public func fieldProblem(_ key: Key, _ message: String) -> DecodingError {
         DecodingError.dataCorrupted(DecodingError.Context(

@@ -24,7 +24,7 @@ struct CreateWatchBody: Decodable {
         url = try WatchValidation.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
-        intervalSeconds = try container.decodeIfPresent(Int.self, forKey: .intervalSeconds)
+        intervalSeconds = try container.decodeIntegerIfPresent(forKey: .intervalSeconds)
         let versionURL = try container.decodeIfPresent(String.self, forKey: .versionURL).map {
             try WatchValidation.url($0, key: .versionURL, in: container)
         }

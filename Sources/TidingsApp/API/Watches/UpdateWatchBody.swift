@@ -32,7 +32,7 @@ struct UpdateWatchBody: Decodable {
         url = try container.decodeIfPresent(String.self, forKey: .url).map { try WatchValidation.url($0, key: .url, in: container) }
         name = try container.decodeIfPresent(String.self, forKey: .name)
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
-        intervalSeconds = try container.decodeIfPresent(Int.self, forKey: .intervalSeconds)
+        intervalSeconds = try container.decodeIntegerIfPresent(forKey: .intervalSeconds)
         paused = try container.decodeIfPresent(Bool.self, forKey: .paused)
         versionURL = try Self.nullable(String.self, .versionURL, in: container).map { text in
             try text.map { try WatchValidation.url($0, key: .versionURL, in: container) }
