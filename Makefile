@@ -4,7 +4,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev postgresql
 BENCH_PACKAGES := wrk
 
-.PHONY: run test contract-test docker-test docker-clean build release deps bench clean
+.PHONY: run test contract-test hostile-test docker-test docker-clean build release deps bench clean
 
 deps:
 	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
@@ -27,6 +27,11 @@ test: deps
 # Holds a live server to openapi.yaml (openapi-spec-validator, schemathesis).
 contract-test: deps
 	scripts/contract-test.sh
+
+# A real Tidings against a hostile origin, receiver and malformed clients
+# (scripts/hostile): each may fail its own work, and nothing else.
+hostile-test: deps
+	scripts/hostile-test.sh
 
 # Builds docker/Dockerfile and runs docker/compose.yaml on a private Docker
 # engine (stand-in base images when no registry answers): smoke test through

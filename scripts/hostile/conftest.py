@@ -1,0 +1,135 @@
+"""Starts one real Tidings (the binary in TIDINGS_HOSTILE_BINARY, on the
+database in TIDINGS_HOSTILE_DATABASE_URL) and the hostile peer for the whole
+suite, with short outbound timeouts so slow peers are cut off quickly."""
+
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from hostile_peer import Peer
+
+ADMIN = "hostile-suite-admin-token-0123456789abcdef"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Tidings:
+    def __init__(self, process, port, log_path):
+        self.process = process
+        self.base = f"http://127.0.0.1:{port}"
+        self.port = port
+        self.log_path = log_path
+
+    def call(self, method, path, token=None, body=None, timeout=60):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                raw = answer.read()
+                return answer.status, (json.loads(raw) if raw and answer.headers.get_content_subtype().endswith("json") else raw)
+        except urllib.error.HTTPError as error:
+            raw = error.read()
+            return error.code, (json.loads(raw) if raw.startswith(b"{") else raw)
+
+    def assert_alive(self):
+        assert self.process.poll() is None, f"tidings exited with {self.process.returncode}; log: {self.log_path}"
+        status, body = self.call("GET", "/healthz", timeout=10)
+        assert status == 200, body
+
+    def user(self, name):
+        status, body = self.call("POST", "/v1/users", ADMIN, {"name": name})
+        assert status == 201, body
+        return body["api_key"]
+
+
+_addresses = iter(f"127.0.{n // 250 + 1}.{n % 250 + 1}" for n in range(10_000))
+
+
+@pytest.fixture
+def peer():
+    """A fresh hostile peer on an address of its own: a host one case made
+    Tidings leave alone (Retry-After) must not decide the next case."""
+    server = Peer(next(_addresses))
+    yield server
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def canary():
+    """The well-behaved origin and receiver of the other tenant, on another
+    host than the hostile peer (a host that asked to be left alone is left
+    alone, whoever watches it)."""
+    server = Peer("127.0.0.2")
+    yield server
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def tidings(tmp_path_factory):
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("tidings") / "tidings.log"
+    environment = dict(
+        os.environ,
+        TIDINGS_DATABASE_URL=os.environ["TIDINGS_HOSTILE_DATABASE_URL"],
+        TIDINGS_LISTEN=f"127.0.0.1:{port}",
+        TIDINGS_ADMIN_TOKEN=ADMIN,
+        TIDINGS_ALLOW_PRIVATE_TARGETS="true",
+        TIDINGS_OUTBOUND_TIMEOUT="3s",
+        TIDINGS_OUTBOUND_CONNECT_TIMEOUT="2s",
+        TIDINGS_WEBHOOK_TIMEOUT="3s",
+        TIDINGS_WEBHOOK_RETRY_SCHEDULE="0s,1h",
+        TIDINGS_MAX_BODY="1MiB",
+        TIDINGS_MIN_INTERVAL="1s",
+        TIDINGS_POLL_CONCURRENCY="0",
+        TIDINGS_LOG_LEVEL="warning",
+    )
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([os.environ["TIDINGS_HOSTILE_BINARY"]], env=environment, stdout=log, stderr=subprocess.STDOUT)
+    server = Tidings(process, port, log_path)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if server.call("GET", "/readyz", timeout=2)[0] == 200:
+                break
+        except OSError:
+            pass
+        assert process.poll() is None, open(log_path).read()
+        assert time.monotonic() < deadline, "tidings did not become ready"
+        time.sleep(0.2)
+    yield server
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    assert process.returncode in (0, -15), f"tidings exited with {process.returncode}; log: {log_path}"
+
+
+@pytest.fixture(scope="session")
+def victim(tidings, canary):
+    """Another tenant whose work must go on whatever the attacker does."""
+    key = tidings.user("victim")
+    status, watch = tidings.call("POST", "/v1/watches", key, {"url": canary.base_url + "/ok", "interval_seconds": 60})
+    assert status == 201, watch
+    status, hook = tidings.call("POST", "/v1/webhooks", key, {"url": canary.base_url + "/hook/ok", "event_types": ["watch.changed"]})
+    assert status == 201, hook
+    return {"key": key, "watch": watch["id"], "webhook": hook["id"], "peer": canary}
+
+
+@pytest.fixture(scope="session")
+def attacker(tidings):
+    return tidings.user("attacker")

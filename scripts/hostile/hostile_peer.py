@@ -1,0 +1,148 @@
+"""A hostile origin and webhook receiver on 127.0.0.1 for the hostile-input
+suite: each path answers in one of the ways a page or receiver nobody here
+controls might (absurd headers, slow drip, endless or bombing bodies,
+redirect loops, garbage instead of HTTP). Raw sockets, so nothing is
+normalised on the way out. `/ok` and `/hook/ok` are the well-behaved
+canaries other tenants use; received hook bodies are recorded."""
+
+import gzip
+import socket
+import socketserver
+import threading
+import time
+import urllib.parse
+
+BOMB = gzip.compress(b"\0" * (64 << 20), compresslevel=9)  # 64 MiB of zeros in ~64 KiB
+
+
+def response(status, headers=(), body=b"", reason="Status"):
+    head = f"HTTP/1.1 {status} {reason}\r\n".encode()
+    for name, value in headers:
+        head += name.encode() + b": " + (value if isinstance(value, bytes) else value.encode()) + b"\r\n"
+    if not any(name.lower() in ("content-length", "transfer-encoding") for name, _ in headers):
+        head += b"Content-Length: " + str(len(body)).encode() + b"\r\n"
+    return head + b"\r\n" + body
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def handle(self):
+        self.request.settimeout(30)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = self.request.recv(65536)
+            if not chunk:
+                return
+            data += chunk
+        head, _, rest = data.partition(b"\r\n\r\n")
+        request_line = head.split(b"\r\n")[0].decode("latin-1")
+        method, target, _ = request_line.split(" ", 2)
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        while len(rest) < length:
+            chunk = self.request.recv(65536)
+            if not chunk:
+                break
+            rest += chunk
+        path = urllib.parse.unquote(target.split("?", 1)[0])
+        if path.startswith("/hook/"):
+            self.server.received.append((path, rest))
+        try:
+            self.answer(path)
+        except OSError:
+            pass  # the client gave up: that is the point of most paths
+
+    def send(self, data):
+        self.request.sendall(data)
+
+    def answer(self, path):
+        name = path.removeprefix("/hook").removeprefix("/")
+        kind, _, argument = name.partition("/")
+        if kind == "ok":
+            self.send(response(200, [("Content-Type", "text/plain"), ("ETag", '"v1"')], b"fine"))
+        elif kind == "retry-after":
+            self.send(response(503 if path.startswith("/hook/") else 429, [("Retry-After", argument)], b"slow down"))
+        elif kind == "drip":
+            self.send(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
+            for _ in range(200):
+                self.send(b"x")
+                time.sleep(0.25)
+        elif kind == "drip-head":
+            for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"y" * 200:
+                self.send(bytes([byte]))
+                time.sleep(0.25)
+        elif kind == "endless":
+            self.send(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            chunk = b"10000\r\n" + b"a" * 0x10000 + b"\r\n"
+            for _ in range(100_000):
+                self.send(chunk)
+        elif kind == "bomb":
+            self.send(response(200, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], BOMB))
+        elif kind == "redirect-loop":
+            self.send(response(302, [("Location", path)]))
+        elif kind == "bad-location":
+            self.send(response(302, [("Location", "http://[::1")]))
+        elif kind == "huge-header":
+            self.send(response(200, [("X-Huge", "h" * (300 << 10))], b"body"))
+        elif kind == "many-headers":
+            self.send(response(200, [(f"X-H{i}", "v") for i in range(20_000)], b"body"))
+        elif kind == "bad-status":
+            self.send(b"HTTP/1.1 99999999999999999999 Huge\r\nContent-Length: 0\r\n\r\n")
+        elif kind == "negative-status":
+            self.send(b"HTTP/1.1 -200 Minus\r\nContent-Length: 0\r\n\r\n")
+        elif kind == "garbage":
+            self.send(b"\x00\xff\xfe garbage, not HTTP at all \r\n\r\n" * 100)
+        elif kind == "close":
+            pass
+        elif kind == "length-overflow":
+            self.send(b"HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551616\r\n\r\nshort")
+        elif kind == "length-negative":
+            self.send(b"HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\nshort")
+        elif kind == "chunk-overflow":
+            self.send(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nabc\r\n")
+        elif kind == "nul":
+            self.send(response(200, [("Content-Type", "text/plain; charset=\0utf-8"), ("ETag", b'"a\x00b"'),
+                                     ("Last-Modified", b"\xff\xfe")], b"a\x00b\xff\xfe\xc3(c"))
+        elif kind == "huge-validators":
+            self.send(response(200, [("ETag", '"' + "e" * 60_000 + '"'),
+                                     ("Last-Modified", "Fri, 31 Dec 999999999 23:59:59 GMT"),
+                                     ("Date", "Mon, 01 Jan -999999 00:00:00 GMT"),
+                                     ("Expires", "99999999999999999999999"),
+                                     ("Cache-Control", "max-age=99999999999999999999999999, s-maxage=-1")], b"body"))
+        elif kind == "charset":
+            self.send(response(200, [("Content-Type", "text/html; charset=" + "x" * 5000)], b"<p>hello</p>"))
+        elif kind == "deep-html":
+            self.send(response(200, [("Content-Type", "text/html")], b"<div>" * 200_000 + b"deep" + b"</div>" * 200_000))
+        elif kind == "version":
+            bodies = {
+                "deep": b"[" * 100_000 + b"]" * 100_000,
+                "huge-number": b'{"v": 1' + b"0" * 100_000 + b"}",
+                "exponent": b'{"v": 1e999999999999}',
+                "nan": b'{"v": NaN}',
+                "long-string": b'{"v": "' + b"s" * (4 << 20) + b'"}',
+                "bad-utf8": b'{"v": "\xff\xfe"}',
+                "truncated": b'{"v": [1, 2',
+            }
+            self.send(response(200, [("Content-Type", "application/json")], bodies[argument]))
+        elif kind == "gone":
+            self.send(response(410, [], b"gone"))
+        elif kind == "huge-error":
+            self.send(response(500, [("Content-Type", "text/plain")], b"\xff" * (8 << 20)))
+        else:
+            self.send(response(404, [], b"unknown hostile path"))
+
+
+class Peer(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, host="127.0.0.1"):
+        super().__init__((host, 0), Handler)
+        self.received = []
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    @property
+    def base_url(self):
+        return f"http://{self.server_address[0]}:{self.server_address[1]}"

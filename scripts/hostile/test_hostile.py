@@ -1,0 +1,188 @@
+"""Hostile origins, receivers and clients against a real Tidings: each may
+make its own work fail, with a clear reason, and nothing else. After every
+case the process must still answer and another tenant's check and webhook
+delivery must still work."""
+
+import socket
+import time
+import urllib.parse
+
+import pytest
+
+
+def check(tidings, key, watch_id):
+    status, body = tidings.call("POST", f"/v1/watches/{watch_id}/check", key, timeout=90)
+    return status, body
+
+
+def others_still_served(tidings, peer, victim):
+    tidings.assert_alive()
+    status, body = check(tidings, victim["key"], victim["watch"])
+    assert status == 200 and body["result"] in ("baseline", "unchanged"), body
+    received = victim["peer"].received
+    before = sum(1 for path, _ in received if path == "/hook/ok")
+    status, body = tidings.call("POST", f"/v1/webhooks/{victim['webhook']}/test", victim["key"])
+    assert status in (200, 201, 202), body
+    deadline = time.monotonic() + 20
+    while sum(1 for path, _ in received if path == "/hook/ok") <= before:
+        assert time.monotonic() < deadline, "the other tenant's webhook delivery did not arrive"
+        time.sleep(0.05)
+
+
+ORIGIN_FAILURES = [
+    "retry-after/99999999999999999999999999",
+    "retry-after/Fri, 31 Dec 999999999 23:59:59 GMT",
+    "retry-after/-1",
+    "drip",
+    "drip-head",
+    "endless",
+    "bomb",
+    "redirect-loop",
+    "bad-location",
+    "huge-header",
+    "bad-status",
+    "negative-status",
+    "garbage",
+    "close",
+    "length-overflow",
+    "length-negative",
+    "chunk-overflow",
+    "huge-error",
+]
+
+ORIGIN_ODDITIES = ["nul", "huge-validators", "charset", "many-headers", "deep-html"]
+
+
+@pytest.mark.parametrize("path", ORIGIN_FAILURES)
+def test_hostile_origin_fails_only_its_own_check(tidings, peer, victim, attacker, path):
+    url = peer.base_url + "/" + urllib.parse.quote(path)
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": url, "interval_seconds": 60})
+    assert status == 201, watch
+    status, body = check(tidings, attacker, watch["id"])
+    assert status in (200, 504), body
+    if status == 200:
+        assert body["result"] == "failed" and body["error"], body
+        assert "127.0.0.1" not in body["error"], body
+    others_still_served(tidings, peer, victim)
+
+
+@pytest.mark.parametrize("path", ORIGIN_ODDITIES)
+def test_odd_but_answering_origin_is_checked_or_failed_clearly(tidings, peer, victim, attacker, path):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60})
+    assert status == 201, watch
+    for _ in range(2):  # the second check sends whatever validators were kept
+        status, body = check(tidings, attacker, watch["id"])
+        assert status in (200, 504), body
+        if status == 200:
+            assert body["result"] in ("baseline", "unchanged", "failed"), body
+            assert body["result"] != "failed" or body["error"], body
+    others_still_served(tidings, peer, victim)
+
+
+@pytest.mark.parametrize("kind", ["deep", "huge-number", "exponent", "nan", "long-string", "bad-utf8", "truncated"])
+def test_hostile_version_json_is_a_failed_version_check(tidings, peer, victim, attacker, kind):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {
+        "url": peer.base_url + "/ok", "version_url": peer.base_url + f"/version/{kind}", "version_pointer": "/v",
+        "interval_seconds": 60,
+    })
+    assert status == 201, watch
+    status, body = check(tidings, attacker, watch["id"])
+    assert status in (200, 504), body
+    others_still_served(tidings, peer, victim)
+
+
+# Receivers that never answer 2xx in time: the attempt must fail.
+RECEIVER_FAILURES = [
+    "retry-after/99999999999999999999999999",
+    "retry-after/Fri, 31 Dec 999999999 23:59:59 GMT",
+    "retry-after/Fri, 31 Dec 9999 23:59:59 GMT",
+    "drip-head", "redirect-loop", "huge-header", "bad-status", "negative-status", "garbage", "close", "huge-error", "gone",
+]
+# Receivers that answer 2xx with a hostile body or headers: success or
+# failure are both fine, a crash or a stall is not.
+RECEIVER_ODDITIES = ["drip", "endless", "bomb", "length-overflow", "length-negative", "chunk-overflow", "nul", "many-headers"]
+RECEIVERS = RECEIVER_FAILURES + RECEIVER_ODDITIES
+
+
+@pytest.mark.parametrize("path", RECEIVERS)
+def test_hostile_receiver_fails_only_its_own_delivery(tidings, peer, victim, attacker, path):
+    status, hook = tidings.call("POST", "/v1/webhooks", attacker, {
+        "url": peer.base_url + "/hook/" + urllib.parse.quote(path), "event_types": ["watch.changed"],
+    })
+    assert status == 201, hook
+    status, body = tidings.call("POST", f"/v1/webhooks/{hook['id']}/test", attacker)
+    assert status in (200, 201, 202), body
+    deadline = time.monotonic() + 30
+    while True:
+        status, deliveries = tidings.call("GET", f"/v1/webhooks/{hook['id']}/deliveries", attacker)
+        assert status == 200, deliveries
+        attempts = [attempt for delivery in deliveries["data"] for attempt in delivery["attempts"]]
+        if attempts:
+            break
+        assert time.monotonic() < deadline, "no attempt was recorded"
+        time.sleep(0.2)
+    attempt = attempts[0]
+    if path in RECEIVER_FAILURES:
+        assert attempt["status_code"] is None or not 200 <= attempt["status_code"] < 300, attempt
+        assert attempt["status_code"] is not None or attempt["error"], attempt
+    delivery = deliveries["data"][0]
+    if delivery["next_attempt_at"]:
+        # Whatever Retry-After said, the retry is within the schedule's longest step (1 h here) plus jitter.
+        assert delivery["next_attempt_at"] < time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + 3600 * 1.25)), delivery
+    others_still_served(tidings, peer, victim)
+
+
+RAW_REQUESTS = [
+    b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+    b"POST /v1/watches HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+    b"POST /v1/watches HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFFFFFF\r\n",
+    b"GET /v1/watches/\x00\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /healthz HTTP/1.1\r\n" + b"X-A: b\r\n" * 10_000 + b"\r\n",
+    b"GET /healthz HTTP/1.1\r\nX-Huge: " + b"h" * 200_000 + b"\r\n\r\n",
+    b"GET /v1/watches?" + b"&".join(b"a%d=b" % i for i in range(20_000)) + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 500,
+    b"GARBAGE\r\n\r\n",
+    b"GET /healthz HTTP/9.9\r\n\r\n",
+    b"GET /v1/watches?limit=99999999999999999999999 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + b"x" * 70_000 + b"\r\n\r\n",
+]
+
+
+@pytest.mark.parametrize("raw", RAW_REQUESTS, ids=range(len(RAW_REQUESTS)))
+def test_malformed_requests_get_an_error_or_a_close(tidings, peer, victim, raw):
+    with socket.create_connection(("127.0.0.1", tidings.port), timeout=10) as connection:
+        try:
+            connection.sendall(raw)
+            connection.shutdown(socket.SHUT_WR)
+            answer = connection.recv(65536)
+        except OSError:
+            answer = b""
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 4") or answer.startswith(b"HTTP/1.1 5") or answer.startswith(b"HTTP/1.1 200"), answer[:200]
+    others_still_served(tidings, peer, victim)
+
+
+HOSTILE_BODIES = [
+    b"[" * 100_000,
+    b'{"url": "http://x/", "interval_seconds": 1' + b"0" * 10_000 + b"}",
+    b'{"url": "\xff\xfe"}',
+    b'{"url": "http://x/", "name": "' + b"\\ud800" + b'"}',
+    b'{"url": "http://x/", "extract": {"css": "' + b"div " * 10_000 + b'"}}',
+    b'{"url": "http://x/", "extract": {"xpath": "' + b"(" * 10_000 + b'"}}',
+    b'{"url": "http://x/", "headers": {"' + b"a" * 10_000 + b'": "b"}}',
+    b'{"url": "http://x/", "url": "http://y/"}',
+    b"\x00" * 1000,
+]
+
+
+@pytest.mark.parametrize("body", HOSTILE_BODIES, ids=range(len(HOSTILE_BODIES)))
+def test_hostile_bodies_are_4xx(tidings, peer, victim, attacker, body):
+    with socket.create_connection(("127.0.0.1", tidings.port), timeout=30) as connection:
+        connection.sendall(b"POST /v1/watches HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + attacker.encode()
+                           + b"\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+                           + str(len(body)).encode() + b"\r\n\r\n" + body)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 4"), answer[:300]
+    assert b"application/problem+json" in answer, answer[:300]
+    others_still_served(tidings, peer, victim)
