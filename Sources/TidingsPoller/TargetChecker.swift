@@ -157,7 +157,7 @@ struct TargetChecker: Sendable {
         let allStored = watches.allSatisfy { if case .content = $0.kind { true } else { false } }
         let sameURL = response.redirectCount == 0 || response.effectiveURL == target.url
         if allStored && sameURL {
-            record.validators = .replace((etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
+            record.validators = .replace((etag: Self.validator(response.header("ETag")), lastModified: Self.validator(response.header("Last-Modified"))))
             record.version = .replace(version)
         } else {
             record.validators = .replace((etag: nil, lastModified: nil))
@@ -201,6 +201,19 @@ struct TargetChecker: Sendable {
     private static func version(in response: HTTPClientResponse, pointer: String) -> String? {
         let spec = ExtractionSpec(selector: .jsonPointer(pointer))
         return try? ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec).hash
+    }
+
+    /// The longest `ETag` or `Last-Modified` kept; real ones are tens of bytes.
+    static let longestValidator = 1024
+
+    /// A validator as sent back in the next conditional request, or nil
+    /// (the next request is unconditional) when the origin sent one that is
+    /// too long to store for every check or holds control characters.
+    static func validator(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= longestValidator,
+              !value.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F })
+        else { return nil }
+        return value
     }
 
     static func spec(for rule: ExtractionRule?) -> ExtractionSpec {

@@ -80,3 +80,20 @@ import Testing
         #expect(next.timeIntervalSince(now) == 600)
     }
 }
+
+@Suite struct ValidatorTests {
+    @Test func keepsOrdinaryValidators() {
+        #expect(TargetChecker.validator("\"v1\"") == "\"v1\"")
+        #expect(TargetChecker.validator("W/\"abc\"") == "W/\"abc\"")
+        #expect(TargetChecker.validator("Sun, 06 Nov 1994 08:49:37 GMT") == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    @Test func dropsHostileValidators() {
+        #expect(TargetChecker.validator(nil) == nil)
+        #expect(TargetChecker.validator("") == nil)
+        #expect(TargetChecker.validator("\"a\u{0}b\"") == nil)
+        #expect(TargetChecker.validator("\"a\u{1b}[31m\"") == nil)
+        #expect(TargetChecker.validator("\"a\u{7f}\"") == nil)
+        #expect(TargetChecker.validator("\"" + String(repeating: "e", count: 2000) + "\"") == nil)
+    }
+}
