@@ -1,5 +1,6 @@
 import CCurl
 import CTidingsShims
+import TidingsSynchronization
 
 extension CurlEasyTransfer {
     /// Sets every option of the handle. libcurl copies strings (and the body,
@@ -16,8 +17,8 @@ extension CurlEasyTransfer {
         // HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise.
         try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // At least 1 ms: libcurl reads 0 as "no timeout".
-        try set(CURLOPT_CONNECTTIMEOUT_MS, max(connectTimeout.roundedUpMilliseconds, 1))
-        try set(CURLOPT_TIMEOUT_MS, max(timeout.roundedUpMilliseconds, 1))
+        try set(CURLOPT_CONNECTTIMEOUT_MS, max(Int(clamping: connectTimeout.roundedUpMilliseconds), 1))
+        try set(CURLOPT_TIMEOUT_MS, max(Int(clamping: timeout.roundedUpMilliseconds), 1))
         try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         // Never negative: libcurl reads -1 as "unlimited".
         try set(CURLOPT_MAXREDIRS, max(configuration.maxRedirects, 0))

@@ -1,4 +1,5 @@
 import CLibPQ
+import TidingsSynchronization
 
 /// Opens one libpq connection from a configuration.
 enum LibPQConnector {
@@ -50,7 +51,6 @@ enum LibPQConnector {
 
     /// libpq takes whole seconds and treats anything below 2 as 2.
     private static func connectTimeoutSeconds(_ timeout: Duration) -> Int64 {
-        let (seconds, attoseconds) = timeout.components
-        return max(2, seconds + (attoseconds > 0 ? 1 : 0))
+        max(2, timeout.roundedUpSeconds)
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLibPQ
+import TidingsSynchronization
 
 extension PostgresConnection {
     /// `LISTEN "channel"`, the name quoted by libpq.
@@ -26,9 +27,7 @@ extension PostgresConnection {
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw lostConnection() }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let (seconds, attoseconds) = max(timeout, .zero).components
-        let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-        let ready = poll(&descriptor, 1, milliseconds)
+        let ready = poll(&descriptor, 1, Int32(clamping: max(timeout, .zero).inMilliseconds))
         if ready < 0 && errno != EINTR {
             throw lostConnection()
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TidingsSynchronization
 
 /// A caller blocked until the pool hands it a connection, a slot to open one
 /// in, or a failure. Each waiter has its own semaphore, so waking one never
@@ -17,10 +18,7 @@ final class PoolWaiter: Sendable {
 
     /// The delivered outcome, or nil when `timeout` passed first.
     func wait(timeout: Duration) -> Outcome? {
-        let (seconds, attoseconds) = max(timeout, .zero).components
-        // Capped so that an absurdly long timeout cannot overflow into a negative one.
-        let nanoseconds = Int(min(seconds, 1 << 32)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        guard semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
+        guard semaphore.wait(timeout: timeout.dispatchDeadline) == .success else { return nil }
         return takeOutcome()
     }
 

@@ -1,5 +1,6 @@
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsSynchronization
 
 /// The range of `interval_seconds` a watch may use, from configuration
 /// (`TIDINGS_MIN_INTERVAL`, `TIDINGS_MAX_INTERVAL`) in whole seconds.
@@ -8,11 +9,9 @@ struct IntervalBounds: Sendable {
     let maximumSeconds: Int
 
     init(configuration: Configuration) {
-        let minimum = configuration.minimumInterval.components
-        let maximum = configuration.maximumInterval.components
         // Round inwards so that every accepted value is within the durations.
-        minimumSeconds = max(1, Int(minimum.seconds) + (minimum.attoseconds > 0 ? 1 : 0))
-        maximumSeconds = max(minimumSeconds, Int(maximum.seconds))
+        minimumSeconds = max(1, Int(configuration.minimumInterval.roundedUpSeconds))
+        maximumSeconds = max(minimumSeconds, Int(configuration.maximumInterval.components.seconds))
     }
 
     /// 300 s, or the nearest bound when configuration excludes it.
