@@ -46,10 +46,12 @@ let package = Package(
             dependencies: ["CCrypto", "CTidingsShims"]
         ),
         .target(name: "TidingsSynchronization"),
-        .target(name: "TidingsObservability", dependencies: ["TidingsSynchronization"]),
+        // The one JSON writer (responses, logs, webhook bodies, batch rows).
+        .target(name: "TidingsJSON"),
+        .target(name: "TidingsObservability", dependencies: ["TidingsJSON", "TidingsSynchronization"]),
         .target(
             name: "TidingsHTTPServer",
-            dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsObservability"]
+            dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsJSON", "TidingsObservability"]
         ),
         .target(
             name: "TidingsHTTPClient",
@@ -57,7 +59,7 @@ let package = Package(
         ),
         .target(
             name: "TidingsExtraction",
-            dependencies: ["CLibXML2", "TidingsCrypto"]
+            dependencies: ["CLibXML2", "TidingsCrypto", "TidingsJSON"]
         ),
         .target(
             name: "TidingsPostgres",
@@ -67,7 +69,7 @@ let package = Package(
         // Domain: users, devices, watches, webhooks and their SQL; no C.
         .target(
             name: "TidingsDomain",
-            dependencies: ["TidingsCrypto", "TidingsObservability", "TidingsPostgres"]
+            dependencies: ["TidingsCrypto", "TidingsJSON", "TidingsObservability", "TidingsPostgres"]
         ),
 
         // Engines: long-running work on dedicated threads (change
@@ -78,7 +80,7 @@ let package = Package(
         ),
         .target(
             name: "TidingsDispatcher",
-            dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
+            dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsJSON", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
         ),
 
         // Edge and wiring: REST handlers, configuration, start-up and shutdown.
@@ -91,6 +93,7 @@ let package = Package(
                 "TidingsObservability",
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",
+                "TidingsJSON",
                 "TidingsPoller",
                 "TidingsPostgres",
                 "TidingsSynchronization",
@@ -112,12 +115,16 @@ let package = Package(
             dependencies: ["TidingsCrypto"]
         ),
         .testTarget(
+            name: "TidingsJSONTests",
+            dependencies: ["TidingsJSON"]
+        ),
+        .testTarget(
             name: "TidingsObservabilityTests",
             dependencies: ["TidingsObservability", "TidingsSynchronization"]
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",
-            dependencies: ["TidingsHTTPServer", "TidingsObservability"]
+            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability"]
         ),
         .testTarget(
             name: "TidingsHTTPClientTests",
@@ -144,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsTestSupport", "tidings"]
+            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsTestSupport", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]

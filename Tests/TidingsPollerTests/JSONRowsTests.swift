@@ -30,7 +30,7 @@ import Testing
         ]
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(JSONRows.text(rows).utf8)) as? [[String: Any]])
         #expect(parsed.count == 3)
-        #expect(parsed[0]["id"] as? String == id.uuidString)
+        #expect(parsed[0]["id"] as? String == id.uuidString.lowercased())
         #expect(parsed[0]["text"] as? String == "plain")
         #expect((parsed[0]["time"] as? NSNumber)?.doubleValue == 1_796_039_485.656546)
         #expect(parsed[1]["text"] as? String == "quote \" backslash \\ newline \n tab \t bell \u{7} nul  é 😀")

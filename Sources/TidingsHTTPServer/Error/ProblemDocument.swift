@@ -1,3 +1,5 @@
+import TidingsJSON
+
 /// The JSON body of an RFC 9457 problem, written by hand: it is small, has a
 /// fixed shape and is produced on every error path, including ones where
 /// encoding must not fail.
@@ -21,18 +23,17 @@ struct ProblemDocument {
         }
         members.sort { $0.0 < $1.0 }
 
-        var output: [UInt8] = [UInt8(ascii: "{")]
-        for (index, (name, value)) in members.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONStringWriter.append(name, to: &output)
-            output.append(UInt8(ascii: ":"))
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        for (name, value) in members {
+            writer.key(name)
             switch value {
-            case let .string(text): JSONStringWriter.append(text, to: &output)
-            case let .integer(number): output.append(contentsOf: String(number).utf8)
+            case let .string(text): writer.value(text)
+            case let .integer(number): writer.value(number)
             }
         }
-        output.append(UInt8(ascii: "}"))
-        return output
+        writer.endObject()
+        return writer.bytes
     }
 
     private enum Member {

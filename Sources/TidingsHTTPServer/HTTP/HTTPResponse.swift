@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TidingsJSON
 
 /// A complete response: status, headers and body bytes.
 public struct HTTPResponse: Sendable {

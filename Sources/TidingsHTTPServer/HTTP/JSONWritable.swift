@@ -1,3 +1,5 @@
+import TidingsJSON
+
 /// A value that writes its own JSON with `JSONWriter`, byte for byte what its
 /// `Encodable` conformance produces through `JSONCoding.encoder`, only
 /// cheaper. `HTTPResponse.json` prefers it when a type has both; the

@@ -3,6 +3,7 @@ import Testing
 @testable import TidingsApp
 @testable import TidingsDomain
 import TidingsHTTPServer
+import TidingsJSON
 
 /// The hand-written JSON of the hot representations must be byte for byte
 /// what `JSONEncoder` makes of their `Encodable` side (the reference, still

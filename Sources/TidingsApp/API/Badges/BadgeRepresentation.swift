@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsJSON
 
 /// `{"count", "sequence", "updated_at"}`: the badge as every device shows it.
 struct BadgeRepresentation: Encodable, Sendable {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsJSON
 
 /// A watch as the API shows it. Request header values are write-only: only
 /// `header_names` appear.

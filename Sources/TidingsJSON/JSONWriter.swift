@@ -1,22 +1,39 @@
 import FoundationEssentials
-import TidingsObservability
 
-/// Writes JSON straight into bytes, for the representations every hot
-/// request returns (a watch, a device, a badge): Foundation's `JSONEncoder`
-/// builds a tree of boxed values and sorts each object's keys on every call,
-/// which was about a sixth of the server's CPU for `GET /v1/watches/{id}`.
+/// The one JSON writer: HTTP responses, problem documents, log lines, the
+/// webhook envelope, the poller's batch rows and canonical JSON all write
+/// through it, so a fix to escaping happens once. It writes UTF-8 straight
+/// into bytes: Foundation's `JSONEncoder` builds a tree of boxed values and
+/// sorts each object's keys on every call, which was about a sixth of the
+/// server's CPU for `GET /v1/watches/{id}`.
 ///
-/// The output is byte for byte what `JSONCoding.encoder` writes for the same
-/// value: no whitespace, `/` unescaped, the same string escapes, dates as
-/// `UTCTimestamp`. The caller writes each object's keys in sorted order (as
-/// `.sortedKeys` would); tests compare every writer with the encoder.
+/// Strings are escaped as `JSONEncoder` escapes them (`\"`, `\\`, `\b`, `\f`,
+/// `\n`, `\r`, `\t`, lower-case `\u00xx` for other control characters,
+/// everything else, `/` and non-ASCII included, as is), so hand-written
+/// representations are byte for byte what the encoder writes; the caller
+/// writes each object's keys in the order it wants (sorted, to match
+/// `.sortedKeys`).
 public struct JSONWriter {
+    /// What happens to U+0000 in strings. PostgreSQL's jsonb refuses `\u0000`,
+    /// so JSON bound for it drops the character.
+    public enum NULHandling: Sendable {
+        case escape
+        case drop
+    }
+
     public private(set) var bytes: [UInt8] = []
+    private let nulHandling: NULHandling
     /// True after a value, so the next key or array element needs a comma.
     private var needsComma = false
 
-    public init(capacity: Int = 512) {
+    public init(capacity: Int = 512, nul nulHandling: NULHandling = .escape) {
+        self.nulHandling = nulHandling
         bytes.reserveCapacity(capacity)
+    }
+
+    /// The bytes written, as text.
+    public var text: String {
+        String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Structure
@@ -43,13 +60,21 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// `"key":`; the value written next belongs to it. Keys are the
-    /// caller's constants, so they are copied without escaping.
+    /// `"key":` for a constant key of the caller's, copied without escaping;
+    /// the value written next belongs to it.
     public mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// `"key":` for a key that comes from data, escaped.
+    public mutating func key(_ key: String) {
+        separate()
+        appendQuoted(key)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
@@ -75,23 +100,33 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    public mutating func value(_ value: Int?) {
+        guard let value else { return null() }
+        self.value(value)
+    }
+
+    public mutating func value(_ value: Int64) {
+        separate()
+        append(String(value))
+        needsComma = true
+    }
+
+    /// The shortest text that reads back as the same double; JSON has no
+    /// NaN or infinity, so those are null.
+    public mutating func value(_ value: Double) {
+        guard value.isFinite else { return null() }
+        separate()
+        append(value.description)
+        needsComma = true
+    }
+
     public mutating func value(_ value: Bool) {
         separate()
         append(value ? "true" : "false")
         needsComma = true
     }
 
-    /// As `JSONCoding.encoder` writes dates: `UTCTimestamp` in a string.
-    public mutating func value(_ value: Date?) {
-        guard let value else { return null() }
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        UTCTimestamp.append(value, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
-    }
-
-    /// The lower-case form of `UUID.canonicalString`, without building a string.
+    /// Lower-case, as PostgreSQL prints uuids, without building a string.
     public mutating func value(_ value: UUID) {
         separate()
         bytes.append(UInt8(ascii: "\""))
@@ -112,6 +147,23 @@ public struct JSONWriter {
         endArray()
     }
 
+    /// A value already in JSON (stored event data), copied as is.
+    public mutating func rawValue(_ json: some StringProtocol) {
+        separate()
+        bytes.append(contentsOf: json.utf8)
+        needsComma = true
+    }
+
+    /// A string value whose characters the caller appends unescaped (an
+    /// RFC 3339 timestamp, digits): `write` gets the buffer between the quotes.
+    public mutating func unescapedString(_ write: (inout [UInt8]) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        write(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     // MARK: Bytes
 
     private mutating func separate() {
@@ -122,13 +174,11 @@ public struct JSONWriter {
         bytes.append(contentsOf: literal.utf8)
     }
 
-    /// The escapes `JSONEncoder` uses: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`,
-    /// `\t`, `\u00xx` (lower-case) for other control characters, everything
-    /// else (`/` and non-ASCII included) as is.
     private mutating func appendQuoted(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
+            // Most strings need no escape: copy runs between escapes whole.
             var start = 0
             for index in utf8.indices {
                 let byte = utf8[index]
@@ -145,6 +195,7 @@ public struct JSONWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private mutating func appendEscape(_ byte: UInt8) {
+        if byte == 0 && nulHandling == .drop { return }
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)

@@ -1,0 +1,11 @@
+import FoundationEssentials
+import TidingsJSON
+
+extension JSONWriter {
+    /// As `JSONEncoder` with Tidings' date strategy writes dates: an
+    /// RFC 3339 `UTCTimestamp` in a string.
+    public mutating func value(_ value: Date?) {
+        guard let value else { return null() }
+        unescapedString { UTCTimestamp.append(value, to: &$0) }
+    }
+}
