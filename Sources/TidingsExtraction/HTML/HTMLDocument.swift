@@ -106,7 +106,9 @@ public final class HTMLDocument {
         let interrupted = watchdog.disarm()
         guard let result = evaluated else {
             if interrupted { throw budget.timeLimitError(during: "evaluating XPath") }
-            if context.pointee.lastError.code == Self.operationLimitCode {
+            // libxml2 pins opCount to opLimit when the limit is hit; the
+            // error it reports may be a later one from the aborted step.
+            if context.pointee.opCount >= context.pointee.opLimit {
                 throw ExtractionError(
                     code: .operationLimitExceeded,
                     message: "XPath evaluation needed more than \(budget.limits.xpathOperationLimit) operations"
@@ -177,10 +179,6 @@ public final class HTMLDocument {
             throw ExtractionError(code: .textTooLarge, message: "the selected text is larger than \(limit) bytes")
         }
     }
-
-    /// libxml2's error code for XPATH_OP_LIMIT_EXCEEDED (its XPath codes
-    /// are numbered from XML_XPATH_EXPRESSION_OK).
-    private static let operationLimitCode = Int32(XML_XPATH_EXPRESSION_OK.rawValue + XPATH_OP_LIMIT_EXCEEDED.rawValue)
 }
 
 /// Stops an XPath evaluation at the extraction's deadline. libxml2 counts

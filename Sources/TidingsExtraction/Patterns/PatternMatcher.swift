@@ -49,7 +49,14 @@ struct PatternMatcher {
                 }
                 try add(0, start: position, at: position, in: text, to: &current, meter: &meter)
             }
-            if current.isEmpty { return matched }
+            if current.isEmpty {
+                // No thread here (an assertion failed): a match found ends
+                // the search, else it goes on at the next position.
+                if matched != nil || position == text.count { return matched }
+                current.reset()
+                position += 1
+                continue
+            }
             next.reset()
             threads: for index in 0..<current.count {
                 try meter.step()
