@@ -5,9 +5,11 @@
 /// leftmost-first ones a backtracking engine reports.
 struct PatternMatcher {
     private let instructions: [PatternProgram.Instruction]
+    private let sets: [ScalarSet]
 
     init(_ program: PatternProgram) {
         instructions = program.instructions
+        sets = program.sets
     }
 
     /// `text` with every non-overlapping match removed, scanning left to
@@ -41,7 +43,7 @@ struct PatternMatcher {
             if matched == nil {
                 if current.isEmpty, case .consume(let first) = instructions[0] {
                     // Nothing in flight: skip where no match can start.
-                    while position < text.count, !first.matches(text[position]) {
+                    while position < text.count, !sets[first].matches(text[position]) {
                         try meter.step()
                         position += 1
                     }
@@ -63,7 +65,7 @@ struct PatternMatcher {
                 let (pc, threadStart) = (current.pcs[index], current.starts[index])
                 switch instructions[pc] {
                 case .consume(let set):
-                    if position < text.count, set.matches(text[position]) {
+                    if position < text.count, sets[set].matches(text[position]) {
                         try add(pc + 1, start: threadStart, at: position + 1, in: text, to: &next, meter: &meter)
                     }
                 case .match:

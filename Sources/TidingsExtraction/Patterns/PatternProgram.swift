@@ -2,7 +2,9 @@
 /// instructions, `split` listing the preferred branch first.
 struct PatternProgram {
     enum Instruction {
-        case consume(ScalarSet)
+        /// Consumes a scalar in `sets[index]` (kept apart so that reading
+        /// an instruction copies no arrays).
+        case consume(Int)
         case split(Int, Int)
         case jump(Int)
         case assert(PatternAssertion)
@@ -14,6 +16,7 @@ struct PatternProgram {
     static let maximumSize = 10_000
 
     let instructions: [Instruction]
+    let sets: [ScalarSet]
 
     init(_ node: PatternNode) throws(PatternParser.Problem) {
         guard Self.size(of: node) < Self.maximumSize else {
@@ -23,6 +26,7 @@ struct PatternProgram {
         builder.emit(node)
         builder.instructions.append(.match)
         instructions = builder.instructions
+        sets = builder.sets
     }
 
     /// Instructions `node` compiles to, saturating at `maximumSize`.
@@ -41,13 +45,15 @@ struct PatternProgram {
 
     private struct Builder {
         var instructions: [Instruction] = []
+        var sets: [ScalarSet] = []
 
         mutating func emit(_ node: PatternNode) {
             switch node {
             case .empty:
                 break
             case .scalars(let set):
-                instructions.append(.consume(set))
+                instructions.append(.consume(sets.count))
+                sets.append(set)
             case .assertion(let assertion):
                 instructions.append(.assert(assertion))
             case .concatenation(let items):
