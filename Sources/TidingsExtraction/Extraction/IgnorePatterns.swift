@@ -1,7 +1,7 @@
 /// The compiled ignore patterns of a spec.
 ///
 /// Patterns use a subset of Swift `Regex` syntax run by `PatternMatcher`,
-/// which never backtracks (docs/decisions/0001-linear-time-ignore-patterns.md):
+/// which never backtracks (docs/decisions/0002-linear-time-ignore-patterns.md):
 /// its work grows with text length times pattern size, never exponentially,
 /// and a step budget and the extraction's deadline bound even that.
 /// Patterns only see the first `scopeLimit` scalars of the selected text;

@@ -99,7 +99,7 @@ public final class HTMLDocument {
         // Relative expressions such as `string(.)` start at the document
         // node; libxml2 lays xmlDoc out to be used as an xmlNode.
         context.pointee.node = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
-        context.pointee.opLimit = UInt(budget.limits.xpathOperationLimit)
+        context.pointee.opLimit = UInt(clamping: budget.limits.xpathOperationLimit)
         try budget.checkTime(during: "starting XPath")
         let watchdog = XPathWatchdog.start(context: context, deadline: budget.deadline)
         let evaluated = xmlXPathEvalExpression(expression, context)

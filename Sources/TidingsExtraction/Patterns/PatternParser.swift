@@ -1,5 +1,5 @@
 /// Parses the ignore-pattern syntax: a subset of Swift `Regex` (and PCRE)
-/// that runs in time linear in the text (see docs/decisions/0001). Anything
+/// that runs in time linear in the text (see docs/decisions/0002). Anything
 /// outside it is refused with a message naming the construct.
 struct PatternParser {
     struct Problem: Error, Equatable {

@@ -29,7 +29,7 @@ struct WatchCheckController: Sendable {
         } catch let timeout as CheckNowTimeout {
             throw HTTPError(
                 HTTPStatus(code: 504),
-                detail: "The check did not finish within \(timeout.timeout.components.seconds) s. It goes on; its result will show on the watch."
+                detail: "The check did not finish within \(timeout.timeout). It goes on; its result will show on the watch."
             )
         }
         guard let results = checked else {
