@@ -69,14 +69,17 @@ let package = Package(
         // Domain: users, devices, watches, webhooks and their SQL; no C.
         .target(
             name: "TidingsDomain",
-            dependencies: ["TidingsCrypto", "TidingsJSON", "TidingsObservability", "TidingsPostgres"]
+            dependencies: ["TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres"]
         ),
 
         // Engines: long-running work on dedicated threads (change
         // detection, webhook delivery).
         .target(
             name: "TidingsPoller",
-            dependencies: ["TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
+            dependencies: [
+                "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres",
+                "TidingsSynchronization",
+            ]
         ),
         .target(
             name: "TidingsDispatcher",

@@ -23,4 +23,12 @@ static inline void CLibXML2_discard_generic_errors(void) {
 static inline void CLibXML2_discard_generic_errors_by_default(void) {
     xmlThrDefSetGenericErrorFunc(NULL, CLibXML2_discard_generic_error);
 }
+
+// libxml2 has no way to cancel an XPath evaluation, but it compares the
+// context's operation count with opLimit at every step and node visit:
+// lowering the limit from another thread (the deadline's watchdog) stops
+// the evaluation at its next check with "Operation limit exceeded".
+static inline void CLibXML2_xpath_interrupt(xmlXPathContextPtr context) {
+    __atomic_store_n(&context->opLimit, 1UL, __ATOMIC_RELAXED);
+}
 #endif

@@ -24,6 +24,7 @@ public final class Poller: Sendable {
     private let configuration: PollerConfiguration
     private let store: CheckStore
     private let client: HTTPClient
+    private let extraction: ThreadPool
     private let limiter: HostLimiter
     private let checker: TargetChecker
     private let writer: OutcomeWriter
@@ -49,9 +50,11 @@ public final class Poller: Sendable {
         self.configuration = configuration
         self.store = CheckStore(database: database, failureThreshold: configuration.failureThreshold)
         self.client = try HTTPClient(configuration: clientConfiguration, logger: logger)
+        self.extraction = try ThreadPool(name: "tidings-extraction", size: configuration.extractionThreads)
         self.limiter = HostLimiter(concurrency: configuration.hostConcurrency, minimumGap: configuration.hostMinimumGap)
         self.checker = TargetChecker(
             client: client,
+            extraction: extraction,
             limiter: limiter,
             configuration: configuration,
             schedule: CheckSchedule(jitter: configuration.scheduleJitter, maximumBackoff: configuration.maximumBackoff)
@@ -78,19 +81,40 @@ public final class Poller: Sendable {
 
     /// Checks one target now, whether due or not, and waits for the result
     /// to be written. Nil when another check of the target is running.
-    /// Blocks the calling thread (an HTTP worker), never a task.
+    /// Blocks the calling thread (an HTTP worker), never a task, for at
+    /// most `checkNowTimeout`: past it this throws `CheckNowTimeout` and
+    /// the check goes on as a scheduled one (tracked in flight, its result
+    /// queued for the writer).
     public func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
         guard let target = try store.claim(targetID: targetID, owner: owner, lease: configuration.lease) else { return nil }
         let checker = self.checker
-        let box = Mutex<CheckOutcome?>(nil)
+        let handoff = Mutex(CheckNowHandoff.waiting)
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task { [self] in
             let outcome = await checker.check(target)
-            box.withLock { $0 = outcome }
-            done.signal()
+            let callerLeft = handoff.withLock { handoff in
+                if case .callerLeft = handoff { return true }
+                handoff = .finished(outcome)
+                return false
+            }
+            guard callerLeft else {
+                done.signal()
+                return
+            }
+            writer.submit(outcome)
+            finished(target.id)
         }
-        done.wait()
-        guard let outcome = box.withLock({ $0 }) else { return [:] }
+        if done.wait(timeout: configuration.checkNowTimeout.dispatchDeadline) == .timedOut {
+            let gaveUp = handoff.withLock { handoff in
+                if case .finished = handoff { return false }
+                handoff = .callerLeft
+                // From here the task owns the check like `launch` does.
+                state.withLock { _ = $0.inFlight.insert(target.id) }
+                return true
+            }
+            if gaveUp { throw CheckNowTimeout(timeout: configuration.checkNowTimeout) }
+        }
+        guard case .finished(let outcome) = handoff.withLock({ $0 }) else { return [:] }
         if outcome.abandoned {
             try store.release(owner: owner, targetIDs: [targetID])
             return [:]
@@ -118,6 +142,7 @@ public final class Poller: Sendable {
         let unfinished = state.withLock { Array($0.inFlight) }
         limiter.close()
         client.shutdown()
+        extraction.shutdown()
         writer.stop()
         do {
             try store.release(owner: owner, targetIDs: unfinished)
@@ -200,4 +225,18 @@ public final class Poller: Sendable {
         _ = capacity.wait(until: Date(timeIntervalSinceNow: timeout.inSeconds))
         capacity.unlock()
     }
+}
+
+/// Where a check asked for through `checkNow` stands between its task and
+/// the waiting caller.
+private enum CheckNowHandoff {
+    case waiting
+    case finished(CheckOutcome)
+    /// The caller stopped waiting; the task queues the result itself.
+    case callerLeft
+}
+
+/// `checkNow` gave up waiting; the check goes on and is written when done.
+public struct CheckNowTimeout: Error, Sendable {
+    public let timeout: Duration
 }

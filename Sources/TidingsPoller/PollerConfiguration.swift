@@ -1,3 +1,5 @@
+import TidingsExtraction
+
 /// How the poller schedules, how polite it is, and when a watch fails.
 public struct PollerConfiguration: Sendable {
     /// Checks in flight at once (`TIDINGS_POLL_CONCURRENCY`); 0 turns the
@@ -37,6 +39,14 @@ public struct PollerConfiguration: Sendable {
     /// Fraction of the interval by which the next check is moved earlier at
     /// random, so targets that started together drift apart.
     public var scheduleJitter = 0.1
+    /// Threads that run extraction (`TIDINGS_EXTRACTION_THREADS`), off the
+    /// cooperative pool so a slow rule delays no other task.
+    public var extractionThreads = 2
+    /// What one extraction may cost before its check fails.
+    public var extractionLimits = ExtractionLimits.default
+    /// How long `checkNow` waits for its check (`TIDINGS_CHECK_NOW_TIMEOUT`);
+    /// the check goes on past it and is written like a scheduled one.
+    public var checkNowTimeout: Duration = .seconds(20)
 
     public init() {}
 }

@@ -6,10 +6,12 @@ import TidingsSynchronization
 
 /// Runs one check of a target, version-first: the version endpoint (if the
 /// target has one), then a conditional GET with the validators stored with
-/// the last full content, then extraction and hashing per watch. Touches no
-/// database: the result is a `CheckOutcome` for `OutcomeWriter`.
+/// the last full content, then extraction and hashing per watch on the
+/// `extraction` threads. Touches no database: the result is a
+/// `CheckOutcome` for `OutcomeWriter`.
 struct TargetChecker: Sendable {
     let client: HTTPClient
+    let extraction: ThreadPool
     let limiter: HostLimiter
     let configuration: PollerConfiguration
     let schedule: CheckSchedule
@@ -36,7 +38,9 @@ struct TargetChecker: Sendable {
                 record.requests += 1
                 record.bytesReceived += response.bytesReceived + response.headerBytesReceived
                 if (200..<300).contains(response.status) {
-                    newVersion = Self.version(in: response, pointer: pointer)
+                    newVersion = await extraction.run { [configuration] in
+                        Self.version(in: response, pointer: pointer, limits: configuration.extractionLimits)
+                    }
                 }
                 if !unconditional, let newVersion, newVersion == target.lastVersion {
                     record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived - response.headerBytesReceived, 0)
@@ -80,7 +84,9 @@ struct TargetChecker: Sendable {
             guard (200..<300).contains(response.status) else {
                 return failed(target, record, message: "the server answered HTTP \(response.status)", retryAfter: retryAfter)
             }
-            return fetched(target, record, response: response, unconditional: unconditional, version: newVersion)
+            return await extraction.run { [self, record, newVersion] in
+                fetched(target, record, response: response, unconditional: unconditional, version: newVersion)
+            }
         }
     }
 
@@ -135,7 +141,12 @@ struct TargetChecker: Sendable {
         var watches: [WatchCheckRecord] = []
         for watch in target.watches {
             let result = extracted[watch.extractJSON] ?? Result {
-                try ContentExtractor.extract(body: response.body, contentType: contentType, spec: Self.spec(for: watch.extract))
+                try ContentExtractor.extract(
+                    body: response.body,
+                    contentType: contentType,
+                    spec: Self.spec(for: watch.extract),
+                    limits: configuration.extractionLimits
+                )
             }
             extracted[watch.extractJSON] = result
             switch result {
@@ -198,9 +209,9 @@ struct TargetChecker: Sendable {
     // MARK: Helpers
 
     /// The version endpoint's value at the pointer, as ContentExtractor reads it.
-    private static func version(in response: HTTPClientResponse, pointer: String) -> String? {
+    private static func version(in response: HTTPClientResponse, pointer: String, limits: ExtractionLimits) -> String? {
         let spec = ExtractionSpec(selector: .jsonPointer(pointer))
-        return try? ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec).hash
+        return try? ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec, limits: limits).hash
     }
 
     /// The longest `ETag` or `Last-Modified` kept; real ones are tens of bytes.

@@ -1,4 +1,6 @@
+import Foundation
 import TidingsDispatcher
+import TidingsExtraction
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
@@ -47,6 +49,12 @@ public struct Configuration: Sendable {
     public var pollerMaxResponseSize: Int?
     public var unconditionalEvery = 24
     public var failureThreshold = 3
+    /// Threads running extraction: one per core by default (it is CPU work).
+    public var extractionThreads = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+    public var extractionTimeout: Duration = ExtractionLimits.default.timeLimit
+    public var extractionMaxNodes = ExtractionLimits.default.documentNodeLimit
+    /// How long `POST /v1/watches/{id}/check` waits before answering 504.
+    public var checkNowTimeout: Duration = .seconds(20)
     /// Webhook delivery: see `Configuration+Webhooks.swift`.
     public var webhookTimeout: Duration = .seconds(15)
     public var webhookRetrySchedule: [Duration] = RetryPolicy.defaultSchedule
@@ -110,6 +118,10 @@ public struct Configuration: Sendable {
         pollerMaxResponseSize = try reader.size("TIDINGS_MAX_BODY")
         unconditionalEvery = try reader.parsed("TIDINGS_UNCONDITIONAL_EVERY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? unconditionalEvery
         failureThreshold = try reader.parsed("TIDINGS_FAILURE_THRESHOLD", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? failureThreshold
+        extractionThreads = try reader.parsed("TIDINGS_EXTRACTION_THREADS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? extractionThreads
+        extractionTimeout = try reader.duration("TIDINGS_EXTRACTION_TIMEOUT", atMost: .seconds(600)) ?? extractionTimeout
+        extractionMaxNodes = try reader.parsed("TIDINGS_EXTRACTION_MAX_NODES", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? extractionMaxNodes
+        checkNowTimeout = try reader.duration("TIDINGS_CHECK_NOW_TIMEOUT", atMost: .seconds(600)) ?? checkNowTimeout
     }
 
     var pollerConfiguration: PollerConfiguration {
@@ -123,6 +135,10 @@ public struct Configuration: Sendable {
         // A lease outlives the longest check: a version request and a page
         // request, each within the outbound timeout, plus waiting for the host.
         poller.lease = max(.seconds(60), outboundTimeout * 4)
+        poller.extractionThreads = extractionThreads
+        poller.extractionLimits.timeLimit = extractionTimeout
+        poller.extractionLimits.documentNodeLimit = extractionMaxNodes
+        poller.checkNowTimeout = checkNowTimeout
         return poller
     }
 
@@ -180,6 +196,14 @@ private struct EnvironmentReader {
         let value = try parsed(name, expected: "a duration such as 500ms, 15s, 5m or 2h, at most 3650d", ValueParsers.duration)
         if let value, value < .zero || (value == .zero && !allowZero) {
             throw ConfigurationError(variable: name, message: allowZero ? "must not be negative" : "must be greater than zero")
+        }
+        return value
+    }
+
+    func duration(_ name: String, atMost limit: Duration) throws(ConfigurationError) -> Duration? {
+        let value = try duration(name)
+        if let value, value > limit {
+            throw ConfigurationError(variable: name, message: "must be at most \(limit.components.seconds)s")
         }
         return value
     }

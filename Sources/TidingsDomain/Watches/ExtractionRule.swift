@@ -1,3 +1,5 @@
+import TidingsExtraction
+
 /// Which part of a response a watch compares: the element a CSS selector or
 /// XPath picks in HTML, or the value a JSON pointer picks in JSON, with the
 /// matches of `ignorePatterns` (regular expressions) removed before hashing.
@@ -21,18 +23,14 @@ public struct ExtractionRule: Sendable, Equatable {
     }
 
     /// Why `pattern` cannot be used as an ignore pattern, or nil. Compiling it
-    /// with the engine the poller uses is the only reliable syntax check.
+    /// with the engine the poller uses (the linear-time subset of
+    /// `TidingsExtraction`) is the only reliable syntax check.
     public static func problem(withIgnorePattern pattern: String) -> String? {
         if pattern.isEmpty { return "must not be empty" }
         if pattern.unicodeScalars.count > maximumPatternLength { return "must be at most \(maximumPatternLength) characters" }
         if pattern.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "must not contain control characters (write them as escapes such as \\n)"
         }
-        do {
-            _ = try Regex(pattern)
-            return nil
-        } catch {
-            return "is not a valid regular expression"
-        }
+        return IgnorePatternSyntax.problem(with: pattern).map { "is not a supported regular expression: it \($0)" }
     }
 }

@@ -22,5 +22,14 @@ extension ExtractionError {
         /// The pointer is well-formed but names nothing in the document.
         public static let jsonPointerNotFound = Code("json_pointer_not_found")
         public static let invalidIgnorePattern = Code("invalid_ignore_pattern")
+        /// The extraction ran past `ExtractionLimits.timeLimit`.
+        public static let timeLimitExceeded = Code("time_limit_exceeded")
+        /// An XPath evaluation or an ignore pattern ran past its count of
+        /// operations.
+        public static let operationLimitExceeded = Code("operation_limit_exceeded")
+        /// The parsed page has more nodes than CSS and XPath may work on.
+        public static let tooManyNodes = Code("too_many_nodes")
+        /// The selected text is larger than `ExtractionLimits.textByteLimit`.
+        public static let textTooLarge = Code("text_too_large")
     }
 }

@@ -1,32 +1,57 @@
 /// The compiled ignore patterns of a spec.
 ///
-/// Swift `Regex` has no time limit and backtracks, so a pathological pattern
-/// could run for very long on a large text. Patterns therefore only see the
-/// first `scopeLimit` characters of the extracted text; the rest is kept as
-/// is (and still hashed). That bounds the input, not the worst case of a
-/// pattern on it: the API keeps patterns short (see `ExtractionRule`).
+/// Patterns use a subset of Swift `Regex` syntax run by `PatternMatcher`,
+/// which never backtracks (docs/decisions/0002-linear-time-ignore-patterns.md):
+/// its work grows with text length times pattern size, never exponentially,
+/// and a step budget and the extraction's deadline bound even that.
+/// Patterns only see the first `scopeLimit` scalars of the selected text;
+/// the rest is kept as is (and still hashed).
 struct IgnorePatterns {
     static let scopeLimit = 1 << 20
 
-    private let expressions: [Regex<AnyRegexOutput>]
+    private let matchers: [PatternMatcher]
 
-    init(_ patterns: [String]) throws {
-        expressions = try patterns.enumerated().map { index, pattern in
+    init(_ patterns: [String]) throws(ExtractionError) {
+        var matchers: [PatternMatcher] = []
+        for (index, pattern) in patterns.enumerated() {
             do {
-                return try Regex(pattern)
+                matchers.append(PatternMatcher(try PatternProgram(PatternParser.parse(pattern))))
             } catch {
-                throw ExtractionError(code: .invalidIgnorePattern, message: "ignore pattern \(index + 1) is not a valid regular expression")
+                throw ExtractionError(code: .invalidIgnorePattern, message: "ignore pattern \(index + 1) \(error.message)")
             }
         }
+        self.matchers = matchers
     }
 
-    func removeMatches(from text: String) -> String {
-        guard !expressions.isEmpty else { return text }
-        let scopeEnd = text.index(text.startIndex, offsetBy: Self.scopeLimit, limitedBy: text.endIndex) ?? text.endIndex
-        var scope = String(text[..<scopeEnd])
-        for expression in expressions {
-            scope = scope.replacing(expression, with: "")
+    func removeMatches(from text: String, budget: ExtractionBudget) throws(ExtractionError) -> String {
+        guard !matchers.isEmpty else { return text }
+        var scope: [Unicode.Scalar] = []
+        var rest = text.unicodeScalars.startIndex
+        for scalar in text.unicodeScalars.prefix(Self.scopeLimit) {
+            scope.append(scalar)
+            rest = text.unicodeScalars.index(after: rest)
         }
-        return scope + text[scopeEnd...]
+        for (index, matcher) in matchers.enumerated() {
+            var meter = PatternMeter(budget: budget, patternNumber: index + 1)
+            scope = try matcher.removeMatches(from: scope, meter: &meter)
+        }
+        var output = String.UnicodeScalarView()
+        output.append(contentsOf: scope)
+        output.append(contentsOf: text.unicodeScalars[rest...])
+        return String(output)
+    }
+}
+
+/// Checks ignore patterns for the API with the engine the poller runs.
+public enum IgnorePatternSyntax {
+    /// Why `pattern` cannot be used, as a phrase ("uses a lookahead or
+    /// lookbehind, which is not supported"), or nil.
+    public static func problem(with pattern: String) -> String? {
+        do {
+            _ = try PatternProgram(PatternParser.parse(pattern))
+            return nil
+        } catch {
+            return error.message
+        }
     }
 }

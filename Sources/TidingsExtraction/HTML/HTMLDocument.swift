@@ -1,4 +1,6 @@
 import CLibXML2
+import Dispatch
+import Synchronization
 
 /// An HTML document parsed by libxml2's error-tolerant HTML parser, queried
 /// with XPath 1.0 or the supported CSS subset.
@@ -7,16 +9,27 @@ import CLibXML2
 /// at once. Parse, query and drop it within one call.
 public final class HTMLDocument {
     private let document: xmlDocPtr
+    private let budget: ExtractionBudget
 
     /// Parses `bytes`. `encoding` (e.g. the charset of a `Content-Type`
     /// header) overrides any `<meta charset>`; without it libxml2 honours a
     /// BOM or `<meta>`, else reads UTF-8. Broken markup is repaired, never
-    /// rejected, and no diagnostics are printed.
-    public init(bytes: [UInt8], encoding: String? = nil) throws {
+    /// rejected, and no diagnostics are printed. Parsing, queries and the
+    /// text they return stay within `limits`, counted from now.
+    public convenience init(bytes: [UInt8], encoding: String? = nil, limits: ExtractionLimits = .default) throws {
+        try self.init(bytes: bytes, encoding: encoding, budget: ExtractionBudget(limits: limits))
+    }
+
+    init(bytes: [UInt8], encoding: String?, budget: ExtractionBudget) throws {
         LibXML2.prepareCurrentThread()
+        self.budget = budget
         guard bytes.count <= Int(Int32.max) else {
             throw ExtractionError(code: .documentTooLarge, message: "\(bytes.count) bytes exceed libxml2's limit")
         }
+        // Without HTML_PARSE_HUGE libxml2 keeps its hard-coded limits: at
+        // most 256 levels of nested elements (deeper ones are dropped) and
+        // bounded names and text nodes. The input is bounded by the
+        // poller's response cap.
         let options = Int32(bitPattern: HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
             | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
         let parsed: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
@@ -32,6 +45,39 @@ public final class HTMLDocument {
             throw ExtractionError(code: .unparsableHTML, message: "libxml2 could not build a document")
         }
         document = parsed
+        try checkNodeCount()
+        try budget.checkTime(during: "parsing HTML")
+    }
+
+    /// Refuses documents with more nodes than `documentNodeLimit`: libxml2
+    /// merges a step's node sets (`//div//p`) by comparing pairs of nodes
+    /// without counting operations, so its uninterruptible work grows with
+    /// the square of the node count.
+    private func checkNodeCount() throws {
+        let limit = budget.limits.documentNodeLimit
+        var count = 0
+        // Depth-first walk without recursion: children, else the next
+        // sibling of the nearest ancestor that has one.
+        var node = document.pointee.children
+        while let current = node {
+            count += 1
+            if count > limit {
+                throw ExtractionError(code: .tooManyNodes, message: "the page has more than \(limit) nodes, the most CSS and XPath rules work on")
+            }
+            if let child = current.pointee.children, current.pointee.type != XML_ENTITY_REF_NODE {
+                node = child
+                continue
+            }
+            var ancestor: xmlNodePtr? = current
+            node = nil
+            while let candidate = ancestor, UnsafeMutableRawPointer(candidate) != UnsafeMutableRawPointer(document) {
+                if let sibling = candidate.pointee.next {
+                    node = sibling
+                    break
+                }
+                ancestor = candidate.pointee.parent
+            }
+        }
     }
 
     deinit {
@@ -53,7 +99,21 @@ public final class HTMLDocument {
         // Relative expressions such as `string(.)` start at the document
         // node; libxml2 lays xmlDoc out to be used as an xmlNode.
         context.pointee.node = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
-        guard let result = xmlXPathEvalExpression(expression, context) else {
+        context.pointee.opLimit = UInt(clamping: budget.limits.xpathOperationLimit)
+        try budget.checkTime(during: "starting XPath")
+        let watchdog = XPathWatchdog.start(context: context, deadline: budget.deadline)
+        let evaluated = xmlXPathEvalExpression(expression, context)
+        let interrupted = watchdog.disarm()
+        guard let result = evaluated else {
+            if interrupted { throw budget.timeLimitError(during: "evaluating XPath") }
+            // libxml2 pins opCount to opLimit when the limit is hit; the
+            // error it reports may be a later one from the aborted step.
+            if context.pointee.opCount >= context.pointee.opLimit {
+                throw ExtractionError(
+                    code: .operationLimitExceeded,
+                    message: "XPath evaluation needed more than \(budget.limits.xpathOperationLimit) operations"
+                )
+            }
             let detail = context.pointee.lastError.message.map { String(cString: $0) } ?? "evaluation failed"
             throw ExtractionError(
                 code: .invalidXPath,
@@ -63,9 +123,11 @@ public final class HTMLDocument {
         defer { xmlXPathFreeObject(result) }
         switch result.pointee.type {
         case XPATH_NODESET:
-            return Self.textContents(of: result.pointee.nodesetval)
+            return try textContents(of: result.pointee.nodesetval)
         case XPATH_STRING:
-            return [result.pointee.stringval.map { String(cString: $0) } ?? ""]
+            let text = result.pointee.stringval.map { String(cString: $0) } ?? ""
+            try checkTextSize(text.utf8.count)
+            return [text]
         case XPATH_NUMBER:
             return [XPathNumber.render(result.pointee.floatval)]
         case XPATH_BOOLEAN:
@@ -81,15 +143,22 @@ public final class HTMLDocument {
         try xpath(CSSSelectorTranslator.xpath(for: selector))
     }
 
-    private static func textContents(of nodes: xmlNodeSetPtr?) -> [String] {
+    /// The text of each node. Nested nodes repeat their descendants' text
+    /// (`//*` on deep markup), so the total is capped and the deadline is
+    /// checked between nodes.
+    private func textContents(of nodes: xmlNodeSetPtr?) throws -> [String] {
         guard let nodes, nodes.pointee.nodeNr > 0, let table = nodes.pointee.nodeTab else { return [] }
         // One buffer reused for every node: xmlNodeGetContent would hand
         // back memory that must go to xmlFree, a C global Swift 6 rejects.
-        guard let buffer = xmlBufferCreate() else { return [] }
+        guard let buffer = xmlBufferCreate() else {
+            throw ExtractionError(code: .unparsableHTML, message: "libxml2 could not allocate a buffer")
+        }
         defer { xmlBufferFree(buffer) }
         var texts: [String] = []
+        var total = 0
         texts.reserveCapacity(Int(nodes.pointee.nodeNr))
         for index in 0..<Int(nodes.pointee.nodeNr) {
+            try budget.checkTime(during: "reading the text of matched nodes")
             xmlBufferEmpty(buffer)
             guard let node = table[index], xmlNodeBufGetContent(buffer, node) == 0,
                   let content = xmlBufferContent(buffer) else {
@@ -97,9 +166,71 @@ public final class HTMLDocument {
                 continue
             }
             let bytes = UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(buffer)))
+            total += bytes.count
+            try checkTextSize(total)
             texts.append(String(decoding: bytes, as: UTF8.self))
         }
         return texts
+    }
+
+    private func checkTextSize(_ bytes: Int) throws {
+        let limit = budget.limits.textByteLimit
+        if bytes > limit {
+            throw ExtractionError(code: .textTooLarge, message: "the selected text is larger than \(limit) bytes")
+        }
+    }
+}
+
+/// Stops an XPath evaluation at the extraction's deadline. libxml2 counts
+/// operations but not every kind of work (merging node sets), and has no
+/// cancellation: at the deadline this lowers the running context's
+/// operation limit (`CLibXML2_xpath_interrupt`) so the evaluation fails at
+/// its next check. The context pointer is only touched under the lock, and
+/// `disarm` clears it before the evaluating thread frees the context.
+private final class XPathWatchdog: Sendable {
+    private struct State: @unchecked Sendable {
+        // Unchecked: the pointer is used only while the evaluation runs
+        // and only under the mutex (see the type's comment).
+        var context: xmlXPathContextPtr?
+        var timer: DispatchWorkItem?
+        var tripped = false
+    }
+
+    private let state: Mutex<State>
+
+    private init(context: xmlXPathContextPtr) {
+        state = Mutex(State(context: context))
+    }
+
+    /// Watches `context` until `disarm`, tripping it at `deadline`.
+    static func start(context: xmlXPathContextPtr, deadline: ContinuousClock.Instant) -> XPathWatchdog {
+        let watchdog = XPathWatchdog(context: context)
+        // The timer and the watchdog hold each other until `disarm`.
+        let timer = DispatchWorkItem { watchdog.trip() }
+        watchdog.state.withLock { $0.timer = timer }
+        // At most a day ahead, which no extraction deadline reaches.
+        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+        let nanoseconds = min(max(seconds, 0), 86_400) * 1_000_000_000 + max(attoseconds, 0) / 1_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: timer)
+        return watchdog
+    }
+
+    private func trip() {
+        state.withLock { state in
+            guard let context = state.context else { return }
+            CLibXML2_xpath_interrupt(context)
+            state.tripped = true
+        }
+    }
+
+    /// Ends the watch; true if the deadline interrupted the evaluation.
+    func disarm() -> Bool {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
+            state.context = nil
+            return state.tripped
+        }
     }
 }
 

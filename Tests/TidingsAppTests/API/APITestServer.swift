@@ -26,6 +26,10 @@ final class APITestServer: Sendable {
         var configuration = TestEnvironment.configuration(databaseURL: databaseURL)
         configuration.adminToken = Self.adminToken
         configuration.allowPrivateTargets = false
+        // A check's task runs on this process's cooperative pool, which the
+        // suites running alongside keep busy for tens of seconds at times:
+        // only the test that is about the deadline sets a short one.
+        configuration.checkNowTimeout = .seconds(300)
         configure(&configuration)
         application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .info, sink: logSink))
         client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsTestSupport
 
 /// POST /v1/watches/{id}/check, against the application's own HTTP server
 /// as the origin (a real loopback page that does not change).
@@ -27,6 +28,34 @@ import Testing
 
         let second = try await server.send("POST", "/v1/watches/\(id)/check", token: owner.key)
         #expect(try second.object()["result"] as? String == "unchanged")
+    }
+
+    @Test func aSlowOriginGets504AtTheDeadlineAndTheCheckGoesOn() async throws {
+        let origin = try TestOriginServer { _ in
+            Thread.sleep(forTimeInterval: 2)
+            return .text("slow page")
+        }
+        let server = try APITestServer {
+            $0.allowPrivateTargets = true
+            $0.checkNowTimeout = .milliseconds(300)
+        }
+        defer { server.shutdown(); origin.stop() }
+        let owner = try await server.createUser()
+        let watch = try await server.createWatch(token: owner.key, ["url": "\(origin.baseURL)/slow"])
+        let id = try #require(watch["id"] as? String)
+
+        let response = try await server.send("POST", "/v1/watches/\(id)/check", token: owner.key)
+        #expect(response.status == 504, "\(response.text)")
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(try response.object()["detail"] as? String == "The check did not finish within 0.3 seconds. It goes on; its result will show on the watch.")
+        // The server still answers, and the check is written when it ends.
+        var checked: [String: Any] = [:]
+        for _ in 0..<100 where checked["content_hash"] as? String == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            checked = try await server.send("GET", "/v1/watches/\(id)", token: owner.key).object()
+        }
+        #expect((checked["content_hash"] as? String)?.count == 64)
+        #expect(checked["last_check_result"] as? String == "baseline")
     }
 
     @Test func anotherUsersWatchIsNotFound() async throws {

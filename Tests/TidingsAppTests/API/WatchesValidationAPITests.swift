@@ -35,6 +35,9 @@ import TidingsDomain
         (#"{"url": "https://93.184.215.14/", "extract": {"json_pointer": "a/b"}}"#, "extract.json_pointer"),
         (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": "\\d+"}}"#, "extract.ignore"),
         (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": ["a", "b", "(unclosed"]}}"#, "extract.ignore[2]"),
+        // Valid for Swift Regex, outside the linear-time subset.
+        (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": ["(a)\\1"]}}"#, "extract.ignore[0]"),
+        (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": ["x(?=y)"]}}"#, "extract.ignore[0]"),
         (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": ["a", 5]}}"#, "extract.ignore[1]"),
         (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": ["a\u0000b"]}}"#, "extract.ignore[0]"),
         (#"{"url": "https://93.184.215.14/", "version_url": "https://93.184.215.14/v", "version_pointer": "/a\u0000"}"#, "version_pointer"),

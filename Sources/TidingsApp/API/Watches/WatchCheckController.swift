@@ -5,9 +5,9 @@ import TidingsPoller
 
 /// `POST /v1/watches/{id}/check`: checks the watch's target now, through
 /// the poller's pipeline (version endpoint, conditional GET, extraction),
-/// writes the result as a scheduled check would, and returns it. Runs on
-/// the HTTP worker thread until the check is done (bounded by the outbound
-/// timeouts).
+/// writes the result as a scheduled check would, and returns it. Holds the
+/// HTTP worker thread for at most the poller's `checkNowTimeout`; past it
+/// the answer is 504 and the check goes on in the background.
 struct WatchCheckController: Sendable {
     let watches: WatchStore
     let authenticator: Authenticator
@@ -23,7 +23,16 @@ struct WatchCheckController: Sendable {
         guard let watch = try watches.watch(userID: userID, id: id) else {
             throw HTTPError(.notFound, detail: "There is no watch with this id.")
         }
-        guard let results = try poller.checkNow(targetID: watch.targetID) else {
+        let checked: [UUID: WatchCheckResult]?
+        do {
+            checked = try poller.checkNow(targetID: watch.targetID)
+        } catch let timeout as CheckNowTimeout {
+            throw HTTPError(
+                HTTPStatus(code: 504),
+                detail: "The check did not finish within \(timeout.timeout). It goes on; its result will show on the watch."
+            )
+        }
+        guard let results = checked else {
             throw HTTPError(.conflict, detail: "A check of this watch's URL is running right now; try again in a moment.")
         }
         guard let result = results[id], let checked = try watches.watch(userID: userID, id: id) else {

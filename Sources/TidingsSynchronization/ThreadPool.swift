@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fixed number of dedicated OS threads running jobs in FIFO order. For
+/// CPU-bound work of unbounded length (extraction) that must not occupy
+/// Swift's cooperative pool, whose threads (one per core) every task needs.
+public final class ThreadPool: @unchecked Sendable {
+    // Unchecked: `jobs`, `isStopping` and `threads` are touched only with
+    // `mutex` held; `mutex` and `condition` are initialized once and live
+    // as long as the pool.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var isStopping = false
+    private var threads: [pthread_t] = []
+
+    public let name: String
+
+    /// Starts `size` threads (at least one). Fails if the system refuses a
+    /// thread; the ones already started are stopped.
+    public init(name: String, size: Int) throws(ThreadPoolError) {
+        self.name = name
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        guard pthread_mutex_init(mutex, nil) == 0 else {
+            mutex.deallocate()
+            condition.deallocate()
+            throw ThreadPoolError(message: "could not create the \(name) pool's mutex")
+        }
+        guard pthread_cond_init(condition, nil) == 0 else {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+            condition.deallocate()
+            throw ThreadPoolError(message: "could not create the \(name) pool's condition variable")
+        }
+        for _ in 0..<max(size, 1) {
+            let worker = Unmanaged.passRetained(self)
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { context in
+                guard let context else { return nil }
+                let pool = Unmanaged<ThreadPool>.fromOpaque(context).takeRetainedValue()
+                pool.work()
+                return nil
+            }, worker.toOpaque())
+            guard status == 0 else {
+                worker.release()
+                shutdown()
+                throw ThreadPoolError(message: "could not start a \(name) thread (error \(status))")
+            }
+            locked { threads.append(thread) }
+        }
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Queues `job`; after `shutdown` it runs on the caller's thread, so a
+    /// job is never lost.
+    public func submit(_ job: @escaping @Sendable () -> Void) {
+        let queued = locked { () -> Bool in
+            guard !isStopping else { return false }
+            jobs.append(job)
+            return true
+        }
+        guard queued else { return job() }
+        check(pthread_cond_signal(condition), "pthread_cond_signal")
+    }
+
+    /// Runs `body` on a pool thread and resumes the calling task with its
+    /// result; the task's own thread is free meanwhile.
+    public func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            submit { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Lets the queued jobs finish, then stops and joins the threads.
+    /// Call once, from outside the pool.
+    public func shutdown() {
+        let started = locked { () -> [pthread_t] in
+            isStopping = true
+            return threads
+        }
+        check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+        for thread in started { check(pthread_join(thread, nil), "pthread_join") }
+    }
+
+    private func work() {
+        while let job = next() { job() }
+    }
+
+    /// The next job, waiting for one; nil once stopping and drained.
+    private func next() -> (@Sendable () -> Void)? {
+        locked {
+            while head == jobs.count && !isStopping {
+                check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
+            }
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            // Drop taken jobs once they are the bulk of the array.
+            if head >= 64 && head * 2 >= jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    private func locked<Value>(_ body: () -> Value) -> Value {
+        check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+        defer { check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
+        return body()
+    }
+
+    /// These calls fail only when misused (an uninitialized or foreign
+    /// mutex, joining twice): a bug here, never an input.
+    private func check(_ status: Int32, _ call: StaticString) {
+        precondition(status == 0, "\(call) failed with error \(status)")
+    }
+}
+
+public struct ThreadPoolError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+
+    public var description: String { message }
+}

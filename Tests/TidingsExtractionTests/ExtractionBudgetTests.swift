@@ -1,0 +1,85 @@
+import Testing
+import TidingsExtraction
+
+/// Hostile pages and rules: every limit fails the extraction with its
+/// own code instead of running for minutes or filling memory.
+struct ExtractionBudgetTests {
+    /// `count` blocks of `<div><p>x</p></div>`: three nodes each.
+    private func flatPage(_ count: Int) -> [UInt8] {
+        Array(("<html><body>" + String(repeating: "<div><p>x</p></div>", count: count) + "</body></html>").utf8)
+    }
+
+    @Test func xpathOperationLimitStopsEvaluation() throws {
+        var limits = ExtractionLimits()
+        limits.xpathOperationLimit = 10_000
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: flatPage(5_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//div//p)")), limits: limits)
+        }
+        #expect(error.code == .operationLimitExceeded)
+        #expect(error.message == "XPath evaluation needed more than 10000 operations")
+    }
+
+    @Test func deadlineInterruptsXPathThatOperationCountsMiss() throws {
+        // libxml2 merges the node sets of each step by comparing pairs of
+        // nodes without counting: 60,000 nodes take seconds to minutes.
+        var limits = ExtractionLimits()
+        limits.timeLimit = .milliseconds(200)
+        let started = ContinuousClock.now
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: flatPage(20_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//*//*//*//*)")), limits: limits)
+        }
+        #expect(error.code == .timeLimitExceeded)
+        #expect(error.message.contains("evaluating XPath") || error.message.contains("parsing HTML"))
+        // Generous: the point is seconds, not the minutes the merge takes.
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test func cssSelectorsShareTheBudget() throws {
+        var limits = ExtractionLimits()
+        limits.xpathOperationLimit = 1_000
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: flatPage(2_000), contentType: "text/html", spec: ExtractionSpec(selector: .css("div p")), limits: limits)
+        }
+        #expect(error.code == .operationLimitExceeded, "\(error)")
+    }
+
+    @Test func pagesWithTooManyNodesAreRefused() throws {
+        var limits = ExtractionLimits()
+        limits.documentNodeLimit = 1_000
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: flatPage(400), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits)
+        }
+        #expect(error.code == .tooManyNodes)
+        #expect(error.message == "the page has more than 1000 nodes, the most CSS and XPath rules work on")
+        // Under the limit the same page extracts.
+        limits.documentNodeLimit = 2_000
+        #expect(try ContentExtractor.extract(body: flatPage(400), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits).hash.count == 64)
+    }
+
+    @Test func nestedMatchesCannotMultiplyTextWithoutBound() throws {
+        // Every <div> matches and repeats the 100 KB inside it: 200 levels
+        // (libxml2 drops what lies deeper than 256) are 20 MB of text.
+        let depth = 200
+        let page = String(repeating: "<div>", count: depth) + String(repeating: "y", count: 100_000) + String(repeating: "</div>", count: depth)
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("//div")))
+        }
+        #expect(error.code == .textTooLarge)
+        #expect(error.message == "the selected text is larger than \(16 << 20) bytes")
+    }
+
+    @Test func deepNestingIsCutByLibXML2() throws {
+        let depth = 100_000
+        let page = String(repeating: "<div>", count: depth) + String(repeating: "</div>", count: depth)
+        let extracted = try ContentExtractor.extract(body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//div)")))
+        let count = try #require(Int(extracted.text))
+        #expect(count <= 256)
+    }
+
+    @Test func normalRulesStayWellWithinTheDefaults() throws {
+        let page = flatPage(5_000)
+        for spec in [ExtractionSpec(selector: .css("div p")), ExtractionSpec(selector: .xpath("//div/p"), ignorePatterns: [#"x+"#])] {
+            _ = try ContentExtractor.extract(body: page, contentType: "text/html", spec: spec)
+        }
+    }
+}
