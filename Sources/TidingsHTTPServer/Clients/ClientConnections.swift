@@ -95,6 +95,8 @@ final class ClientConnections: Sendable {
 
     private func refused(_ peer: IPAddress?) {
         metrics.connectionsRefused.increment()
+        // A client hammering the cap should not cost an address to text each time.
+        guard logger.isEnabled(.debug) else { return }
         logger.debug("http connection refused: its client holds the most connections allowed", metadata: [
             "client.address": peer?.description ?? "unknown",
             "http.connections_per_client": String(connectionsPerClient),
