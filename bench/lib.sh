@@ -24,7 +24,11 @@ bench_start_tidings() {
         exit 1
     fi
     mkdir -p "$data"
-    env TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" "$@" "$binary" >"$data/tidings.log" 2>&1 &
+    # wrk is one client address: the per-client cap rises to the connection
+    # limit, or BENCH_CONNECTIONS above 64 would be refused.
+    env TIDINGS_DATA_DIR="$data" TIDINGS_LISTEN="127.0.0.1:$port" \
+        TIDINGS_HTTP_CONNECTIONS_PER_CLIENT="${TIDINGS_HTTP_CONNECTION_LIMIT:-1024}" \
+        "$@" "$binary" >"$data/tidings.log" 2>&1 &
     tidings_pid=$!
     for _ in $(seq 1 300); do
         curl -fs "$base/readyz" >/dev/null 2>&1 && return 0

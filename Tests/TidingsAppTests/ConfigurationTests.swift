@@ -14,6 +14,9 @@ import TidingsObservability
         #expect(configuration.logLevel == .info)
         #expect(configuration.maxBodySize == 1 << 20)
         #expect(configuration.httpIdleTimeout == .seconds(30))
+        #expect(configuration.httpRequestTimeout == .seconds(30))
+        #expect(configuration.httpConnectionsPerClient == 64)
+        #expect(configuration.trustedProxies.isEmpty)
         #expect(configuration.httpThreading == .threadPerConnection)
         #expect(configuration.httpServerConfiguration.threading == .threadPerConnection)
     }
@@ -29,6 +32,9 @@ import TidingsObservability
             "TIDINGS_HTTP_THREADS": "12",
             "TIDINGS_HTTP_CONNECTION_LIMIT": "64",
             "TIDINGS_HTTP_IDLE_TIMEOUT": "1500ms",
+            "TIDINGS_HTTP_REQUEST_TIMEOUT": "1m30s",
+            "TIDINGS_HTTP_CONNECTIONS_PER_CLIENT": "8",
+            "TIDINGS_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,fd00::/8",
             "TIDINGS_MAX_BODY_SIZE": "2MiB",
             "TIDINGS_DATABASE_POOL_SIZE": "3",
             "TIDINGS_DATABASE_ACQUIRE_TIMEOUT": "2s",
@@ -46,6 +52,12 @@ import TidingsObservability
         #expect(configuration.httpThreading == .pool(threads: 12))
         #expect(configuration.httpConnectionLimit == 64)
         #expect(configuration.httpIdleTimeout == .milliseconds(1500))
+        #expect(configuration.httpRequestTimeout == .seconds(90))
+        #expect(configuration.httpConnectionsPerClient == 8)
+        #expect(configuration.trustedProxies.description == "10.0.0.0/8,192.0.2.7,fd00::/8")
+        let server = configuration.httpServerConfiguration
+        #expect(server.requestTimeout == .seconds(90) && server.connectionsPerClient == 8)
+        #expect(server.trustedProxies.contains(try #require(IPAddress("10.1.2.3"))))
         #expect(configuration.maxBodySize == 2 << 20)
         #expect(configuration.databasePoolSize == 3)
         #expect(configuration.databaseAcquireTimeout == .seconds(2))
@@ -65,6 +77,19 @@ import TidingsObservability
         ("TIDINGS_HTTP_THREADS", "many"),
         ("TIDINGS_HTTP_IDLE_TIMEOUT", "30"),
         ("TIDINGS_HTTP_IDLE_TIMEOUT", "0s"),
+        ("TIDINGS_HTTP_REQUEST_TIMEOUT", "500ms"),
+        ("TIDINGS_HTTP_REQUEST_TIMEOUT", "-5s"),
+        ("TIDINGS_HTTP_REQUEST_TIMEOUT", "99999999999999999999s"),
+        ("TIDINGS_HTTP_REQUEST_TIMEOUT", "30"),
+        ("TIDINGS_HTTP_CONNECTIONS_PER_CLIENT", "0"),
+        ("TIDINGS_HTTP_CONNECTIONS_PER_CLIENT", "-3"),
+        ("TIDINGS_HTTP_CONNECTIONS_PER_CLIENT", "99999999999999999999999"),
+        ("TIDINGS_HTTP_CONNECTIONS_PER_CLIENT", "lots"),
+        ("TIDINGS_TRUSTED_PROXIES", "proxy.internal"),
+        ("TIDINGS_TRUSTED_PROXIES", "10.1.2.3/8"),
+        ("TIDINGS_TRUSTED_PROXIES", "10.0.0.0/99999999999999999999"),
+        ("TIDINGS_TRUSTED_PROXIES", "10.0.0.0/8,,fd00::/8"),
+        ("TIDINGS_TRUSTED_PROXIES", "[::1]"),
         ("TIDINGS_SHUTDOWN_TIMEOUT", "5 minutes"),
         ("TIDINGS_MAX_BODY_SIZE", "1 TB"),
         ("TIDINGS_DATABASE_POOL_SIZE", "-1"),

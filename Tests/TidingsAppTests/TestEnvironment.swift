@@ -28,6 +28,9 @@ enum TestEnvironment {
         // API tests create watches of hosts that must not be fetched; the
         // poller's own tests and the check endpoint run checks explicitly.
         configuration.pollConcurrency = 0
+        // Every test client is 127.0.0.1; the concurrency tests stand for
+        // many clients at once.
+        configuration.httpConnectionsPerClient = configuration.httpConnectionLimit
         return configuration
     }
 }

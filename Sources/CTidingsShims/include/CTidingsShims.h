@@ -53,6 +53,15 @@ uint16_t CTidingsShims_MHD_bound_port(struct MHD_Daemon *daemon);
 typedef void *(*CTidingsShims_MHD_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
 struct MHD_OptionItem CTidingsShims_MHD_option_uri_log(CTidingsShims_MHD_uri_log_callback callback, void *cls);
 
+/// MHD_OPTION_NOTIFY_CONNECTION (started / closed) as an option item.
+struct MHD_OptionItem CTidingsShims_MHD_option_notify_connection(MHD_NotifyConnectionCallback callback, void *cls);
+
+/// The socket of a connection, or -1.
+int CTidingsShims_MHD_connection_socket(struct MHD_Connection *connection);
+
+/// The socket context the connection-notification callback stored, or NULL.
+void *CTidingsShims_MHD_socket_context(struct MHD_Connection *connection);
+
 /// The number of connections a daemon currently holds open.
 unsigned int CTidingsShims_MHD_current_connections(struct MHD_Daemon *daemon);
 

@@ -24,6 +24,9 @@ public struct Configuration: Sendable {
     public var httpThreading: HTTPServerThreading = .threadPerConnection
     public var httpConnectionLimit = 1024
     public var httpIdleTimeout: Duration = .seconds(30)
+    public var httpRequestTimeout: Duration = .seconds(30)
+    public var httpConnectionsPerClient = 64
+    public var trustedProxies = TrustedProxies()
     public var maxBodySize = 1 << 20
     public var databasePoolSize = 8
     public var databaseAcquireTimeout: Duration = .seconds(5)
@@ -88,6 +91,20 @@ public struct Configuration: Sendable {
         ) ?? httpThreading
         httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? httpConnectionLimit
         httpIdleTimeout = try reader.duration("TIDINGS_HTTP_IDLE_TIMEOUT") ?? httpIdleTimeout
+        httpRequestTimeout = try reader.duration("TIDINGS_HTTP_REQUEST_TIMEOUT") ?? httpRequestTimeout
+        if httpRequestTimeout < .seconds(1) {
+            throw ConfigurationError(variable: "TIDINGS_HTTP_REQUEST_TIMEOUT", message: "must be at least 1s")
+        }
+        httpConnectionsPerClient = try reader.parsed(
+            "TIDINGS_HTTP_CONNECTIONS_PER_CLIENT",
+            expected: "a positive integer",
+            ValueParsers.positiveInteger
+        ) ?? httpConnectionsPerClient
+        trustedProxies = try reader.parsed(
+            "TIDINGS_TRUSTED_PROXIES",
+            expected: "comma-separated IP addresses or CIDR networks such as 10.0.0.0/8,fd00::/8 (no host bits after the prefix, at most 100)",
+            ValueParsers.networkList
+        ).map(TrustedProxies.init) ?? trustedProxies
         maxBodySize = try reader.size("TIDINGS_MAX_BODY_SIZE") ?? maxBodySize
         databasePoolSize = try reader.parsed("TIDINGS_DATABASE_POOL_SIZE", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? databasePoolSize
         databaseAcquireTimeout = try reader.duration("TIDINGS_DATABASE_ACQUIRE_TIMEOUT") ?? databaseAcquireTimeout
@@ -155,6 +172,9 @@ public struct Configuration: Sendable {
         server.threading = httpThreading
         server.connectionLimit = httpConnectionLimit
         server.connectionIdleTimeout = httpIdleTimeout
+        server.requestTimeout = httpRequestTimeout
+        server.connectionsPerClient = httpConnectionsPerClient
+        server.trustedProxies = trustedProxies
         server.maxBodySize = maxBodySize
         server.shutdownGracePeriod = shutdownTimeout
         return server

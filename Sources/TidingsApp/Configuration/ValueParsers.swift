@@ -96,6 +96,16 @@ enum ValueParsers {
         return threads == 0 ? .threadPerConnection : .pool(threads: threads)
     }
 
+    /// `10.0.0.0/8, 192.0.2.7, fd00::/8`: one to 100 addresses or CIDR
+    /// networks without host bits below the prefix.
+    static func networkList(_ text: String) -> [IPNetwork]? {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            IPNetwork(String($0).trimmingWhitespace())
+        }
+        guard (1...100).contains(items.count), !items.contains(where: { $0 == nil }) else { return nil }
+        return items.compactMap { $0 }
+    }
+
     /// 1 to `largestCount`.
     static func positiveInteger(_ text: String) -> Int? {
         guard let value = count(text), value > 0 else { return nil }

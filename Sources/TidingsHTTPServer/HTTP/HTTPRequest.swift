@@ -7,7 +7,8 @@ public struct HTTPRequest: Sendable {
     public var queryItems: [(String, String)]
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// The client's IP address as text, when known.
+    /// The client's IP address as text, when known: the peer's, or behind a
+    /// trusted proxy the client its `X-Forwarded-For` names.
     public var remoteAddress: String?
 
     public init(

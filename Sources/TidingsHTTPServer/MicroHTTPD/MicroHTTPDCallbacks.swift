@@ -11,15 +11,40 @@ import CTidingsShims
 /// does for completed, failed, timed-out and aborted requests alike.
 enum MicroHTTPDCallbacks {
     /// Once the server drains, new connections are closed as soon as they
-    /// are accepted; those already open finish their requests.
-    static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+    /// are accepted; those already open finish their requests. A client
+    /// already holding its share of connections gets none more.
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
         let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls!).takeUnretainedValue()
-        return pipeline.isDraining ? MHD_Result.NO : MHD_Result.YES
+        guard !pipeline.isDraining else { return .NO }
+        return pipeline.clients.admits(address.flatMap { IPAddress(socketAddress: $0) }) ? .YES : .NO
     }
 
-    static let requestLine: CTidingsShims_MHD_uri_log_callback = { cls, uri, _ in
+    /// Keeps `ClientConnections` in step with libmicrohttpd: each started
+    /// connection gets a retained `ClientConnection` as its socket context,
+    /// released when it closes (notifications come in pairs, and before
+    /// the socket is closed).
+    static let connectionChanged: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
+        guard let cls, let connection, let socketContext else { return }
+        let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls).takeUnretainedValue()
+        let handle = MicroHTTPDConnection(handle: connection)
+        if event == .CONNECTION_NOTIFY_STARTED {
+            guard let socket = handle.socket() else { return }
+            // nil: over its client's cap and shut down; without a socket
+            // context its requests are refused too.
+            guard let client = pipeline.clients.opened(socket: socket, peer: handle.peerAddress()) else { return }
+            socketContext.pointee = Unmanaged.passRetained(client).toOpaque()
+        } else if let stored = socketContext.pointee {
+            socketContext.pointee = nil
+            pipeline.clients.closed(Unmanaged<ClientConnection>.fromOpaque(stored).takeRetainedValue())
+        }
+    }
+
+    /// Starts the request's state, or refuses it (nil) on a connection that
+    /// was refused when it started.
+    static let requestLine: CTidingsShims_MHD_uri_log_callback = { cls, uri, connection in
         let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls!).takeUnretainedValue()
-        let state = pipeline.requestStarted(targetLength: uri.map { Int(strlen($0)) } ?? 0)
+        guard let connection, let client = MicroHTTPDConnection(handle: connection).client() else { return nil }
+        let state = pipeline.requestStarted(targetLength: uri.map { Int(strlen($0)) } ?? 0, client: client)
         return Unmanaged.passRetained(state).toOpaque()
     }
 
@@ -36,7 +61,10 @@ enum MicroHTTPDCallbacks {
             state.method = HTTPMethod(rawValue: method.map { String(cString: $0) } ?? "")
             state.path = url.map { String(cString: $0) } ?? "/"
             state.requestID = RequestID.accepting(connection.headerValue("X-Request-Id"))
-            state.remoteAddress = connection.clientAddress()
+            state.client.deadline.withLock { $0.headReceived(requestID: state.requestID) }
+            state.remoteAddress = pipeline.clients.clientAddress(of: state.client) {
+                connection.headerValues("X-Forwarded-For")
+            }
             let headerStatistics = connection.headerStatistics()
             if let problem = pipeline.admissionProblem(
                 for: state,
@@ -46,6 +74,7 @@ enum MicroHTTPDCallbacks {
             ) {
                 // Answering before the body makes MHD close the connection
                 // instead of reading the rest of the upload.
+                guard state.client.deadline.withLock({ $0.requestReceived() }) else { return .NO }
                 return connection.queue(pipeline.reject(problem, state: state))
             }
             // Answering on this first call would make MHD 0.9.75 drop
@@ -60,6 +89,8 @@ enum MicroHTTPDCallbacks {
             return state.receiveBody(chunk, limit: limit, drainAllowance: limit) ? .YES : .NO
 
         case .receivingBody:
+            // Past the deadline the watchdog has answered 408 already.
+            guard state.client.deadline.withLock({ $0.requestReceived() }) else { return .NO }
             if state.bodyLimitExceeded {
                 return connection.queue(pipeline.reject(pipeline.payloadTooLarge, state: state))
             }

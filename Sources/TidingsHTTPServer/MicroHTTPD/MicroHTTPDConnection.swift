@@ -53,26 +53,36 @@ struct MicroHTTPDConnection {
         return items
     }
 
-    /// The peer's IP address as text.
-    func clientAddress() -> String? {
-        guard let address = CTidingsShims_MHD_client_address(handle) else { return nil }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let converted: UnsafePointer<CChar>?
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                withUnsafePointer(to: ipv4.pointee.sin_addr) { inet_ntop(AF_INET, $0, &text, socklen_t(text.count)) }
-            }
-        case AF_INET6:
-            converted = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                withUnsafePointer(to: ipv6.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, &text, socklen_t(text.count)) }
-            }
-        default:
-            converted = nil
+    /// The values of every header field named `name`, in the order received.
+    func headerValues(_ name: String) -> [String] {
+        var lookup = HeaderLookup(name: name)
+        withUnsafeMutablePointer(to: &lookup) { lookupPointer in
+            _ = MHD_get_connection_values_n(handle, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+                let lookup = cls!.assumingMemoryBound(to: HeaderLookup.self)
+                if HTTPHeaders.namesMatch(Self.string(key, keySize), lookup.pointee.name) {
+                    lookup.pointee.values.append(Self.string(value, valueSize))
+                }
+                return .YES
+            }, lookupPointer)
         }
-        guard converted != nil else { return nil }
-        let length = text.firstIndex(of: 0) ?? text.count
-        return String(decoding: text[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return lookup.values
+    }
+
+    /// The peer's IP address; nil when libmicrohttpd has none or it is not IP.
+    func peerAddress() -> IPAddress? {
+        CTidingsShims_MHD_client_address(handle).flatMap { IPAddress(socketAddress: $0) }
+    }
+
+    /// The connection's socket, or nil if libmicrohttpd does not say.
+    func socket() -> Int32? {
+        let descriptor = CTidingsShims_MHD_connection_socket(handle)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
+    /// The `ClientConnection` stored when the connection started; nil for
+    /// one refused over its client's cap.
+    func client() -> ClientConnection? {
+        CTidingsShims_MHD_socket_context(handle).map { Unmanaged<ClientConnection>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Hands the response to libmicrohttpd, which copies the body and sends
@@ -96,6 +106,11 @@ struct MicroHTTPDConnection {
         return pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
             String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
         }
+    }
+
+    private struct HeaderLookup {
+        let name: String
+        var values: [String] = []
     }
 
     private struct HeaderTotals {

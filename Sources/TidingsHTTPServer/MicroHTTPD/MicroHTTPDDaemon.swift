@@ -60,6 +60,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
                 CTidingsShims_MHD_option_uri_log(MicroHTTPDCallbacks.requestLine, pipelinePointer),
                 CTidingsShims_MHD_option_notify_completed(MicroHTTPDCallbacks.completed, pipelinePointer),
+                CTidingsShims_MHD_option_notify_connection(MicroHTTPDCallbacks.connectionChanged, pipelinePointer),
                 CTidingsShims_MHD_option_sock_addr(socketAddress),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
@@ -85,6 +86,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         self.logHook = logHook
         self.log = log
         self.pipeline = pipeline
+        pipeline.clients.startWatchdog()
     }
 
     var openConnections: Int {
@@ -102,6 +104,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         }
         guard let daemon = taken.daemon else { return }
         MHD_stop_daemon(daemon)
+        pipeline.clients.stopWatchdog()
     }
 
     /// libmicrohttpd 0.9.75 refuses epoll with a thread per connection;

@@ -50,6 +50,7 @@ public final class HTTPServer: Sendable {
             "http.host": configuration.host,
             "http.port": String(daemon.boundPort),
             "http.threading": configuration.threading.description,
+            "http.trusted_proxies": configuration.trustedProxies.description,
         ])
     }
 

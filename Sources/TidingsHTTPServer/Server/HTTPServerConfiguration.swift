@@ -14,6 +14,20 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionLimit: Int
     /// A connection with no traffic for this long is closed (whole seconds, at least 1).
     public var connectionIdleTimeout: Duration
+    /// A request's head and body must arrive within this long, however
+    /// steadily they trickle in; past it the connection is closed (with a
+    /// 408 once the request line is in). It runs from the connection's
+    /// opening for its first request and from the request line for later
+    /// ones (at most `connectionIdleTimeout` after the previous response).
+    /// At least 1 second.
+    public var requestTimeout: Duration
+    /// Most connections open at once from one client address (an IPv6
+    /// /64), so that a few clients cannot take `connectionLimit` from
+    /// everyone. Trusted proxies are exempt.
+    public var connectionsPerClient: Int
+    /// Peers whose `X-Forwarded-For` names the client (`HTTPRequest
+    /// .remoteAddress`, the access log) and which the per-client cap spares.
+    public var trustedProxies: TrustedProxies
     /// Larger request bodies answer 413.
     public var maxBodySize: Int
     /// Longer request targets (path and query) answer 414.
@@ -33,6 +47,9 @@ public struct HTTPServerConfiguration: Sendable {
         threading: HTTPServerThreading = .threadPerConnection,
         connectionLimit: Int = 1024,
         connectionIdleTimeout: Duration = .seconds(30),
+        requestTimeout: Duration = .seconds(30),
+        connectionsPerClient: Int = 64,
+        trustedProxies: TrustedProxies = TrustedProxies(),
         maxBodySize: Int = 1 << 20,
         maxURLLength: Int = 8192,
         maxHeaderBytes: Int = 32 * 1024,
@@ -44,6 +61,9 @@ public struct HTTPServerConfiguration: Sendable {
         self.threading = threading
         self.connectionLimit = connectionLimit
         self.connectionIdleTimeout = connectionIdleTimeout
+        self.requestTimeout = requestTimeout
+        self.connectionsPerClient = connectionsPerClient
+        self.trustedProxies = trustedProxies
         self.maxBodySize = maxBodySize
         self.maxURLLength = maxURLLength
         self.maxHeaderBytes = maxHeaderBytes
@@ -59,6 +79,8 @@ public struct HTTPServerConfiguration: Sendable {
         try threading.validate()
         try require(connectionLimit >= 1, "connectionLimit must be at least 1, got \(connectionLimit)")
         try require(connectionIdleTimeout >= .seconds(1), "connectionIdleTimeout must be at least 1 second")
+        try require(requestTimeout >= .seconds(1), "requestTimeout must be at least 1 second")
+        try require(connectionsPerClient >= 1, "connectionsPerClient must be at least 1, got \(connectionsPerClient)")
         try require(maxBodySize >= 0, "maxBodySize must not be negative")
         try require(maxURLLength >= 1, "maxURLLength must be at least 1")
         try require(maxHeaderBytes >= 1024, "maxHeaderBytes must be at least 1024")

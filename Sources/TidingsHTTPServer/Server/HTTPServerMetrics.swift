@@ -9,6 +9,8 @@ struct HTTPServerMetrics: Sendable {
     let requests: Counter
     let duration: Histogram
     let connectionsOpen: Gauge
+    let connectionsRefused: Counter
+    let requestTimeouts: Counter
 
     init(registry: MetricsRegistry) {
         requests = registry.counter(
@@ -22,6 +24,14 @@ struct HTTPServerMetrics: Sendable {
         connectionsOpen = registry.gauge(
             "tidings_http_connections_open",
             help: "Client connections currently open."
+        )
+        connectionsRefused = registry.counter(
+            "tidings_http_connections_refused_total",
+            help: "Connections closed unanswered because their client address already held the most connections allowed per client."
+        )
+        requestTimeouts = registry.counter(
+            "tidings_http_request_timeouts_total",
+            help: "Connections closed because a request was not received completely within the request timeout."
         )
     }
 

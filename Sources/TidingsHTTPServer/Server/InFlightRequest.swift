@@ -14,6 +14,8 @@ final class InFlightRequest {
     let startedAt: ContinuousClock.Instant
     /// Length of the raw request target (path and query) as sent.
     let targetLength: Int
+    /// The connection it arrives on, whose deadline it runs against.
+    let client: ClientConnection
     var phase = Phase.started
     var method = HTTPMethod.get
     var path = ""
@@ -27,9 +29,10 @@ final class InFlightRequest {
     var status: HTTPStatus?
     var bytesOut = 0
 
-    init(targetLength: Int) {
+    init(targetLength: Int, client: ClientConnection) {
         startedAt = .now
         self.targetLength = targetLength
+        self.client = client
     }
 
     /// Takes a piece of the upload. Returns false when the client keeps

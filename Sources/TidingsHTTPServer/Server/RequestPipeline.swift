@@ -12,6 +12,7 @@ final class RequestPipeline: Sendable {
     private let responder: any HTTPResponder
     private let logger: Logger
     let metrics: HTTPServerMetrics
+    let clients: ClientConnections
     private let draining = Atomic<Bool>(false)
     /// Entered when a request line arrives, left when the request finishes,
     /// so shutdown can wait for exactly the requests in flight.
@@ -22,13 +23,18 @@ final class RequestPipeline: Sendable {
         self.responder = responder
         self.logger = logger
         self.metrics = metrics
+        clients = ClientConnections(configuration: configuration, logger: logger, metrics: metrics)
     }
 
     // MARK: Lifecycle
 
-    func requestStarted(targetLength: Int) -> InFlightRequest {
+    /// The request line arrived on `client`: its deadline now runs from
+    /// here (see `ReceiveDeadline`).
+    func requestStarted(targetLength: Int, client: ClientConnection) -> InFlightRequest {
         inFlight.enter()
-        return InFlightRequest(targetLength: targetLength)
+        let request = InFlightRequest(targetLength: targetLength, client: client)
+        client.deadline.withLock { $0.requestLineArrived(at: request.startedAt) }
+        return request
     }
 
     /// Stops keep-alive: every later response carries `Connection: close`.
@@ -127,6 +133,20 @@ final class RequestPipeline: Sendable {
     /// `termination` is nil for a normally completed response.
     func requestFinished(_ state: InFlightRequest, termination: String?) {
         defer { inFlight.leave() }
+        var termination = termination
+        let wasCut = state.client.deadline.withLock { deadline in
+            guard deadline.phase == .cut else {
+                deadline.responseFinished(at: .now)
+                return false
+            }
+            if state.requestID.isEmpty { state.requestID = deadline.requestID ?? "" }
+            return true
+        }
+        if wasCut {
+            // The watchdog answered 408 on the socket and closed it.
+            termination = "request_timeout"
+            state.status = .requestTimeout
+        }
         let elapsed = ContinuousClock.now - state.startedAt
         let route = state.route ?? HTTPServerMetrics.unmatchedRoute
         if let status = state.status {
@@ -145,6 +165,7 @@ final class RequestPipeline: Sendable {
         fields["http.duration_ms"] = Self.milliseconds(elapsed)
         fields["request.id"] = state.requestID
         if let remoteAddress = state.remoteAddress { fields["client.address"] = remoteAddress }
+        if state.client.isTrustedProxy, let proxy = state.client.peerDescription { fields["network.peer.address"] = proxy }
         if let termination { fields["termination"] = termination }
         guard let status = state.status else {
             // libmicrohttpd answered on its own (malformed or oversized head)

@@ -13,9 +13,24 @@ final class RawHTTPConnection {
 
     private let socket: Int32
 
-    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    /// Connects to 127.0.0.1:`port` from `sourceAddress`: another loopback
+    /// address (127.0.0.2) makes the connection another client.
+    init(port: Int, sourceAddress: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        var source = sockaddr_in()
+        source.sin_family = sa_family_t(AF_INET)
+        source.sin_addr.s_addr = inet_addr(sourceAddress)
+        let bound = withUnsafePointer(to: &source) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            Glibc.close(socket)
+            throw Failure(description: "bind() to \(sourceAddress) failed: errno \(code)")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -35,7 +50,11 @@ final class RawHTTPConnection {
 
     /// How long a read may wait before the request counts as unanswered.
     func setReceiveTimeout(seconds: Int) {
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setReceiveTimeout(milliseconds: seconds * 1000)
+    }
+
+    func setReceiveTimeout(milliseconds: Int) {
+        var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -124,6 +143,14 @@ final class RawHTTPConnection {
             if count == 0 { return true }
             if count < 0 { return errno == ECONNRESET }
         }
+    }
+
+    /// True when the server has closed the connection; never waits.
+    func isClosedByServer() -> Bool {
+        var scratch: UInt8 = 0
+        let count = recv(socket, &scratch, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 { return true }
+        return count < 0 && errno == ECONNRESET
     }
 
     private func receiveMore() throws -> Bool {

@@ -27,8 +27,8 @@ final class TestServer: Sendable {
 
     var port: Int { server.boundPort }
 
-    func connect(receiveTimeoutSeconds: Int = 10) throws -> RawHTTPConnection {
-        try RawHTTPConnection(port: port, receiveTimeoutSeconds: receiveTimeoutSeconds)
+    func connect(from sourceAddress: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws -> RawHTTPConnection {
+        try RawHTTPConnection(port: port, sourceAddress: sourceAddress, receiveTimeoutSeconds: receiveTimeoutSeconds)
     }
 
     /// One request on a fresh connection.

@@ -1,0 +1,32 @@
+import Synchronization
+
+/// One open TCP connection as the server tracks it: who is at the other end
+/// and when the request it is receiving must be complete. Registered when
+/// libmicrohttpd reports the connection started and dropped when it reports
+/// it closed, which it does before closing the socket, so `socket` is valid
+/// for as long as the connection is registered.
+final class ClientConnection: Sendable {
+    let socket: Int32
+    /// The address the TCP connection comes from; nil for a non-IP peer.
+    let peer: IPAddress?
+    /// `peer` as text, made once rather than for every request.
+    let peerDescription: String?
+    /// True when `peer` is a trusted proxy: its `X-Forwarded-For` is
+    /// believed and it is exempt from the per-client cap.
+    let isTrustedProxy: Bool
+    let deadline: Mutex<ReceiveDeadline>
+
+    init(socket: Int32, peer: IPAddress?, isTrustedProxy: Bool, deadline: ReceiveDeadline) {
+        self.socket = socket
+        self.peer = peer
+        peerDescription = peer?.description
+        self.isTrustedProxy = isTrustedProxy
+        self.deadline = Mutex(deadline)
+    }
+
+    /// The key this connection counts under for the per-client cap; nil
+    /// when it does not count (a trusted proxy speaks for many clients).
+    var capKey: IPAddress? {
+        isTrustedProxy ? nil : peer?.clientKey
+    }
+}

@@ -1,0 +1,54 @@
+/// The proxies whose `X-Forwarded-For` the server believes. Behind a proxy
+/// every connection comes from the proxy's address; the header says who
+/// the proxy was talking to, but anyone can send it, so it counts only on
+/// connections from these networks.
+public struct TrustedProxies: Sendable, CustomStringConvertible {
+    public var networks: [IPNetwork]
+
+    public init(_ networks: [IPNetwork] = []) {
+        self.networks = networks
+    }
+
+    public var isEmpty: Bool { networks.isEmpty }
+
+    public func contains(_ address: IPAddress) -> Bool {
+        networks.contains { $0.contains(address) }
+    }
+
+    public var description: String {
+        networks.isEmpty ? "none" : networks.map(\.description).joined(separator: ",")
+    }
+
+    /// The client behind a connection from `peer`. `forwardedFor` holds the
+    /// `X-Forwarded-For` field values in the order received. Each proxy
+    /// appends the address it was talking to, so hops are read from the
+    /// right: the first one that is not a trusted proxy is the client.
+    /// Anything left of it was written by the client and is ignored. A hop
+    /// that is not an address (`unknown`, garbage) ends the walk at the
+    /// trusted proxy that wrote it, since who stands behind it is unknown.
+    func client(peer: IPAddress, forwardedFor: [String]) -> IPAddress {
+        guard contains(peer) else { return peer }
+        var client = peer
+        for value in forwardedFor.reversed() {
+            for element in value.split(separator: ",", omittingEmptySubsequences: false).reversed() {
+                guard let hop = Self.hopAddress(element) else { return client }
+                client = hop
+                if !contains(hop) { return hop }
+            }
+        }
+        return client
+    }
+
+    /// One hop: an address, optionally as `[v6]:port` or `v4:port`, which
+    /// some proxies write.
+    private static func hopAddress(_ element: Substring) -> IPAddress? {
+        var text = element.drop { $0 == " " || $0 == "\t" }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            text = text[text.index(after: text.startIndex)..<close]
+        } else if text.contains("."), let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon {
+            text = text[..<colon]
+        }
+        return IPAddress(String(text))
+    }
+}
