@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Comparisons whose duration does not depend on where inputs differ, for
 /// secrets and signatures (a plain `==` leaks how many leading bytes match).

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import CCrypto
+internal import CCrypto
 
 /// HMAC-SHA256 (RFC 2104) on OpenSSL's one-shot HMAC function.
 public enum HMACSHA256 {

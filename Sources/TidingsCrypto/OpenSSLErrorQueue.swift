@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// OpenSSL reports failures through a thread-local error queue; drain it at
 /// once into a Swift string so the next call starts clean.

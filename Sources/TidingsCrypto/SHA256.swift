@@ -1,5 +1,5 @@
 import FoundationEssentials
-import CCrypto
+internal import CCrypto
 
 /// SHA-256 (FIPS 180-4) on OpenSSL's EVP interface.
 public struct SHA256: ~Copyable {

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Cryptographically secure random bytes and tokens from OpenSSL's DRBG.
 public enum SecureRandom {

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Process-wide libxml2 set-up, and the error sink that keeps its messages
 /// off stderr (callers report failures as `ExtractionError` instead).

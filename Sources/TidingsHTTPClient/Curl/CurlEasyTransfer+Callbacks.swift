@@ -1,5 +1,5 @@
-import CCurl
-import CTidingsShims
+internal import CCurl
+internal import CTidingsShims
 
 // libcurl's C callbacks. They capture nothing: the transfer arrives as the
 // unretained context pointer set beside each function (see CurlEasyTransfer).

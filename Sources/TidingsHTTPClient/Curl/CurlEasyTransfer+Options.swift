@@ -1,5 +1,5 @@
-import CCurl
-import CTidingsShims
+internal import CCurl
+internal import CTidingsShims
 import TidingsSynchronization
 
 extension CurlEasyTransfer {

@@ -1,5 +1,5 @@
-import CCurl
-import CTidingsShims
+internal import CCurl
+internal import CTidingsShims
 
 extension CurlEasyTransfer {
     /// Turns libcurl's outcome into a response or an error with a clear message.

@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CCurl
-import CTidingsShims
+internal import CCurl
+internal import CTidingsShims
 
 /// One request on a libcurl easy handle, with the state its callbacks fill
 /// in. Owned by `CurlMultiDriver` and used only on the driver thread;

@@ -1,5 +1,5 @@
-import CCurl
-import CTidingsShims
+internal import CCurl
+internal import CTidingsShims
 
 /// libcurl's process-wide setup. curl_global_init must run once before any
 /// other libcurl call and never concurrently with one; a Swift global is

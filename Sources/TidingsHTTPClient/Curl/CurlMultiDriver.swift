@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CCurl
-import CTidingsShims
+internal import CCurl
+internal import CTidingsShims
 import Synchronization
 import TidingsObservability
 

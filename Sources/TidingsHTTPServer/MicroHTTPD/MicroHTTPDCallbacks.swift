@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CMicroHTTPD
-import CTidingsShims
+internal import CMicroHTTPD
+internal import CTidingsShims
 
 /// The C entry points libmicrohttpd calls on its worker threads. Each
 /// receives the `RequestPipeline` as `cls` (kept alive by the daemon) and the

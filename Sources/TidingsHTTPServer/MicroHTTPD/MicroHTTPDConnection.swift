@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CMicroHTTPD
-import CTidingsShims
+internal import CMicroHTTPD
+internal import CTidingsShims
 
 /// The current request of one libmicrohttpd connection: reading its head
 /// and queueing its answer. Valid only inside the callback that received

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CMicroHTTPD
-import CTidingsShims
+internal import CMicroHTTPD
+internal import CTidingsShims
 import Synchronization
 import TidingsObservability
 

@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 import TidingsSynchronization
 
 /// Opens one libpq connection from a configuration.

@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 
 /// Lays query parameters out as the `const char * const *` array libpq
 /// expects, valid only inside `body`.

@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 
 /// Owns one `PGresult` and frees it when dropped; values are copied out
 /// into Swift arrays by `rows()`.

@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 
 /// One open session with the server. It blocks the calling thread for every
 /// round trip and must be used by one thread at a time, which a lease from

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLibPQ
+internal import CLibPQ
 import TidingsSynchronization
 
 extension PostgresConnection {
