@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Tidings",
-    platforms: [.macOS(.v15)],
+    // Linux only: the wrappers use glibc (adaptive mutexes, pthreads) and
+    // Debian's C libraries, so no other platform is declared.
     products: [
         .executable(name: "tidings", targets: ["tidings"]),
     ],
@@ -37,13 +38,13 @@ let package = Package(
         // Prefixed C helpers for the variadic and macro APIs Swift cannot call.
         .target(
             name: "CTidingsShims",
-            dependencies: ["CMicroHTTPD", "CCurl", "CCrypto"]
+            dependencies: ["CMicroHTTPD", "CCurl"]
         ),
 
         // Wrappers: the only Swift modules that import C.
         .target(
             name: "TidingsCrypto",
-            dependencies: ["CCrypto", "CTidingsShims"]
+            dependencies: ["CCrypto"]
         ),
         .target(name: "TidingsSynchronization"),
         // The one JSON writer (responses, logs, webhook bodies, batch rows).

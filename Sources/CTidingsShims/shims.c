@@ -1,6 +1,5 @@
 #include "CTidingsShims.h"
 
-#include <openssl/crypto.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +122,4 @@ CURLcode CTidingsShims_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, vo
 
 CURLMcode CTidingsShims_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
-}
-
-void CTidingsShims_OPENSSL_free(void *pointer) {
-    OPENSSL_free(pointer);
 }

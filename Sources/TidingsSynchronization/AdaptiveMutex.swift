@@ -18,11 +18,11 @@ public final class AdaptiveMutex<Value>: @unchecked Sendable {
         self.value = value
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        Self.check(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP)), "pthread_mutexattr_settype")
         let created = pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
-        precondition(created == 0, "pthread_mutex_init failed: \(created)")
+        Self.check(created, "pthread_mutex_init")
     }
 
     deinit {
@@ -31,8 +31,14 @@ public final class AdaptiveMutex<Value>: @unchecked Sendable {
     }
 
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+        defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
         return try body(&value)
+    }
+
+    /// These calls fail only on a corrupt or misused mutex (EINVAL, EDEADLK,
+    /// EPERM), where going on would break mutual exclusion silently: stop.
+    private static func check(_ status: Int32, _ call: StaticString) {
+        precondition(status == 0, "\(call) failed with error \(status)")
     }
 }

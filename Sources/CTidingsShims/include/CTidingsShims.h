@@ -1,6 +1,6 @@
 // Fixed-signature wrappers for the C APIs Swift cannot call directly:
 // variadic functions (MHD_start_daemon, curl_easy_setopt, curl_easy_getinfo,
-// curl_multi_setopt) and function-like macros (OPENSSL_free).
+// curl_multi_setopt).
 // C has one namespace, so every symbol carries the CTidingsShims_ prefix.
 #ifndef CTIDINGS_SHIMS_H
 #define CTIDINGS_SHIMS_H
@@ -81,10 +81,5 @@ CURLcode CTidingsShims_curl_easy_getinfo_string(CURL *handle, CURLINFO info, cha
 CURLcode CTidingsShims_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 CURLMcode CTidingsShims_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
-
-// MARK: OpenSSL
-
-/// OPENSSL_free is a macro.
-void CTidingsShims_OPENSSL_free(void *pointer);
 
 #endif
