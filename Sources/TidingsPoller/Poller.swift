@@ -14,7 +14,7 @@ import TidingsSynchronization
 /// frees its slot once its result is queued for writing (its lease still
 /// guards the target until the write clears it), so checking never waits
 /// for a commit. The writer's backlog is bounded by `writeBacklogLimit`.
-public final class Poller: Sendable {
+public final class Poller: TargetCheckRunner, Sendable {
     private struct State {
         var inFlight: Set<UUID> = []
         var isStopping = false
@@ -234,9 +234,4 @@ private enum CheckNowHandoff {
     case finished(CheckOutcome)
     /// The caller stopped waiting; the task queues the result itself.
     case callerLeft
-}
-
-/// `checkNow` gave up waiting; the check goes on and is written when done.
-public struct CheckNowTimeout: Error, Sendable {
-    public let timeout: Duration
 }

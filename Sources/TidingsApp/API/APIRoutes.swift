@@ -1,7 +1,6 @@
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsHTTPServer
-import TidingsPoller
 import TidingsPostgres
 
 /// Every `/v1` endpoint, with the stores and services they share.
@@ -10,7 +9,7 @@ struct APIRoutes {
     let adminToken: String?
     let configuration: Configuration
     let credentialCache: CredentialCache?
-    let poller: Poller
+    let checks: any TargetCheckRunner
 
     func register(on router: inout Router) {
         let accounts = AccountStore(database: database)
@@ -25,7 +24,7 @@ struct APIRoutes {
             addresses: addresses
         ).register(on: &router)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
-        WatchCheckController(watches: WatchStore(database: database), authenticator: authenticator, poller: poller)
+        WatchCheckController(watches: WatchStore(database: database), authenticator: authenticator, checks: checks)
             .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database)

@@ -1,18 +1,16 @@
 import Foundation
-import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
-import TidingsPoller
 import TidingsDispatcher
+import TidingsPoller
 import TidingsPostgres
 
-/// A running Tidings: database runtime, outbound HTTP client, poller,
-/// webhook dispatcher and the HTTP server. `start` brings them up in that
+/// A running Tidings: database runtime, poller, webhook dispatcher (each
+/// with its own outbound HTTP client) and the HTTP server. `start` brings them up in that
 /// order; `shutdown` takes them down
 /// in reverse, and a failure half-way stops whatever had already started.
 public final class Application: Sendable {
     public let configuration: Configuration
-    public let httpClient: HTTPClient
     public let metrics: MetricsRegistry
     /// Checks due targets in the background; also runs API-requested checks.
     public let poller: Poller
@@ -43,13 +41,10 @@ public final class Application: Sendable {
             logger: logger,
             metrics: metrics
         )
-        var httpClient: HTTPClient?
         var credentialListener: CredentialRevocationListener?
         var startedPoller: Poller?
         var startedDispatcher: WebhookDispatcher?
         do {
-            let client = try HTTPClient(configuration: configuration.httpClientConfiguration, logger: logger)
-            httpClient = client
             let poller = try Poller(
                 configuration: configuration.pollerConfiguration,
                 httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
@@ -89,7 +84,7 @@ public final class Application: Sendable {
                 adminToken: adminToken,
                 configuration: configuration,
                 credentialCache: credentialCache,
-                poller: poller
+                checks: poller
             ).register(on: &router)
 
             let server = HTTPServer(
@@ -105,7 +100,6 @@ public final class Application: Sendable {
             ])
             return Application(
                 configuration: configuration,
-                httpClient: client,
                 metrics: metrics,
                 poller: poller,
                 dispatcher: dispatcher,
@@ -118,7 +112,6 @@ public final class Application: Sendable {
             credentialListener?.stop()
             startedDispatcher?.shutdown()
             startedPoller?.shutdown()
-            httpClient?.shutdown()
             databaseRuntime.close(logger: logger)
             throw error
         }
@@ -139,7 +132,6 @@ public final class Application: Sendable {
 
     private init(
         configuration: Configuration,
-        httpClient: HTTPClient,
         metrics: MetricsRegistry,
         poller: Poller,
         dispatcher: WebhookDispatcher,
@@ -149,7 +141,6 @@ public final class Application: Sendable {
         logger: Logger
     ) {
         self.configuration = configuration
-        self.httpClient = httpClient
         self.metrics = metrics
         self.poller = poller
         self.dispatcher = dispatcher
@@ -169,7 +160,6 @@ public final class Application: Sendable {
         credentialListener?.stop()
         poller.shutdown(grace: configuration.shutdownTimeout)
         dispatcher.shutdown()
-        httpClient.shutdown()
         databaseRuntime.close(logger: logger)
         logger.notice("shutdown complete")
     }

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
-import TidingsPoller
 
 /// `POST /v1/watches/{id}/check`: checks the watch's target now, through
 /// the poller's pipeline (version endpoint, conditional GET, extraction),
@@ -11,7 +10,7 @@ import TidingsPoller
 struct WatchCheckController: Sendable {
     let watches: WatchStore
     let authenticator: Authenticator
-    let poller: Poller
+    let checks: any TargetCheckRunner
 
     func register(on router: inout Router) {
         router.post("/v1/watches/{id}/check", use: check)
@@ -25,7 +24,7 @@ struct WatchCheckController: Sendable {
         }
         let checked: [UUID: WatchCheckResult]?
         do {
-            checked = try poller.checkNow(targetID: watch.targetID)
+            checked = try checks.checkNow(targetID: watch.targetID)
         } catch let timeout as CheckNowTimeout {
             throw HTTPError(
                 HTTPStatus(code: 504),
