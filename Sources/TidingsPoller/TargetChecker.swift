@@ -39,7 +39,7 @@ struct TargetChecker: Sendable {
                 record.bytesReceived += response.bytesReceived + response.headerBytesReceived
                 if (200..<300).contains(response.status) {
                     newVersion = await extraction.run { [configuration] in
-                        Self.version(in: response, pointer: pointer, limits: configuration.extractionLimits)
+                        Self.versionHash(in: response, pointer: pointer, limits: configuration.extractionLimits)
                     }
                 }
                 if !unconditional, let newVersion, newVersion == target.lastVersion {
@@ -208,8 +208,9 @@ struct TargetChecker: Sendable {
 
     // MARK: Helpers
 
-    /// The version endpoint's value at the pointer, as ContentExtractor reads it.
-    private static func version(in response: HTTPClientResponse, pointer: String, limits: ExtractionLimits) -> String? {
+    /// The SHA-256 of the version endpoint's value at the pointer (as
+    /// ContentExtractor reads it), compared with the one stored last time.
+    private static func versionHash(in response: HTTPClientResponse, pointer: String, limits: ExtractionLimits) -> String? {
         let spec = ExtractionSpec(selector: .jsonPointer(pointer))
         return try? ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec, limits: limits).hash
     }

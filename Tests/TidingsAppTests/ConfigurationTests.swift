@@ -150,4 +150,11 @@ import TidingsObservability
         }
         #expect(ConfigurationVariable.all.count == Set(ConfigurationVariable.all.map(\.name)).count)
     }
+
+    @Test func pollerResponseCapKeepsItsOlderName() throws {
+        #expect(try Configuration(environment: ["TIDINGS_MAX_BODY": "2MiB"]).pollerMaxResponseSize == 2 << 20)
+        #expect(try Configuration(environment: ["TIDINGS_POLLER_MAX_RESPONSE_SIZE": "3MiB"]).pollerMaxResponseSize == 3 << 20)
+        let both = try Configuration(environment: ["TIDINGS_POLLER_MAX_RESPONSE_SIZE": "3MiB", "TIDINGS_MAX_BODY": "2MiB"])
+        #expect(both.pollerMaxResponseSize == 3 << 20, "the clearer name wins")
+    }
 }

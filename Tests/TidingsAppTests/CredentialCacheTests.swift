@@ -14,19 +14,19 @@ import TidingsDomain
         cache.store(key, for: token, generation: 0)
         #expect(cache.lookup(token) == nil)
 
-        cache.setTrusted(true)
+        cache.forgetAllAndTrust()
         cache.store(key, for: token, generation: cache.generation)
         #expect(cache.lookup(token)?.key == key)
 
         // Losing the revocation feed forgets everything at once.
-        cache.setTrusted(false)
+        cache.forgetAllAndDistrust()
         #expect(cache.lookup(token) == nil)
         #expect(cache.count == 0)
     }
 
     @Test func aLookupThatRacedAnInvalidationIsNotStored() {
         let cache = CredentialCache()
-        cache.setTrusted(true)
+        cache.forgetAllAndTrust()
         let before = cache.generation
         cache.invalidate(keyID: key.keyID)
         cache.store(key, for: token, generation: before)
@@ -35,7 +35,7 @@ import TidingsDomain
 
     @Test func invalidationByKeyOrUserDropsOnlyThatCredential() {
         let cache = CredentialCache()
-        cache.setTrusted(true)
+        cache.forgetAllAndTrust()
         let other = AuthenticatedKey(keyID: UUID(), userID: UUID())
         let otherToken = SHA256.hash("other")
         cache.store(key, for: token, generation: cache.generation)
@@ -50,7 +50,7 @@ import TidingsDomain
 
     @Test func entriesExpireAndUsageIsMarkedOncePerInterval() {
         let cache = CredentialCache(lifetime: .seconds(300))
-        cache.setTrusted(true)
+        cache.forgetAllAndTrust()
         let start = ContinuousClock.now
         cache.store(key, for: token, generation: cache.generation, now: start)
         #expect(cache.lookup(token, now: start + .seconds(1))?.markUsed == false)
@@ -61,7 +61,7 @@ import TidingsDomain
 
     @Test func staysWithinItsCapacity() {
         let cache = CredentialCache(capacity: 3)
-        cache.setTrusted(true)
+        cache.forgetAllAndTrust()
         for index in 0..<10 {
             cache.store(AuthenticatedKey(keyID: UUID(), userID: UUID()), for: SHA256.hash("token \(index)"), generation: cache.generation)
             #expect(cache.count <= 3)

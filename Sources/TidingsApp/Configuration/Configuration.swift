@@ -132,7 +132,9 @@ public struct Configuration: Sendable {
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
         hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? hostConcurrency
         hostMinimumGap = try reader.duration("TIDINGS_HOST_MIN_GAP", allowZero: true) ?? hostMinimumGap
-        pollerMaxResponseSize = try reader.size("TIDINGS_MAX_BODY")
+        // TIDINGS_MAX_BODY is the older, easily confused name (TIDINGS_MAX_BODY_SIZE limits request bodies).
+        let olderPollerMaxResponseSize = try reader.size("TIDINGS_MAX_BODY")
+        pollerMaxResponseSize = try reader.size("TIDINGS_POLLER_MAX_RESPONSE_SIZE") ?? olderPollerMaxResponseSize
         unconditionalEvery = try reader.parsed("TIDINGS_UNCONDITIONAL_EVERY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? unconditionalEvery
         failureThreshold = try reader.parsed("TIDINGS_FAILURE_THRESHOLD", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? failureThreshold
         extractionThreads = try reader.parsed("TIDINGS_EXTRACTION_THREADS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? extractionThreads

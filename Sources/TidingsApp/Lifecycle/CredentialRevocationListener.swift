@@ -20,19 +20,19 @@ final class CredentialRevocationListener: Sendable {
             channels: [Self.channel],
             threadName: "tidings-credentials",
             handlers: .init(
-                listening: { cache.setTrusted(true) },
+                listening: { cache.forgetAllAndTrust() },
                 received: { notifications in
                     for notification in notifications {
                         if let keyID = UUID(uuidString: notification.payload) {
                             cache.invalidate(keyID: keyID)
                         } else {
                             // Unknown payload: forget everything rather than guess.
-                            cache.setTrusted(true)
+                            cache.forgetAll()
                         }
                     }
                 },
                 lost: { error in
-                    cache.setTrusted(false)
+                    cache.forgetAllAndDistrust()
                     logger.warning("credential cache off until revocations can be heard again", metadata: ["error": "\(error)"])
                 }
             )
@@ -46,6 +46,6 @@ final class CredentialRevocationListener: Sendable {
     /// Returns once the listening thread has ended; the cache is then off.
     func stop() {
         loop.stop()
-        cache.setTrusted(false)
+        cache.forgetAllAndDistrust()
     }
 }

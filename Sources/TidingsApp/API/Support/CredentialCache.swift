@@ -103,12 +103,27 @@ final class CredentialCache: Sendable {
         }
     }
 
-    /// Trusted only while revocations from every replica arrive; becoming
-    /// untrusted forgets everything.
-    func setTrusted(_ trusted: Bool) {
+    /// Revocations from every replica are heard (again): serve cached keys,
+    /// starting from none, since some may have been missed meanwhile.
+    func forgetAllAndTrust() {
+        forgetAll(trusted: true)
+    }
+
+    /// Revocations can no longer be heard: forget every key and serve none
+    /// from memory until `forgetAllAndTrust`.
+    func forgetAllAndDistrust() {
+        forgetAll(trusted: false)
+    }
+
+    /// An announcement that could not be read: forget every key, to be safe.
+    func forgetAll() {
+        forgetAll(trusted: nil)
+    }
+
+    private func forgetAll(trusted: Bool?) {
         state.withLock { state in
             state.generation &+= 1
-            state.trusted = trusted
+            if let trusted { state.trusted = trusted }
             state.entries.removeAll()
         }
     }
