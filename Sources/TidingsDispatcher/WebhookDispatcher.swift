@@ -142,13 +142,15 @@ public final class WebhookDispatcher: Sendable {
     /// The heartbeat confirmed: requests may start until `startBy`. Fills
     /// the slots left free while they could not.
     private func alive(until startBy: ContinuousClock.Instant) {
-        let resumed = slots.withLock { slots in
-            let wasAlive = slots.mayStart(at: .now)
+        let (wasAlive, resumed) = slots.withLock { slots in
+            let now = ContinuousClock.now
+            let wasAlive = slots.mayStart(at: now)
             slots.startBy = startBy
-            return (wasAlive, slots.resume(now: .now))
+            return (wasAlive, slots.resume(now: now))
         }
-        for delivery in resumed.1 { send(delivery) }
-        if !resumed.0 { signal.wake() }
+        for delivery in resumed { send(delivery) }
+        // The loop waits while it may not claim.
+        if !wasAlive { signal.wake() }
     }
 
     /// Another process found this one dead (its heartbeat stalled) and
