@@ -66,7 +66,8 @@ public final class WebhookDispatcher: Sendable {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.prefix(8))"
         var postgres = database.configuration
-        // One for claims, one for the writer.
+        // One for claims, one for the writer; the heartbeat borrows one for
+        // a moment each second.
         postgres.maxConnections = 2
         postgres.applicationName = "tidings-dispatcher"
         postgres.sessionSettings["synchronous_commit"] = "off"
@@ -96,7 +97,7 @@ public final class WebhookDispatcher: Sendable {
         self.client = try HTTPClient(configuration: http, logger: logger)
         self.heartbeat = LeaseHeartbeat(
             owner: leaseOwner, holds: .deliveries, inFlightGrace: configuration.inFlightGrace,
-            database: database.configuration, logger: logger
+            database: pool, logger: logger
         )
         self.waker = NotificationWaker(configuration: database.configuration, signal: signal, logger: logger)
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")

@@ -72,7 +72,7 @@ public final class Poller: Sendable {
         self.metrics = PollerMetrics(registry: metrics)
         self.writer = OutcomeWriter(store: store, owner: owner, configuration: configuration, logger: logger, metrics: self.metrics)
         self.heartbeat = LeaseHeartbeat(
-            owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: database.configuration, logger: logger
+            owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: database, logger: logger
         )
     }
 

@@ -3,9 +3,11 @@ import Synchronization
 import TidingsObservability
 import TidingsPostgres
 
-/// Keeps one lease owner's row in `lease_owners` beating, on a thread and
-/// a connection of its own (a busy pool must not make a live owner look
-/// dead), and reaps dead owners' leases on every beat. The first beat
+/// Keeps one lease owner's row in `lease_owners` beating, on a thread of
+/// its own, and reaps dead owners' leases on every beat. It borrows a
+/// connection from the owner's pool for each beat (a few milliseconds'
+/// wait for one is nothing against the 3 s a beat is good for; no
+/// connection of its own, so a process needs no more than before). The first beat
 /// registers the owner and at once frees what owners dead by then held,
 /// so a process that starts after a crash takes the dead one's work as
 /// soon as it may.
@@ -19,7 +21,6 @@ import TidingsPostgres
 public final class LeaseHeartbeat: Sendable {
     public let owner: String
     private let holds: LeaseOwnerStore.Holds
-    private let pool: PostgresClient
     private let store: LeaseOwnerStore
     private let logger: Logger
     private let liveness: Mutex<LeaseLiveness>
@@ -28,17 +29,12 @@ public final class LeaseHeartbeat: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
 
-    /// `database` names the server; the heartbeat opens one connection of
-    /// its own. `inFlightGrace` is the longest work the owner started while
-    /// alive may still run.
-    public init(owner: String, holds: LeaseOwnerStore.Holds, inFlightGrace: Duration, database: PostgresConfiguration, logger: Logger) {
+    /// `inFlightGrace` is the longest work the owner started while alive
+    /// may still run. `database` must stay open until `stop` returns.
+    public init(owner: String, holds: LeaseOwnerStore.Holds, inFlightGrace: Duration, database: PostgresClient, logger: Logger) {
         self.owner = owner
         self.holds = holds
-        var configuration = database
-        configuration.maxConnections = 1
-        configuration.applicationName = "tidings-heartbeat"
-        self.pool = PostgresClient(configuration: configuration, logger: logger)
-        self.store = LeaseOwnerStore(database: pool)
+        self.store = LeaseOwnerStore(database: database)
         self.logger = logger
         self.liveness = Mutex(LeaseLiveness(inFlightGrace: inFlightGrace))
     }
@@ -77,7 +73,6 @@ public final class LeaseHeartbeat: Sendable {
         } catch {
             logger.warning("could not remove the lease owner's row; it is reaped when it goes stale", metadata: ["error": "\(error)"])
         }
-        pool.close()
     }
 
     private func run(onAlive: @Sendable (ContinuousClock.Instant) -> Void, onReaped: @Sendable () -> Void) {
@@ -104,15 +99,26 @@ public final class LeaseHeartbeat: Sendable {
                     liveness.confirmed(sentAt: sentAt)
                     return liveness.startBy
                 }
-                if let startBy { onAlive(startBy) }
-                let reaped = try store.reapDead()
-                if !reaped.owners.isEmpty {
-                    logger.notice("freed the leases of dead processes", metadata: [
-                        "lease.owners": reaped.owners.joined(separator: ","),
-                        "deliveries": String(reaped.deliveries),
-                        "targets": String(reaped.targets),
-                    ])
+                // Reaped first: a starting owner's first claim then sees the
+                // dead owners' leases free, and the owner's own statements do
+                // not run beside the reap (which would open a second
+                // connection in a pool that one serves).
+                var reapFailure: (any Error)?
+                do {
+                    let reaped = try store.reapDead()
+                    if !reaped.owners.isEmpty {
+                        logger.notice("freed the leases of dead processes", metadata: [
+                            "lease.owners": reaped.owners.joined(separator: ","),
+                            "deliveries": String(reaped.deliveries),
+                            "targets": String(reaped.targets),
+                        ])
+                    }
+                } catch {
+                    reapFailure = error
                 }
+                // The beat counts whether or not the reap went through.
+                if let startBy { onAlive(startBy) }
+                if let reapFailure { throw reapFailure }
                 if failing { logger.notice("lease heartbeat reached the database again") }
                 failing = false
             } catch {
