@@ -44,6 +44,14 @@ public struct DispatcherConfiguration: Sendable {
         timeout + leaseMargin
     }
 
+    /// The longest a request this process started may still run once it
+    /// may start nothing more (its heartbeat is stale): the attempt's
+    /// timeout and a little slack for starting it. Others free a dead
+    /// dispatcher's leases only after that.
+    var inFlightGrace: Duration {
+        timeout + .seconds(2)
+    }
+
     var prefetch: Int {
         max(perWebhookPrefetch ?? perWebhookConcurrency * 8, 0)
     }

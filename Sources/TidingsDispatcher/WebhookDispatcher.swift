@@ -21,8 +21,13 @@ import TidingsPostgres
 /// writer and sends the next queued delivery of the same webhook at once,
 /// so a slot does not sit idle for a database round trip. Results not yet
 /// written survive a lost database (they are written once it is back); a
-/// crash loses them, and the lease running out sends those deliveries
-/// again with the same `webhook-id`: at least once.
+/// crash loses them, and those deliveries are sent again with the same
+/// `webhook-id`: at least once. A `LeaseHeartbeat` keeps this dispatcher's
+/// row in `lease_owners` beating; requests start only while it is fresh,
+/// and once it is stale for longer than a request can take, any process
+/// frees its leases (a crashed dispatcher's queue goes out again within
+/// about the timeout plus a few seconds, not when the long leases of
+/// queued deliveries run out).
 public final class WebhookDispatcher: Sendable {
     /// The longest a claim waits under load for the writer to free leases.
     /// The local queues keep the slots busy meanwhile; a longer turn makes
@@ -47,6 +52,7 @@ public final class WebhookDispatcher: Sendable {
     private let writer: AttemptWriter
     private let stopping = Atomic<Bool>(false)
     private let loop = Mutex<WorkerThread?>(nil)
+    private let heartbeat: LeaseHeartbeat
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
 
@@ -60,7 +66,8 @@ public final class WebhookDispatcher: Sendable {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.prefix(8))"
         var postgres = database.configuration
-        // One for claims, one for the writer.
+        // One for claims, one for the writer; the heartbeat borrows one for
+        // a moment each second.
         postgres.maxConnections = 2
         postgres.applicationName = "tidings-dispatcher"
         postgres.sessionSettings["synchronous_commit"] = "off"
@@ -71,8 +78,11 @@ public final class WebhookDispatcher: Sendable {
         self.pool = PostgresClient(configuration: postgres, logger: logger)
         self.store = DeliveryStore(database: pool)
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
-        // A queued delivery is started only with a whole fresh lease left.
-        self.slots = Mutex(DeliverySlots(cap: configuration.perWebhookConcurrency, leaseNeeded: configuration.leaseDuration))
+        // A queued delivery is started only with a whole fresh lease left,
+        // and nothing starts before the first heartbeat.
+        var slots = DeliverySlots(cap: configuration.perWebhookConcurrency, leaseNeeded: configuration.leaseDuration)
+        slots.startBy = .now
+        self.slots = Mutex(slots)
         var logger = logger
         logger[metadataKey: "dispatcher"] = leaseOwner
         self.logger = logger
@@ -85,6 +95,10 @@ public final class WebhookDispatcher: Sendable {
         http.userAgent = configuration.userAgent
         http.maxTotalConnections = max(configuration.maxInFlight, 16)
         self.client = try HTTPClient(configuration: http, logger: logger)
+        self.heartbeat = LeaseHeartbeat(
+            owner: leaseOwner, holds: .deliveries, inFlightGrace: configuration.inFlightGrace,
+            database: pool, logger: logger
+        )
         self.waker = NotificationWaker(configuration: database.configuration, signal: signal, logger: logger)
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
@@ -99,6 +113,10 @@ public final class WebhookDispatcher: Sendable {
     }
 
     public func start() {
+        heartbeat.start(
+            onAlive: { [weak self] startBy in self?.alive(until: startBy) },
+            onReaped: { [weak self] in self?.forgetQueued() }
+        )
         waker.start()
         writer.start()
         loop.withLock { $0 = WorkerThread(name: "tidings.dispatcher") { [self] in run() } }
@@ -118,7 +136,36 @@ public final class WebhookDispatcher: Sendable {
         }
         waker.stop()
         client.shutdown()
+        heartbeat.stop()
         pool.close()
+    }
+
+    /// The heartbeat confirmed: requests may start until `startBy`. Fills
+    /// the slots left free while they could not.
+    private func alive(until startBy: ContinuousClock.Instant) {
+        let (wasAlive, resumed) = slots.withLock { slots in
+            let now = ContinuousClock.now
+            let wasAlive = slots.mayStart(at: now)
+            slots.startBy = startBy
+            return (wasAlive, slots.resume(now: now))
+        }
+        for delivery in resumed { send(delivery) }
+        // The loop waits while it may not claim.
+        if !wasAlive { signal.wake() }
+    }
+
+    /// Another process found this one dead (its heartbeat stalled) and
+    /// freed its leases: what waits here may be someone else's by now.
+    private func forgetQueued() {
+        let dropped = slots.withLock { $0.dropQueued() }
+        do {
+            // Leases a claim took as the reap went on; in flight, by then,
+            // is nothing started before the stall (those requests have ended).
+            try store.releaseLeases(owner: leaseOwner)
+        } catch {
+            logger.warning("could not release delivery leases; they expire on their own", metadata: ["error": "\(error)"])
+        }
+        logger.warning("forgot queued deliveries whose leases were freed", metadata: ["deliveries": String(dropped)])
     }
 
     // MARK: The loop
@@ -132,14 +179,20 @@ public final class WebhookDispatcher: Sendable {
         var dropped = 0
         let leasesPerWebhook = configuration.perWebhookConcurrency + configuration.prefetch
         while !stopping.load(ordering: .acquiring) {
-            let (held, heldPerWebhook, full, droppedNow) = slots.withLock {
-                ($0.heldCount, $0.heldPerWebhook, $0.full(limit: leasesPerWebhook), $0.droppedCount)
+            let (alive, held, heldPerWebhook, full, droppedNow) = slots.withLock {
+                ($0.mayStart(at: .now), $0.heldCount, $0.heldPerWebhook, $0.full(limit: leasesPerWebhook), $0.droppedCount)
             }
             if droppedNow > dropped {
                 logger.warning("queued deliveries waited too long to be sent; they go out when their leases run out", metadata: [
                     "deliveries": String(droppedNow - dropped),
                 ])
                 dropped = droppedNow
+            }
+            // Nothing starts without a fresh heartbeat: no claim either (the
+            // heartbeat wakes the loop when it is back).
+            guard alive else {
+                signal.wait(timeout: configuration.pollInterval)
+                continue
             }
             // A claim costs a transaction whatever it takes: under load it
             // waits until the writer has freed as many leases as this process
@@ -177,7 +230,7 @@ public final class WebhookDispatcher: Sendable {
                 } catch {
                     failure = error
                 }
-                for delivery in slots.withLock({ $0.admit(claimed, claimedAt: claimedAt) }) {
+                for delivery in slots.withLock({ $0.admit(claimed, claimedAt: claimedAt, now: .now) }) {
                     send(delivery)
                 }
             }

@@ -14,7 +14,19 @@ import TidingsSynchronization
 /// frees its slot once its result is queued for writing (its lease still
 /// guards the target until the write clears it), so checking never waits
 /// for a commit. The writer's backlog is bounded by `writeBacklogLimit`.
+///
+/// A `LeaseHeartbeat` keeps this poller's row in `lease_owners` beating;
+/// should the process die, any other (or the next to start) frees its
+/// targets' leases a few seconds after its last beat instead of when the
+/// leases run out. A live poller whose heartbeat stalled that long may
+/// find a target checked by another meanwhile: its own result is then not
+/// written (result writes need the lease), so nothing is recorded twice.
 public final class Poller: TargetCheckRunner, Sendable {
+    /// How long after a poller's last beat its leases are freed, beyond
+    /// the staleness itself: nothing a poller starts needs its lease to be
+    /// exclusive, only its result write, which checks the lease.
+    static let inFlightGrace: Duration = .seconds(2)
+
     private struct State {
         var inFlight: Set<UUID> = []
         var isStopping = false
@@ -34,6 +46,7 @@ public final class Poller: TargetCheckRunner, Sendable {
     private let capacity = NSCondition()
     private let schedulerFinished = DispatchSemaphore(value: 0)
     private let schedulerStarted = Atomic<Bool>(false)
+    private let heartbeat: LeaseHeartbeat
 
     /// Creates the poller and its own HTTP client (its own libcurl driver
     /// thread, so checks never queue behind webhook deliveries).
@@ -62,10 +75,14 @@ public final class Poller: TargetCheckRunner, Sendable {
         self.logger = logger
         self.metrics = PollerMetrics(registry: metrics)
         self.writer = OutcomeWriter(store: store, owner: owner, configuration: configuration, logger: logger, metrics: self.metrics)
+        self.heartbeat = LeaseHeartbeat(
+            owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: database, logger: logger
+        )
     }
 
     /// Starts the writer and, unless `concurrency` is 0, the scheduler.
     public func start() {
+        heartbeat.start()
         writer.start { [weak self] in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
         schedulerStarted.store(true, ordering: .relaxed)
@@ -149,6 +166,7 @@ public final class Poller: TargetCheckRunner, Sendable {
         } catch {
             logger.error("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
         }
+        heartbeat.stop()
         logger.notice("poller stopped", metadata: ["poller.released_leases": String(unfinished.count)])
     }
 

@@ -82,3 +82,52 @@ import TidingsDomain
         #expect(slots.inFlightCount == 0)
     }
 }
+
+/// Nothing starts once the heartbeat is stale; the slots fill again when it is back.
+@Suite struct DeliverySlotsLivenessTests {
+    let start = ContinuousClock.now
+    let webhook = UUID()
+
+    func delivery(lease: Duration = .seconds(60)) -> ClaimedDelivery {
+        ClaimedDelivery(
+            id: UUID(), webhookID: webhook, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
+            eventTimestamp: "2026-11-30T12:00:00.000Z", url: "http://127.0.0.1/", secrets: [], attemptCount: 0,
+            leaseDuration: lease
+        )
+    }
+
+    @Test func aStaleHeartbeatHoldsTheQueueAndAFreshOneResumesIt() {
+        var slots = DeliverySlots(cap: 2, leaseNeeded: .seconds(20))
+        slots.startBy = start + .seconds(3)
+        let batch = (0..<4).map { _ in delivery() }
+        #expect(slots.admit(batch, claimedAt: start, now: start).map(\.id) == [batch[0].id, batch[1].id])
+        // Past startBy a finished request is not replaced.
+        #expect(slots.finish(webhook: webhook, now: start + .seconds(3)) == nil)
+        #expect(slots.resume(now: start + .seconds(4)).isEmpty)
+        #expect(slots.inFlightCount == 1 && slots.queuedCount == 2)
+        // A beat confirmed: the free slot is filled, the cap still holds.
+        slots.startBy = start + .seconds(7)
+        #expect(slots.resume(now: start + .seconds(5)).map(\.id) == [batch[2].id])
+        #expect(slots.inFlightCount == 2 && slots.queuedCount == 1)
+        #expect(slots.resume(now: start + .seconds(5)).isEmpty)
+    }
+
+    @Test func aClaimAdmittedWhileStaleIsQueuedUntilResumed() {
+        var slots = DeliverySlots(cap: 4, leaseNeeded: .seconds(20))
+        slots.startBy = start
+        let batch = (0..<2).map { _ in delivery() }
+        #expect(slots.admit(batch, claimedAt: start, now: start + .milliseconds(1)).isEmpty)
+        #expect(slots.queuedCount == 2)
+        slots.startBy = start + .seconds(4)
+        #expect(slots.resume(now: start + .seconds(1)).map(\.id) == batch.map(\.id))
+    }
+
+    @Test func aReapedProcessForgetsItsQueue() {
+        var slots = DeliverySlots(cap: 1, leaseNeeded: .seconds(20))
+        let batch = (0..<3).map { _ in delivery() }
+        #expect(slots.admit(batch, claimedAt: start).count == 1)
+        #expect(slots.dropQueued() == 2)
+        #expect(slots.finish(webhook: webhook, now: start + .seconds(1)) == nil)
+        #expect(slots.heldCount == 0)
+    }
+}

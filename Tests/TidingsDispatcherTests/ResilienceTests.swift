@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TidingsApp
 import TidingsHTTPClient
@@ -64,6 +65,106 @@ import TidingsPostgres
         })
         try expectEveryEventDelivered(receiver, paths: ["/a", "/b"], database: database)
         #expect(try database.query("SELECT count(*)::int AS n FROM events")[0].decode("n", as: Int.self) == 2000)
+    }
+
+    private func environment(databaseURL: String, port: Int, extra: [String: String] = [:]) -> [String: String] {
+        [
+            "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
+            "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
+            "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
+            "TIDINGS_LOG_LEVEL": "warning",
+            "TIDINGS_RESOURCES_DIR": TestSupport.repositoryRoot,
+        ].merging(extra) { $1 }
+    }
+
+    /// A killed process held hundreds of leases, most of them on deliveries
+    /// queued in its memory (leased for nine timeouts + 5 s); with its
+    /// heartbeat gone they are freed and every delivery arrives within the
+    /// timeout plus a few seconds of the restart.
+    @Test(.timeLimit(.minutes(2)))
+    func sigkillWithAThousandQueuedRecoversWithinTheTimeoutOfTheRestart() async throws {
+        let timeout = 3
+        let slow = Atomic<Bool>(true)
+        let receiver = try WebhookReceiver { _, _ in .init(delay: slow.load(ordering: .relaxed) ? .seconds(2) : .milliseconds(2)) }
+        defer { receiver.stop() }
+        let databaseURL = try TestSupport.createDatabase()
+        let port = Int.random(in: 20_000...40_000)
+        let environment = environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s"])
+        let api = try APIClient(port: port)
+        defer { api.shutdown() }
+
+        var process = try TidingsProcess(environment: environment)
+        defer { process.terminate() }
+        try await api.waitUntilReady()
+        let user = try await api.createUser()
+        let paths = (0..<30).map { "/hook\($0)" }
+        for path in paths {
+            try await api.createWebhook(key: user.key, url: receiver.url(path))
+        }
+        let database = PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: TestSupport.quietLogger)
+        defer { database.close() }
+        func scalar(_ query: PostgresQuery) throws -> Int {
+            try database.query(query)[0].decode("n", as: Int.self)
+        }
+        _ = try database.query("""
+            SELECT enqueue_event(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n)) FROM generate_series(1, 50) AS n
+            """)
+        #expect(try scalar("SELECT count(*)::int AS n FROM deliveries") == 1500)
+
+        // The receiver answers slowly: the process takes as many leases as it
+        // may (512) and queues most of them.
+        #expect(try await TestSupport.eventually(timeout: .seconds(30), every: .milliseconds(20)) {
+            try scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_owner IS NOT NULL") >= 500
+        })
+        let queuedLeases = try scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_until > now() + interval '10 seconds'")
+        let pending = try scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'")
+        process.kill()
+        slow.store(false, ordering: .relaxed)
+        #expect(queuedLeases >= 300, "only \(queuedLeases) deliveries were queued (long leases) at the kill")
+        #expect(pending >= 1000, "only \(pending) deliveries were pending at the kill")
+
+        let restartedAt = Date()
+        process = try TidingsProcess(environment: environment)
+        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+            try scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
+        })
+        try expectEveryEventDelivered(receiver, paths: paths, database: database)
+        let last = try #require(receiver.requests().map(\.receivedAt).max())
+        let recovery = last.timeIntervalSince(restartedAt)
+        print("recovery after SIGKILL: \(queuedLeases) queued leases, \(pending) pending; last delivery \(recovery) s after the restart (timeout \(timeout) s)")
+        #expect(recovery <= Double(timeout + 10), "the last delivery arrived \(recovery) s after the restart")
+    }
+
+    /// A killed process's poller was in the middle of checking a page; a new
+    /// process checks it again within seconds, not when the lease (at least
+    /// a minute) runs out.
+    @Test(.timeLimit(.minutes(2)))
+    func sigkillMidCheckHasTheTargetCheckedAgainPromptly() async throws {
+        let origin = try WebhookReceiver { _, previous in
+            previous == 0 ? .init(status: 200, body: "<p>slow</p>", delay: .seconds(25)) : .init(status: 200, body: "<p>fast</p>")
+        }
+        defer { origin.stop() }
+        let databaseURL = try TestSupport.createDatabase()
+        let port = Int.random(in: 20_000...40_000)
+        let environment = environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
+        let api = try APIClient(port: port)
+        defer { api.shutdown() }
+
+        var process = try TidingsProcess(environment: environment)
+        defer { process.terminate() }
+        try await api.waitUntilReady()
+        let user = try await api.createUser()
+        try await api.createWatch(key: user.key, url: origin.url("/page"))
+        #expect(try await TestSupport.eventually(timeout: .seconds(20), every: .milliseconds(20)) { origin.requests("/page").count == 1 })
+        process.kill()
+
+        let restartedAt = Date()
+        process = try TidingsProcess(environment: environment)
+        #expect(try await TestSupport.eventually(timeout: .seconds(40), every: .milliseconds(50)) { origin.requests("/page").count >= 2 })
+        let again = try #require(origin.requests("/page").dropFirst().first).receivedAt.timeIntervalSince(restartedAt)
+        print("poller recovery after SIGKILL: checked again \(again) s after the restart")
+        #expect(again <= 10, "checked again \(again) s after the restart")
     }
 
     @Test(.timeLimit(.minutes(2)))

@@ -135,6 +135,52 @@ import TidingsPostgres
         #expect(script.requests.count == 1)
     }
 
+    @Test func aDeadPollersTargetsAreTakenOverOnceItsHeartbeatIsStaleNotWhenItsLeaseEnds() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            return .text("page")
+        }
+        defer { origin.stop(); context.close() }
+        let user = try context.user()
+        let deadWatch = try context.watch(user: user, url: "\(origin.baseURL)/dead")
+        let liveWatch = try context.watch(user: user, url: "\(origin.baseURL)/live")
+        // Two replicas claimed one target each under ten-minute leases; one
+        // stopped beating 10 s ago (dead after 5 s), the other beat just now.
+        let store = CheckStore(database: context.database, failureThreshold: 3)
+        _ = try store.claim(targetID: deadWatch.targetID, owner: "dead-replica", lease: .seconds(600))
+        _ = try store.claim(targetID: liveWatch.targetID, owner: "live-replica", lease: .seconds(600))
+        _ = try context.database.query("""
+            INSERT INTO lease_owners (owner, holds, heartbeat_at, dead_after) VALUES
+                ('dead-replica', 'targets', now() - interval '10 seconds', interval '5 seconds'),
+                ('live-replica', 'targets', now(), interval '1 hour')
+            """)
+
+        let started = ContinuousClock.now
+        let poller = try context.poller(concurrency: 4)
+        defer { poller.shutdown() }
+        #expect(try await context.eventually { try context.reload(deadWatch).contentHash != nil })
+        // The first beat of the new poller reaped the dead one at once.
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(script.requests.map(\.path) == ["/dead"])
+        let owners = try context.database.query("SELECT owner FROM lease_owners ORDER BY owner").map { try $0.decode("owner", as: String.self) }
+        #expect(owners.sorted() == ["live-replica", poller.owner].sorted())
+        let live = try context.database.query("SELECT lease_owner FROM targets WHERE id = \(liveWatch.targetID)")[0]
+        #expect(try live.decode("lease_owner", as: String?.self) == "live-replica")
+    }
+
+    @Test func shutdownRemovesThePollersLeaseOwnerRow() async throws {
+        let context = try PollerTestContext()
+        defer { context.close() }
+        let poller = try context.poller(concurrency: 4)
+        #expect(try await context.eventually {
+            try context.database.query("SELECT count(*)::int AS n FROM lease_owners WHERE owner = \(poller.owner)")[0].decode("n", as: Int.self) == 1
+        })
+        try await context.onThread { poller.shutdown(grace: .milliseconds(200)) }
+        #expect(try context.database.query("SELECT count(*)::int AS n FROM lease_owners")[0].decode("n", as: Int.self) == 0)
+    }
+
     @Test func shutdownReleasesLeasesOfUnfinishedChecks() async throws {
         let context = try PollerTestContext()
         let origin = try TestOriginServer { _ in .hang }

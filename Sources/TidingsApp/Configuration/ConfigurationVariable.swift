@@ -75,7 +75,7 @@ public struct ConfigurationVariable: Sendable {
         .init(name: "TIDINGS_CHECK_NOW_TIMEOUT", defaultValue: "20s",
               summary: "How long POST /v1/watches/{id}/check waits for its check (at most 10m) before answering 504; the check goes on."),
         .init(name: "TIDINGS_WEBHOOK_TIMEOUT", defaultValue: "15s",
-              summary: "Time a webhook receiver has to answer one delivery attempt with a 2xx. It also sets the leases: should a process die, its deliveries in flight go out again after timeout + 5 s, those it had queued after nine timeouts + 5 s (about 2.5 minutes by default)."),
+              summary: "Time a webhook receiver has to answer one delivery attempt with a 2xx. It also bounds crash recovery: should a process die, every delivery it held (in flight or queued) goes out again from another process, or the next to start, within about timeout + 6 s of its death (about 21 s by default); see docs/LIMITS.md."),
         .init(name: "TIDINGS_WEBHOOK_RETRY_SCHEDULE", defaultValue: "0s,5s,5m,30m,2h,5h,10h,10h",
               summary: "Delay before each webhook delivery attempt (±20% jitter); its length is the number of attempts."),
         .init(name: "TIDINGS_WEBHOOK_DISABLE_AFTER", defaultValue: "5d",

@@ -45,6 +45,10 @@ final class APIClient: Sendable {
         return (try #require(UUID(uuidString: id)), try #require(object["api_key"] as? String))
     }
 
+    func createWatch(key: String, url: String) async throws {
+        _ = try await post("/v1/watches", token: key, json: ["url": url])
+    }
+
     func createWebhook(key: String, url: String) async throws {
         _ = try await post("/v1/webhooks", token: key, json: ["url": url, "event_types": ["watch.changed"]])
     }

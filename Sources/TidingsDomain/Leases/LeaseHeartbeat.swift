@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+import TidingsObservability
+import TidingsPostgres
+
+/// Keeps one lease owner's row in `lease_owners` beating, on a thread of
+/// its own, and reaps dead owners' leases on every beat. It borrows a
+/// connection from the owner's pool for each beat (a few milliseconds'
+/// wait for one is nothing against the 3 s a beat is good for; no
+/// connection of its own, so a process needs no more than before). The first beat
+/// registers the owner and at once frees what owners dead by then held,
+/// so a process that starts after a crash takes the dead one's work as
+/// soon as it may.
+///
+/// The engine that owns the leases learns through `onAlive` until when it
+/// may start work (`LeaseLiveness.startBy`), and through `onReaped` that
+/// its row was reaped while it lived (a stall longer than its `deadAfter`):
+/// its leases were freed and may already be someone else's, so it must
+/// forget what it holds but has not started. The owner registers again
+/// afterwards.
+public final class LeaseHeartbeat: Sendable {
+    public let owner: String
+    private let holds: LeaseOwnerStore.Holds
+    private let store: LeaseOwnerStore
+    private let logger: Logger
+    private let liveness: Mutex<LeaseLiveness>
+    private let stopping = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
+
+    /// `inFlightGrace` is the longest work the owner started while alive
+    /// may still run. `database` must stay open until `stop` returns.
+    public init(owner: String, holds: LeaseOwnerStore.Holds, inFlightGrace: Duration, database: PostgresClient, logger: Logger) {
+        self.owner = owner
+        self.holds = holds
+        self.store = LeaseOwnerStore(database: database)
+        self.logger = logger
+        self.liveness = Mutex(LeaseLiveness(inFlightGrace: inFlightGrace))
+    }
+
+    /// Until when the owner may start work; nil while it may not.
+    public var startBy: ContinuousClock.Instant? {
+        liveness.withLock { $0.startBy }
+    }
+
+    public var deadAfter: Duration {
+        liveness.withLock { $0.deadAfter }
+    }
+
+    /// Starts beating; `onAlive` and `onReaped` run on the heartbeat's thread.
+    public func start(
+        onAlive: @escaping @Sendable (ContinuousClock.Instant) -> Void = { _ in },
+        onReaped: @escaping @Sendable () -> Void = {}
+    ) {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { [self] in
+            run(onAlive: onAlive, onReaped: onReaped)
+            finished.signal()
+        }
+        thread.name = "tidings.heartbeat.\(holds.rawValue)"
+        thread.start()
+    }
+
+    /// Stops beating and deletes the owner's row: call after the owner has
+    /// released its leases. Safe to call more than once.
+    public func stop() {
+        guard started.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
+        finished.wait()
+        do {
+            try store.unregister(owner: owner)
+        } catch {
+            logger.warning("could not remove the lease owner's row; it is reaped when it goes stale", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func run(onAlive: @Sendable (ContinuousClock.Instant) -> Void, onReaped: @Sendable () -> Void) {
+        var registered = false
+        var failing = false
+        let deadAfter = liveness.withLock { $0.deadAfter }
+        while !stopping.load(ordering: .acquiring) {
+            let sentAt = ContinuousClock.now
+            do {
+                if registered, try !store.beat(owner: owner) {
+                    registered = false
+                    liveness.withLock { $0.reaped() }
+                    logger.warning("this process's leases were freed by another after its heartbeat stalled; it forgets what it had not started", metadata: [
+                        "lease.owner": owner,
+                    ])
+                    onReaped()
+                    continue
+                }
+                if !registered {
+                    try store.register(owner: owner, holds: holds, deadAfter: deadAfter)
+                    registered = true
+                }
+                let startBy = liveness.withLock { liveness in
+                    liveness.confirmed(sentAt: sentAt)
+                    return liveness.startBy
+                }
+                // Reaped first: a starting owner's first claim then sees the
+                // dead owners' leases free, and the owner's own statements do
+                // not run beside the reap (which would open a second
+                // connection in a pool that one serves).
+                var reapFailure: (any Error)?
+                do {
+                    let reaped = try store.reapDead()
+                    if !reaped.owners.isEmpty {
+                        logger.notice("freed the leases of dead processes", metadata: [
+                            "lease.owners": reaped.owners.joined(separator: ","),
+                            "deliveries": String(reaped.deliveries),
+                            "targets": String(reaped.targets),
+                        ])
+                    }
+                } catch {
+                    reapFailure = error
+                }
+                // The beat counts whether or not the reap went through.
+                if let startBy { onAlive(startBy) }
+                if let reapFailure { throw reapFailure }
+                if failing { logger.notice("lease heartbeat reached the database again") }
+                failing = false
+            } catch {
+                if !failing {
+                    logger.warning("lease heartbeat cannot reach the database; work pauses once the last beat is stale", metadata: ["error": "\(error)"])
+                }
+                failing = true
+            }
+            let next = sentAt + LeaseLiveness.beatInterval
+            let wait = max(next - ContinuousClock.now, .zero)
+            let (seconds, attoseconds) = wait.components
+            _ = self.wake.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        }
+    }
+}

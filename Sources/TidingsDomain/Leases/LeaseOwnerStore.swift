@@ -1,0 +1,102 @@
+import FoundationEssentials
+import TidingsPostgres
+
+/// The SQL of lease owners' heartbeats (migration 0014): registering,
+/// beating, reaping dead owners' leases and leaving.
+public struct LeaseOwnerStore: Sendable {
+    /// What an owner's leases are on.
+    public enum Holds: String, Sendable {
+        case deliveries
+        case targets
+    }
+
+    /// What one reap freed.
+    public struct Reaped: Sendable, Equatable {
+        public var owners: [String] = []
+        public var deliveries = 0
+        public var targets = 0
+    }
+
+    let database: PostgresClient
+
+    public init(database: PostgresClient) {
+        self.database = database
+    }
+
+    /// Adds (or renews) `owner`'s row; its beat is now.
+    public func register(owner: String, holds: Holds, deadAfter: Duration) throws {
+        try database.withConnection { connection in
+            _ = try connection.execute("""
+                INSERT INTO lease_owners (owner, holds, dead_after)
+                VALUES (\(owner), \(holds.rawValue), \(Self.interval(deadAfter))::interval)
+                ON CONFLICT (owner) DO UPDATE
+                SET heartbeat_at = now(), holds = EXCLUDED.holds, dead_after = EXCLUDED.dead_after
+                """)
+        }
+    }
+
+    /// Moves `owner`'s beat to now. False when its row is gone: another
+    /// process found it dead and freed its leases.
+    public func beat(owner: String) throws -> Bool {
+        try database.withConnection { connection in
+            try connection.execute("UPDATE lease_owners SET heartbeat_at = now() WHERE owner = \(owner)") == 1
+        }
+    }
+
+    /// Deletes the rows of owners whose last beat is older than their
+    /// `dead_after` and frees their leases, in one transaction; dispatchers
+    /// are woken when deliveries were freed. Concurrent reapers take turns
+    /// on the rows: each dead owner is reaped once. With nobody dead (the
+    /// usual case) it is one DELETE that finds nothing in a tiny table.
+    public func reapDead() throws -> Reaped {
+        try database.withTransaction { connection in
+            var reaped = Reaped()
+            var deliveryOwners: [String] = []
+            var targetOwners: [String] = []
+            for row in try connection.query("""
+                DELETE FROM lease_owners WHERE heartbeat_at < now() - dead_after RETURNING owner, holds
+                """) {
+                let owner: String = try row.decode("owner")
+                reaped.owners.append(owner)
+                if try row.decode("holds", as: String.self) == Holds.targets.rawValue {
+                    targetOwners.append(owner)
+                } else {
+                    deliveryOwners.append(owner)
+                }
+            }
+            if !deliveryOwners.isEmpty {
+                // `lease_owner IS NOT NULL` lets the small partial lease index
+                // (deliveries_leased_idx) find the leased rows.
+                reaped.deliveries = try connection.execute("""
+                    UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+                    WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(deliveryOwners))::text[])
+                    """)
+                if reaped.deliveries > 0 { try DeliveryStore.notifyDispatchers(on: connection) }
+            }
+            if !targetOwners.isEmpty {
+                // No index on targets.lease_owner (claims stay HOT updates): a
+                // scan of targets, once per dead poller.
+                reaped.targets = try connection.execute("""
+                    UPDATE targets SET lease_owner = NULL, lease_until = NULL
+                    WHERE lease_owner = ANY(\(PostgresArrayLiteral.make(targetOwners))::text[])
+                    """)
+            }
+            return reaped
+        }
+    }
+
+    /// Deletes `owner`'s row (shutdown, after releasing its leases).
+    public func unregister(owner: String) throws {
+        try database.withConnection { connection in
+            _ = try connection.execute("DELETE FROM lease_owners WHERE owner = \(owner)")
+        }
+    }
+
+    /// A duration as an interval in whole milliseconds, saturating.
+    static func interval(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = max(duration, .zero).components
+        let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let (total, carry) = millis.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return "\(overflow || carry ? Int64.max : total) milliseconds"
+    }
+}
