@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TidingsObservability", dependencies: ["TidingsJSON", "TidingsSynchronization"]),
         .target(
             name: "TidingsHTTPServer",
-            dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsJSON", "TidingsObservability"]
+            dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
         ),
         .target(
             name: "TidingsHTTPClient",
@@ -70,7 +70,7 @@ let package = Package(
         // Domain: users, devices, watches, webhooks and their SQL; no C.
         .target(
             name: "TidingsDomain",
-            dependencies: ["TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres"]
+            dependencies: ["TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
         ),
 
         // Engines: long-running work on dedicated threads (change

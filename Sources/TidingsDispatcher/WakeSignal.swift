@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TidingsSynchronization
 
 /// Wakes the dispatcher loop early. Signals coalesce: many wakes while the
 /// loop is busy cost it one extra turn, not one per wake.
@@ -15,9 +16,7 @@ final class WakeSignal: Sendable {
 
     /// Returns when woken or after `timeout`.
     func wait(timeout: Duration) {
-        let (seconds, attoseconds) = max(timeout, .zero).components
-        let nanoseconds = Int(min(seconds, 1 << 32)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        if semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success {
+        if semaphore.wait(timeout: timeout.dispatchDeadline) == .success {
             pending.store(false, ordering: .releasing)
         }
     }

@@ -267,7 +267,7 @@ public final class WebhookDispatcher: Sendable {
         let attemptedAt = Date()
         let request = WebhookMessage.request(
             for: delivery,
-            timestamp: Int64(attemptedAt.timeIntervalSince1970),
+            timestamp: attemptedAt.unitsSince1970(perSecond: 1),
             configuration: configuration
         )
         let started = ContinuousClock.now

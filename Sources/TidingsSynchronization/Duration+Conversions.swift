@@ -70,6 +70,11 @@ extension Duration {
             ? .distantFuture : DispatchTime(uptimeNanoseconds: deadline)
     }
 
+    /// A Dispatch interval of the same length, saturating.
+    public var dispatchInterval: DispatchTimeInterval {
+        .nanoseconds(Int(clamping: inNanoseconds))
+    }
+
     /// `seconds * scale + fraction`, saturating.
     private static func combine(_ seconds: Int64, scale: Int64, _ fraction: Int64) -> Int64 {
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: scale)

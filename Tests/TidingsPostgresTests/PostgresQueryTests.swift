@@ -67,6 +67,12 @@ import TidingsPostgres
         ])
     }
 
+    @Test func durationsAreMillisecondIntervalsThatSaturate() {
+        #expect(Duration.milliseconds(1500).postgresText == "1500 milliseconds")
+        #expect(Duration.seconds(Int64.max).postgresText == "9223372036854775807 milliseconds")
+        #expect(Duration.zero.postgresText == "0 milliseconds")
+    }
+
     @Test func decodesStandardTypes() throws {
         #expect(try Bool(postgresText: "t") == true)
         #expect(try Bool(postgresText: "f") == false)

@@ -33,7 +33,7 @@ public struct CheckStore: Sendable {
         let (targets, last) = try database.withConnection { connection in
             let rows = try connection.query("""
                 UPDATE targets t
-                SET lease_owner = \(owner), lease_until = now() + make_interval(secs => \(Self.seconds(lease)))
+                SET lease_owner = \(owner), lease_until = now() + \(lease)::interval
                 WHERE t.id IN (
                     SELECT id FROM targets
                     WHERE interval_seconds IS NOT NULL AND next_check_at <= now()
@@ -77,7 +77,7 @@ public struct CheckStore: Sendable {
         try database.withConnection { connection in
             let rows = try connection.query("""
                 UPDATE targets t
-                SET lease_owner = \(owner), lease_until = now() + make_interval(secs => \(Self.seconds(lease)))
+                SET lease_owner = \(owner), lease_until = now() + \(lease)::interval
                 WHERE t.id = \(targetID) AND (t.lease_until IS NULL OR t.lease_until < now())
                 RETURNING \(unsafeSQL: Self.targetColumns)
                 """)
@@ -223,12 +223,6 @@ public struct CheckStore: Sendable {
             target.watches = byTarget[target.id] ?? []
             return target
         }
-    }
-
-    /// A duration in seconds, for `make_interval(secs => ...)`.
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     private struct QuietWatchRow: JSONRow {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsPostgres
+import TidingsSynchronization
 
 /// The dispatcher's side of the deliveries table: claiming due deliveries
 /// under a lease, writing attempts back in batches, webhook health, lease
@@ -136,8 +137,8 @@ extension DeliveryStore {
             UPDATE deliveries d
             SET lease_owner = \(request.owner),
                 lease_until = now() + CASE WHEN locked.queued
-                    THEN \(Self.interval(request.queuedLeaseDuration))::interval
-                    ELSE \(Self.interval(request.leaseDuration))::interval END,
+                    THEN \(request.queuedLeaseDuration)::interval
+                    ELSE \(request.leaseDuration)::interval END,
                 updated_at = now()
             FROM (
                     SELECT l.id, chosen.queued
@@ -177,7 +178,7 @@ extension DeliveryStore {
             SELECT extract(epoch FROM greatest(min(next_attempt_at) - now(), interval '0'))::float8 AS seconds
             FROM deliveries WHERE status = 'pending'
             """)[0]
-        return try row.decode("seconds", as: Double?.self).map { .milliseconds(Int64($0 * 1000)) }
+        return try row.decode("seconds", as: Double?.self).map { Duration.seconds(clamping: $0) }
     }
 
     /// A webhook the dispatcher disabled in `complete`.
@@ -208,7 +209,7 @@ extension DeliveryStore {
             try connection.execute("""
                 DELETE FROM events WHERE id IN (
                     SELECT e.id FROM events e
-                    WHERE e.created_at < now() - \(Self.interval(retention))::interval
+                    WHERE e.created_at < now() - \(retention)::interval
                         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
                     LIMIT \(batchSize)
                 )
@@ -285,7 +286,7 @@ extension DeliveryStore {
             WHERE disabled_at IS NULL AND (
                 id = ANY (\(PostgresArrayLiteral.make(gone))::uuid[])
                 OR (id = ANY (\(PostgresArrayLiteral.make(touched))::uuid[])
-                    AND failing_since <= now() - \(interval(disableAfter))::interval)
+                    AND failing_since <= now() - \(disableAfter)::interval)
             )
             RETURNING id, user_id, disabled_reason, disabled_at
             """)
@@ -310,12 +311,6 @@ extension DeliveryStore {
             result.append(DisabledWebhook(id: id, reason: reason))
         }
         return result
-    }
-
-    /// A duration as a PostgreSQL interval in whole milliseconds.
-    static func interval(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) milliseconds"
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// Keeps one lease owner's row in `lease_owners` beating, on a thread of
 /// its own, and reaps dead owners' leases on every beat. It borrows a
@@ -129,8 +130,7 @@ public final class LeaseHeartbeat: Sendable {
             }
             let next = sentAt + LeaseLiveness.beatInterval
             let wait = max(next - ContinuousClock.now, .zero)
-            let (seconds, attoseconds) = wait.components
-            _ = self.wake.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+            _ = self.wake.wait(timeout: wait.dispatchDeadline)
         }
     }
 }

@@ -28,7 +28,7 @@ public struct LeaseOwnerStore: Sendable {
         try database.withConnection { connection in
             _ = try connection.execute("""
                 INSERT INTO lease_owners (owner, holds, dead_after)
-                VALUES (\(owner), \(holds.rawValue), \(Self.interval(deadAfter))::interval)
+                VALUES (\(owner), \(holds.rawValue), \(max(deadAfter, .zero))::interval)
                 ON CONFLICT (owner) DO UPDATE
                 SET heartbeat_at = now(), holds = EXCLUDED.holds, dead_after = EXCLUDED.dead_after
                 """)
@@ -90,13 +90,5 @@ public struct LeaseOwnerStore: Sendable {
         try database.withConnection { connection in
             _ = try connection.execute("DELETE FROM lease_owners WHERE owner = \(owner)")
         }
-    }
-
-    /// A duration as an interval in whole milliseconds, saturating.
-    static func interval(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = max(duration, .zero).components
-        let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        let (total, carry) = millis.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        return "\(overflow || carry ? Int64.max : total) milliseconds"
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import TidingsObservability
+import TidingsSynchronization
 
 /// The open connections, counted per client address, and the watchdog that
 /// closes those whose request is not in by its deadline.
@@ -118,8 +119,7 @@ final class ClientConnections: Sendable {
     /// a second after it, whichever is less.
     func startWatchdog() {
         let period = min(.seconds(1), max(.milliseconds(50), requestTimeout / 10))
-        let (seconds, attoseconds) = period.components
-        let interval = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let interval = period.dispatchInterval
         watchdog.withLock { watchdog in
             let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "tidings.http.deadlines"))
             timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(10))

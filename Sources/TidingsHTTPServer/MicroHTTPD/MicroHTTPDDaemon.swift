@@ -5,6 +5,7 @@ internal import CMicroHTTPD
 internal import CTidingsShims
 import Synchronization
 import TidingsObservability
+import TidingsSynchronization
 
 /// A running libmicrohttpd daemon whose own threads run handlers inline
 /// (see `HTTPServerThreading`), so blocking handler work stays on them.
@@ -129,8 +130,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
     }
 
     private static func idleTimeoutSeconds(_ configuration: HTTPServerConfiguration) -> Int {
-        let (seconds, attoseconds) = configuration.connectionIdleTimeout.components
-        return Int(max(1, seconds + (attoseconds > 0 ? 1 : 0)))
+        Int(clamping: max(1, configuration.connectionIdleTimeout.roundedUpSeconds))
     }
 
     /// MHD keeps a connection's request line, header fields, their index

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import TidingsObservability
+import TidingsSynchronization
 
 /// Everything the server does per request that does not touch C: admission
 /// limits, calling the responder, turning errors into problems, and the
@@ -48,9 +49,7 @@ final class RequestPipeline: Sendable {
 
     /// Waits until no request is in flight; false if `timeout` ran out first.
     func waitForInFlightRequests(timeout: Duration) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        return inFlight.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+        inFlight.wait(timeout: timeout.dispatchDeadline) == .success
     }
 
     // MARK: Requests
@@ -150,7 +149,7 @@ final class RequestPipeline: Sendable {
         let elapsed = ContinuousClock.now - state.startedAt
         let route = state.route ?? HTTPServerMetrics.unmatchedRoute
         if let status = state.status {
-            metrics.record(method: state.method, route: route, status: status, seconds: Self.seconds(elapsed))
+            metrics.record(method: state.method, route: route, status: status, seconds: elapsed.inSeconds)
         }
         writeAccessLog(state, route: route, elapsed: elapsed, termination: termination)
     }
@@ -178,16 +177,10 @@ final class RequestPipeline: Sendable {
         logger.info("request completed", metadata: fields)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
     /// `12.345`: milliseconds with microsecond precision, built without
     /// Foundation formatting since it runs for every request.
     private static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let microseconds = max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        let microseconds = max(0, duration.inNanoseconds / 1000)
         let fraction = String(microseconds % 1000)
         return String(microseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsCrypto
+import TidingsSynchronization
 
 extension String: PostgresEncodable {
     public var postgresText: String {
@@ -44,6 +45,14 @@ extension Bool: PostgresEncodable {
 extension UUID: PostgresEncodable {
     public var postgresText: String {
         uuidString.lowercased()
+    }
+}
+
+extension Duration: PostgresEncodable {
+    /// An `interval` in whole milliseconds (saturating), bound as
+    /// `\(duration)::interval`.
+    public var postgresText: String {
+        "\(inMilliseconds) milliseconds"
     }
 }
 
