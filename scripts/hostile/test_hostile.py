@@ -91,6 +91,29 @@ def test_hostile_version_json_is_a_failed_version_check(tidings, peer, victim, a
     others_still_served(tidings, peer, victim)
 
 
+# Extraction rules run on whatever a hostile page sends: node sets of
+# namespace nodes and attributes, numbers XPath cannot render as integers,
+# JSON pointers past any index, ignore patterns that match empty text.
+EXTRACTION_RULES = [
+    {"xpath": "//namespace::*"}, {"xpath": "//@*"}, {"xpath": "count(//*)"}, {"xpath": "-1 div 0"}, {"xpath": "0 div 0"},
+    {"xpath": "99999999999999999999999"}, {"xpath": "substring(string(/), 1e300, -1e300)"}, {"xpath": "//comment()"},
+    {"css": "div > div"}, {"json_pointer": "/v/99999999999999999999"}, {"json_pointer": ""},
+    {"css": "*", "ignore": ["(|a)+", "(?m)^$", "\\b"]},
+]
+
+
+@pytest.mark.parametrize("path", ["nul", "deep-html", "garbage", "version/deep"])
+@pytest.mark.parametrize("rule", EXTRACTION_RULES, ids=lambda rule: next(iter(rule.values())) if len(rule) == 1 else "ignore")
+def test_extraction_rules_on_hostile_pages_fail_only_their_check(tidings, peer, victim, attacker, path, rule):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60, "extract": rule})
+    assert status == 201, watch
+    status, body = check(tidings, attacker, watch["id"])
+    assert status in (200, 504), body
+    if status == 200:
+        assert body["result"] != "failed" or body["error"], body
+    tidings.assert_alive()
+
+
 # Receivers that never answer 2xx in time: the attempt must fail.
 RECEIVER_FAILURES = [
     "retry-after/99999999999999999999999999",

@@ -54,11 +54,13 @@ public struct ChangeStore: Sendable {
                 WHERE watch_id = \(watchID) AND read_at IS NULL
                   AND (\(bound)::bigint IS NULL OR position <= \(bound))
                 """)
-            let row = try connection.query("""
+            // The watch (or its user) may have been deleted since it was
+            // looked up: a concurrent DELETE commits between the statements.
+            guard let row = try connection.query("""
                 SELECT w.unread_count, b.count, b.sequence, b.updated_at
                 FROM watches w JOIN badges b ON b.user_id = w.user_id
                 WHERE w.id = \(watchID)
-                """)[0]
+                """).first else { return nil }
             return ReadReceipt(
                 watchID: watchID,
                 unreadCount: try row.decode("unread_count"),

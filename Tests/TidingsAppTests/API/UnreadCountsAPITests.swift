@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsPostgres
 
 @Suite struct UnreadCountsAPITests {
     @Test func changesRaiseTheWatchAndTheBadgeAndEachCountChangeIsAnnounced() async throws {
@@ -174,5 +175,47 @@ import Testing
         }
         #expect(try await server.send("POST", path, token: key, rawBody: Array("{}".utf8), contentType: "text/plain").status == 415)
         #expect(try await server.badge(key: key).count == 1, "no refused read may read anything")
+    }
+
+    /// A read that raced the watch's deletion trapped the whole process:
+    /// the watch was seen to exist, the DELETE committed, and the receipt
+    /// query (`...[0]`) found no row. Now the read answers 404.
+    @Test func aReadRacingTheWatchDeletionIsNotFoundNotACrash() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key, watches) = try await server.userWithWatches(1)
+        try server.recordChange(watchID: watches[0], text: "unread")
+        let database = server.application.database
+        let deleted = DispatchSemaphore(value: 0)
+        let commit = DispatchSemaphore(value: 0)
+        let watchID = watches[0]
+        // Deletes the watch (and, by cascade, its changes) in a transaction
+        // that stays open until the read is waiting on those rows.
+        let deleter = Thread {
+            _ = try? database.withTransaction { connection in
+                try connection.execute("DELETE FROM watches WHERE id = \(watchID)::uuid")
+                deleted.signal()
+                commit.wait()
+            }
+            deleted.signal()
+        }
+        deleter.start()
+        deleted.wait()
+        async let read = server.send("POST", "/v1/watches/\(watchID)/read", token: key)
+        // The read saw the watch (the delete is not committed) and now
+        // waits for the change rows the delete holds.
+        let waitDeadline = ContinuousClock.now + .seconds(20)
+        while try database.query("""
+            SELECT count(*) AS n FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE changes SET read_at%'
+            """)[0].decode("n", as: Int.self) == 0 {
+            try #require(ContinuousClock.now < waitDeadline, "the read never waited for the deleting transaction")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        commit.signal()
+        let response = try await read
+        deleted.wait()
+        #expect(response.status == 404, "\(response.text)")
+        #expect(response.isProblem)
     }
 }
