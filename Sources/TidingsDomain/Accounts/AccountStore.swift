@@ -21,7 +21,7 @@ public struct AccountStore: Sendable {
         try database.withTransaction { connection in
             let row = try connection.query("""
                 INSERT INTO users (name) VALUES (\(name)) RETURNING id, name, created_at
-                """)[0]
+                """).single()
             let user = try Self.user(from: row)
             let key = try Self.issueKey(userID: user.id, name: keyName, on: connection)
             return (user, key)
@@ -112,7 +112,7 @@ public struct AccountStore: Sendable {
             INSERT INTO api_keys (user_id, prefix, key_hash, name)
             VALUES (\(userID), \(material.prefix), \(material.hash), \(name))
             RETURNING id, user_id, prefix, name, created_at, last_used_at, revoked_at
-            """)[0]
+            """).single()
         return IssuedAPIKey(key: try key(from: row), token: material.token)
     }
 

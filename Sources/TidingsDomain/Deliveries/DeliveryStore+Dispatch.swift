@@ -177,7 +177,7 @@ extension DeliveryStore {
         let row = try database.query("""
             SELECT extract(epoch FROM greatest(min(next_attempt_at) - now(), interval '0'))::float8 AS seconds
             FROM deliveries WHERE status = 'pending'
-            """)[0]
+            """).single()
         return try row.decode("seconds", as: Double?.self).map { Duration.seconds(clamping: $0) }
     }
 

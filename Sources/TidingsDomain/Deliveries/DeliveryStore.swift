@@ -113,10 +113,10 @@ public struct DeliveryStore: Sendable {
                     jsonb_build_object('webhook_id', \(webhookID)::uuid, 'message', 'A test event sent on request.'),
                     \(webhookID)
                 ) AS id
-                """)[0].decode("id")
+                """).single().decode("id")
             // A statement apart: the deliveries the function inserted are
             // invisible to the statement that called it.
-            let deliveryID: UUID = try connection.query("SELECT id FROM deliveries WHERE event_id = \(eventID)")[0].decode("id")
+            let deliveryID: UUID = try connection.query("SELECT id FROM deliveries WHERE event_id = \(eventID)").single().decode("id")
             return .queued(eventID: eventID, deliveryID: deliveryID)
         }
     }

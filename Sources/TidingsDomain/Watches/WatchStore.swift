@@ -31,7 +31,7 @@ public struct WatchStore: Sendable {
                 VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
                         \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused))
                 RETURNING id
-                """)[0].decode("id", as: UUID.self)
+                """).single().decode("id", as: UUID.self)
             return try Self.requireWatch(userID: userID, id: id, on: connection)
         }
     }
@@ -174,7 +174,7 @@ public struct WatchStore: Sendable {
             ON CONFLICT ON CONSTRAINT targets_identity_key DO UPDATE
             SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(targets.next_check_at, now())
             RETURNING id
-            """)[0].decode("id", as: UUID.self)
+            """).single().decode("id", as: UUID.self)
     }
 
     private static func requireFullFetch(targetID: UUID, on connection: PostgresConnection) throws {

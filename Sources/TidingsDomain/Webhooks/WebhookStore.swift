@@ -31,7 +31,7 @@ public struct WebhookStore: Sendable {
             VALUES (\(owner.userID), \(owner.isGlobal), \(webhook.url),
                     \(WebhookEventType.postgresArray(webhook.eventTypes))::text[], \(webhook.description), \(secret))
             RETURNING \(unsafeSQL: Self.columns)
-            """)[0]
+            """).single()
         return WebhookWithSecret(webhook: try Self.webhook(from: row), secret: secret)
     }
 

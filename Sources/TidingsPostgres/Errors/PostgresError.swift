@@ -21,6 +21,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         public static let poolTimeout = Code("poolTimeout")
         /// The pool was closed.
         public static let poolClosed = Code("poolClosed")
+        /// A statement expected to return a row returned none.
+        public static let noRow = Code("noRow")
         /// A column value could not be turned into the requested Swift type.
         public static let decoding = Code("decoding")
         /// A migration file is missing, edited, misnamed or failed to apply.

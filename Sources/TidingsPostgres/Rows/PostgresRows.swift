@@ -27,6 +27,17 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
         return PostgresRow(storage: storage, row: position)
     }
 
+    /// The first row of a statement that returns one (an aggregate, an
+    /// `INSERT ... RETURNING`). A row that is not there, say because a
+    /// concurrent deletion won a race, throws `.noRow` instead of trapping
+    /// the process as `[0]` would.
+    public func single() throws(PostgresError) -> PostgresRow {
+        guard let first = indices.first else {
+            throw PostgresError(code: .noRow, message: "the statement returned no row where one was expected")
+        }
+        return self[first]
+    }
+
     /// Values of all rows in one flat row-major array, shared by every row.
     final class Storage: Sendable {
         /// Up to this many columns, comparing names one by one finds a column
