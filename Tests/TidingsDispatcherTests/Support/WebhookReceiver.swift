@@ -46,6 +46,9 @@ final class WebhookReceiver: Sendable {
         recorder = Recorder(behaviour: behaviour)
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.shutdownGracePeriod = .milliseconds(200)
+        // Every delivery comes from 127.0.0.1: the per-client cap would turn
+        // the dispatcher's connections beyond 64 away.
+        configuration.connectionsPerClient = configuration.connectionLimit
         server = HTTPServer(
             configuration: configuration,
             responder: recorder,
