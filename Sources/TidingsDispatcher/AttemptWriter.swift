@@ -2,6 +2,7 @@ import Synchronization
 import TidingsDomain
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// Writes finished attempts back on a thread and connection of its own,
 /// each batch what finished while the previous one was being written, so
@@ -24,7 +25,7 @@ final class AttemptWriter: Sendable {
     private let writtenCount = Atomic<Int>(0)
     private let pending = Mutex(Pending())
     private let signal = WakeSignal()
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let thread = Mutex<JoinableThread?>(nil)
 
     init(store: DeliveryStore, owner: String, disableAfter: Duration, logger: Logger, disabledWebhooks: Counter?, claimer: WakeSignal) {
         self.store = store
@@ -41,7 +42,7 @@ final class AttemptWriter: Sendable {
     }
 
     func start() {
-        thread.withLock { $0 = WorkerThread(name: "tidings.dispatcher.write") { [self] in run() } }
+        thread.withLock { $0 = JoinableThread.start(name: "tidings.dispatcher.write") { [self] in run() } }
     }
 
     /// Queues an attempt; ignored once stopped.

@@ -2,6 +2,7 @@ import Synchronization
 import TidingsDomain
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// LISTENs on `tidings_deliveries` and wakes the dispatcher on every
 /// notification. Losing the session loses nothing: the dispatcher polls

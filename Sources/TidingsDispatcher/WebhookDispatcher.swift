@@ -7,6 +7,7 @@ import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// Sends webhook deliveries: claims due ones under a lease, posts them
 /// signed through libcurl multi (many in flight, at most
@@ -51,7 +52,7 @@ public final class WebhookDispatcher: Sendable {
     private let slots: Mutex<DeliverySlots>
     private let writer: AttemptWriter
     private let stopping = Atomic<Bool>(false)
-    private let loop = Mutex<WorkerThread?>(nil)
+    private let loop = Mutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
@@ -119,7 +120,7 @@ public final class WebhookDispatcher: Sendable {
         )
         waker.start()
         writer.start()
-        loop.withLock { $0 = WorkerThread(name: "tidings.dispatcher") { [self] in run() } }
+        loop.withLock { $0 = JoinableThread.start(name: "tidings.dispatcher") { [self] in run() } }
         logger.info("webhook dispatcher started")
     }
 

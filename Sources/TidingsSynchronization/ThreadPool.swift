@@ -14,7 +14,7 @@ public final class ThreadPool: @unchecked Sendable {
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
     private var isStopping = false
-    private var threads: [pthread_t] = []
+    private var threads: [JoinableThread] = []
 
     public let name: String
 
@@ -35,21 +35,14 @@ public final class ThreadPool: @unchecked Sendable {
             condition.deallocate()
             throw ThreadPoolError(message: "could not create the \(name) pool's condition variable")
         }
-        for _ in 0..<max(size, 1) {
-            let worker = Unmanaged.passRetained(self)
-            var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { context in
-                guard let context else { return nil }
-                let pool = Unmanaged<ThreadPool>.fromOpaque(context).takeRetainedValue()
-                pool.work()
-                return nil
-            }, worker.toOpaque())
-            guard status == 0 else {
-                worker.release()
+        for index in 0..<max(size, 1) {
+            do {
+                let worker = try JoinableThread(name: "\(name).\(index)") { [self] in work() }
+                locked { threads.append(worker) }
+            } catch {
                 shutdown()
-                throw ThreadPoolError(message: "could not start a \(name) thread (error \(status))")
+                throw ThreadPoolError(message: "could not start a \(name) thread (\(error))")
             }
-            locked { threads.append(thread) }
         }
     }
 
@@ -83,12 +76,13 @@ public final class ThreadPool: @unchecked Sendable {
     /// Lets the queued jobs finish, then stops and joins the threads.
     /// Call once, from outside the pool.
     public func shutdown() {
-        let started = locked { () -> [pthread_t] in
+        let started = locked { () -> [JoinableThread] in
             isStopping = true
+            defer { threads.removeAll() }
             return threads
         }
         check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
-        for thread in started { check(pthread_join(thread, nil), "pthread_join") }
+        for thread in started { thread.join() }
     }
 
     private func work() {

@@ -26,8 +26,8 @@ public final class LeaseHeartbeat: Sendable {
     private let logger: Logger
     private let liveness: Mutex<LeaseLiveness>
     private let stopping = Atomic<Bool>(false)
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let wake = WakeSignal()
+    private let thread = Mutex<JoinableThread?>(nil)
     private let started = Atomic<Bool>(false)
 
     /// `inFlightGrace` is the longest work the owner started while alive
@@ -55,20 +55,18 @@ public final class LeaseHeartbeat: Sendable {
         onReaped: @escaping @Sendable () -> Void = {}
     ) {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
+        let worker = JoinableThread.start(name: "tidings.heartbeat.\(holds.rawValue)") { [self] in
             run(onAlive: onAlive, onReaped: onReaped)
-            finished.signal()
         }
-        thread.name = "tidings.heartbeat.\(holds.rawValue)"
-        thread.start()
+        thread.withLock { $0 = worker }
     }
 
     /// Stops beating and deletes the owner's row: call after the owner has
     /// released its leases. Safe to call more than once.
     public func stop() {
         guard started.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        wake.signal()
-        finished.wait()
+        wake.wake()
+        thread.withLock { $0.take() }?.join()
         do {
             try store.unregister(owner: owner)
         } catch {
@@ -130,7 +128,7 @@ public final class LeaseHeartbeat: Sendable {
             }
             let next = sentAt + LeaseLiveness.beatInterval
             let wait = max(next - ContinuousClock.now, .zero)
-            _ = self.wake.wait(timeout: wait.dispatchDeadline)
+            wake.wait(timeout: wait)
         }
     }
 }

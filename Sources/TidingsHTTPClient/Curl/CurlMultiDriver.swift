@@ -7,6 +7,7 @@ internal import CCurl
 internal import CTidingsShims
 import Synchronization
 import TidingsObservability
+import TidingsSynchronization
 
 /// Runs every transfer of one client on a single thread that owns the libcurl
 /// multi handle and all easy handles. Other threads only touch `inbox`
@@ -30,7 +31,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         var isShutDown = false
         /// A wakeup is on its way; further ones until the next drain are redundant.
         var wakeupPending = false
-        var thread: pthread_t?
+        var thread: JoinableThread?
     }
 
     private let inbox = Mutex(Inbox())
@@ -59,11 +60,12 @@ final class CurlMultiDriver: @unchecked Sendable {
         CTidingsShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(configuration.maxTotalConnections, 0))
         CTidingsShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(configuration.maxConnectionsPerHost, 0))
         do {
-            let thread = try DriverThread.start { [self] in run() }
+            // The driver blocks in curl_multi_poll: a thread of its own.
+            let thread = try JoinableThread(name: "tidings.curl") { [self] in run() }
             inbox.withLock { $0.thread = thread }
         } catch {
             curl_multi_cleanup(multi)
-            throw error
+            throw HTTPClientError(code: .transport, message: "could not start the HTTP client thread (\(error))")
         }
     }
 
@@ -94,14 +96,14 @@ final class CurlMultiDriver: @unchecked Sendable {
     /// Fails every unfinished transfer with `.shutdown` and ends the thread,
     /// waiting for it unless called from it. Later calls do nothing.
     func shutdown() {
-        let thread = inbox.withLock { inbox -> pthread_t? in
+        let thread = inbox.withLock { inbox -> JoinableThread? in
             guard !inbox.isShutDown else { return nil }
             inbox.isShutDown = true
             curl_multi_wakeup(multi)
             defer { inbox.thread = nil }
             return inbox.thread
         }
-        if let thread { DriverThread.finish(thread) }
+        thread?.join()
     }
 
     private func wake(_ inbox: inout Inbox) {

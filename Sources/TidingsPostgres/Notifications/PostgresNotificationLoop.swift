@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TidingsSynchronization
 
 /// Keeps a LISTEN session open on a thread of its own: opens a
 /// `PostgresListener`, hands every batch of notifications to `received`,
@@ -34,7 +35,7 @@ public final class PostgresNotificationLoop: Sendable {
     private let threadName: String
     private let handlers: Handlers
     private let stopping = Atomic(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = Mutex<JoinableThread?>(nil)
     private let started = Atomic(false)
 
     public init(configuration: PostgresConfiguration, channels: [String], threadName: String, handlers: Handlers) {
@@ -46,18 +47,14 @@ public final class PostgresNotificationLoop: Sendable {
 
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = threadName
-        thread.start()
+        let worker = JoinableThread.start(name: threadName) { [self] in run() }
+        thread.withLock { $0 = worker }
     }
 
     /// Returns once the thread has ended (within one wait slice).
     public func stop() {
         stopping.store(true, ordering: .releasing)
-        if started.load(ordering: .acquiring) { finished.wait() }
+        thread.withLock { $0.take() }?.join()
     }
 
     private var isStopping: Bool {

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The one way Tidings starts an OS thread of its own: named, and joinable
+/// once. Engines block in libpq, curl_multi_poll and semaphores, which must
+/// not happen on Swift's cooperative pool (one thread per core here).
+public final class JoinableThread: Sendable {
+    private final class Start {
+        let name: String
+        let body: @Sendable () -> Void
+
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
+    // pthread_t is an integer on Linux: a plain, immutable value.
+    private let thread: pthread_t
+
+    /// Starts `body` on a new thread called `name`. Throws when the system
+    /// refuses a thread.
+    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+        let start = Unmanaged.passRetained(Start(name: name, body: body))
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
+            // For debuggers and `top` (Foundation sets the kernel's name;
+            // glibc's pthread_setname_np is not visible to Swift).
+            Thread.current.name = start.name
+            start.body()
+            return nil
+        }, start.toOpaque())
+        guard status == 0 else {
+            start.release()
+            throw ThreadStartError(name: name, status: status)
+        }
+        self.thread = thread
+    }
+
+    /// Starts an engine's own thread, started once with the engine: if the
+    /// system refuses it the service cannot run, so this stops the process
+    /// (as Foundation's `Thread.start` does) instead of returning an error.
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> JoinableThread {
+        do {
+            return try JoinableThread(name: name, body)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Waits for the body to return. Call once. From the thread itself (a
+    /// completion handler shutting its own engine down) it detaches instead
+    /// of deadlocking.
+    public func join() {
+        if pthread_equal(thread, pthread_self()) != 0 {
+            precondition(pthread_detach(thread) == 0, "pthread_detach failed")
+        } else {
+            precondition(pthread_join(thread, nil) == 0, "pthread_join failed")
+        }
+    }
+}
+
+/// The system would not start a thread (resource limits).
+public struct ThreadStartError: Error, Sendable, CustomStringConvertible {
+    public let name: String
+    public let status: Int32
+
+    public var description: String {
+        "could not start thread \(name) (error \(status))"
+    }
+}
