@@ -34,6 +34,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "postgres-timestamp", run: PostgresTimestampTarget.run),
     FuzzTarget(name: "rfc3339", run: RFC3339Target.run),
     FuzzTarget(name: "ip-address", run: IPAddressTarget.run),
+    FuzzTarget(name: "page-content", run: PageContentTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {
