@@ -35,4 +35,17 @@ import TidingsExtraction
         }
         #expect(throws: Never.self) { try CSSSelectorTranslator.xpath(for: "[a='tab\there']") }
     }
+
+    /// json-value: a Double with an integral value (from `1e2` or
+    /// `92233720354775807.9`) was written as `9.22337203547758e+16`, which read
+    /// back as an Int64 and changed the canonical text (and so the hash).
+    @Test func integralNumbersAreIntegersWhateverTheirSpelling() throws {
+        let spellings = try JSONValue(parsing: Array("[1e2,100.0,-0,5e15,1e308,0.5]".utf8))
+        #expect(spellings.canonicalJSON == "[100,100,0,5000000000000000,1e+308,0.5]")
+
+        let found = try JSONValue(parsing: Array("[92233720354775807.9223368547,0.08,-0,1e308,0.1]".utf8))
+        let again = try JSONValue(parsing: Array(found.canonicalJSON.utf8))
+        #expect(again == found)
+        #expect(again.canonicalJSON == found.canonicalJSON)
+    }
 }
