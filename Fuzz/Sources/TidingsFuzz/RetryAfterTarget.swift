@@ -2,28 +2,35 @@ import FoundationEssentials
 import TidingsHTTPClient
 import TidingsObservability
 
-/// `Retry-After` from origins, version endpoints and webhook receivers.
-/// Any text: nil or a delay that is never negative. A well-formed
-/// IMF-fixdate (built from the input) gives exactly its distance from now,
-/// and delay-seconds give exactly their value.
+/// `Retry-After` from origins, version endpoints and webhook receivers,
+/// and HTTP-dates. Any text: nil or a delay within zero and the cap (the
+/// last byte picks one). A well-formed IMF-fixdate (built from the input)
+/// parses to exactly its time and gives its distance from now, capped;
+/// delay-seconds give their value, capped.
 enum RetryAfterTarget {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let caps: [Duration] = [.zero, .seconds(1), .seconds(3600), .seconds(30 * 86_400), .seconds(10 * 365 * 86_400), .seconds(Int64.max)]
 
     static func run(_ input: FuzzInput) {
         let text = input.string
-        if let delay = RetryAfter.delay(from: text, now: now) {
-            check(delay >= .zero, "negative delay \(delay) for \(text.debugDescription)")
+        let cap = caps[Int(input.bytes.last ?? 0) % caps.count]
+        if let delay = RetryAfter.delay(from: text, now: now, atMost: cap) {
+            check(delay >= .zero && delay <= cap, "delay \(delay) outside 0...\(cap) for \(text.debugDescription)")
         }
+        _ = HTTPDate.parse(text)
 
         // A date within a century of now, as a receiver would send it.
         let offset = Int64(input.int64Prefix % (100 * 365 * 86_400))
         let date = Int64(now.timeIntervalSince1970) + offset
         let formatted = imfFixdate(secondsSinceEpoch: date)
-        let delay = RetryAfter.delay(from: formatted, now: now)
-        check(delay == .seconds(max(offset, 0)), "\(formatted) gave \(String(describing: delay)), expected \(max(offset, 0)) s")
+        check(HTTPDate.parse(formatted) == Date(timeIntervalSince1970: Double(date)), "\(formatted) is not \(date)")
+        let delay = RetryAfter.delay(from: formatted, now: now, atMost: cap)
+        let expected = min(Duration.seconds(max(offset, 0)), cap)
+        check(delay == expected, "\(formatted) gave \(String(describing: delay)), expected \(expected)")
 
         let seconds = offset.magnitude
-        check(RetryAfter.delay(from: "\(seconds)", now: now) == .seconds(Int64(seconds)), "delay-seconds \(seconds)")
+        let delaySeconds = RetryAfter.delay(from: "\(seconds)", now: now, atMost: cap)
+        check(delaySeconds == min(.seconds(Int64(seconds)), cap), "delay-seconds \(seconds) gave \(String(describing: delaySeconds))")
     }
 
     static func imfFixdate(secondsSinceEpoch seconds: Int64) -> String {
