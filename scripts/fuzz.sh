@@ -26,7 +26,13 @@ export TIDINGS_FUZZ=1
 build_flags=(-c debug --scratch-path "$scratch" --product TidingsFuzz
     -Xswiftc -sanitize=fuzzer,address)
 started=$SECONDS
-swift build "${build_flags[@]}" 2>&1 | grep -v "Cannot export local symbol '__asan" >&2
+mkdir -p "$scratch"
+# The log stays quiet unless the build fails (ld.gold also prints harmless
+# "Cannot export local symbol '__asan_...'" warnings).
+if ! swift build "${build_flags[@]}" >"$scratch/build.log" 2>&1; then
+    grep -v "Cannot export local symbol '__asan" "$scratch/build.log" | tail -n 60 >&2
+    exit 1
+fi
 echo "fuzz build: $((SECONDS - started)) s" >&2
 binary="$(swift build "${build_flags[@]}" --show-bin-path)/TidingsFuzz"
 
