@@ -1,6 +1,7 @@
 @testable import TidingsDomain
 @testable import TidingsHTTPClient
 @testable import TidingsHTTPServer
+@testable import TidingsPoller
 
 /// Header names and values from API clients (a watch's request headers),
 /// and the outbound request check libcurl relies on. The input is split at
@@ -8,7 +9,8 @@
 /// never split a request: no CR, LF or NUL in values, token names, no
 /// control bytes or spaces in the URL. The server's case-insensitive name
 /// match agrees with lower-casing; the API key parser (Authorization
-/// values) reads any value.
+/// values) reads any value; an origin's validator the poller keeps passes
+/// request validation when sent back.
 enum RequestHeadersTarget {
     static func run(_ input: FuzzInput) {
         let parts = input.strings(separatedBy: 0x01)
@@ -21,6 +23,7 @@ enum RequestHeadersTarget {
             index += 2
         }
 
+        _ = TargetChecker.hostKey(of: url)
         let request = HTTPClientRequest(url: url, method: method, headers: headers)
         if (try? request.validate()) != nil {
             check(!url.utf8.contains { $0 <= 0x20 || $0 == 0x7F }, "URL \(url.debugDescription) passed")
@@ -38,6 +41,11 @@ enum RequestHeadersTarget {
             }
             if RequestHeaders.problem(withValue: header.value) == nil {
                 check(!header.value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "value with control bytes accepted")
+            }
+            // An origin's ETag or Last-Modified, sent back in the next check.
+            if let validator = TargetChecker.validator(header.value) {
+                let conditional = HTTPClientRequest(url: "https://example.com/", headers: [("If-None-Match", validator)])
+                check((try? conditional.validate()) != nil, "a kept validator fails request validation")
             }
             if let prefix = APIKeyToken.prefix(of: header.value) {
                 check(header.value.hasPrefix(prefix), "API key prefix \(prefix) of another token")
