@@ -33,10 +33,17 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 # The whole suite under AddressSanitizer, then ThreadSanitizer, each in its
-# own build path (.build-asan, .build-tsan) so `make test`'s build stays.
+# own build path (.build-asan, .build-tsan) so `make test`'s build stays,
+# one test target per process as in `make test`.
+# Suppressions (toolchain findings only) are in scripts/sanitizers.
 test-sanitize: deps
-	scripts/run-tests.sh --sanitize=address --scratch-path .build-asan
-	scripts/run-tests.sh --sanitize=thread --scratch-path .build-tsan
+	TIDINGS_TEST_SWIFT_FLAGS="--sanitize=address --scratch-path .build-asan" \
+	ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/asan.supp \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/lsan.supp \
+	    scripts/run-tests.sh
+	TIDINGS_TEST_SWIFT_FLAGS="--sanitize=thread --scratch-path .build-tsan" \
+	TSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/tsan.supp \
+	    scripts/run-tests.sh
 
 # Holds a live server to openapi.yaml (openapi-spec-validator, schemathesis).
 contract-test: deps
