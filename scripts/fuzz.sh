@@ -6,7 +6,6 @@
 #
 # Environment:
 #   FUZZ_SECONDS      seconds per target (default 60)
-#   FUZZ_JOBS         parallel fuzzing processes per target (default 1)
 #   FUZZ_SCRATCH      build path (default .build-fuzz, kept between runs)
 #   FUZZ_ARTIFACTS    where crashing inputs go (default .build-fuzz/artifacts)
 #
