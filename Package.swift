@@ -172,7 +172,7 @@ if Context.environment["TIDINGS_FUZZ"] != nil {
         name: "TidingsFuzz",
         dependencies: [
             "TidingsApp", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer",
-            "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto",
+            "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto",
         ],
         path: "Fuzz/Sources/TidingsFuzz",
         // No Swift entry point: Fuzz/Sources/TidingsFuzz/FuzzMain.swift.

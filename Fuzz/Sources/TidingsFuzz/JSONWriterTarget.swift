@@ -1,5 +1,7 @@
 import FoundationEssentials
 @testable import TidingsHTTPServer
+import TidingsJSON
+import TidingsObservability
 
 /// The HTTP edge's JSON: request bodies are checked with AnyJSONValue and
 /// decoded with JSONCoding.decoder; responses are written by JSONWriter,
