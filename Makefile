@@ -4,7 +4,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev postgresql
 BENCH_PACKAGES := wrk
 
-.PHONY: run test contract-test hostile-test docker-test docker-clean build release deps bench clean
+.PHONY: run test contract-test hostile-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
 
 deps:
 	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
@@ -23,6 +23,27 @@ run: release
 # Starts a throwaway PostgreSQL, runs the whole suite, stops it.
 test: deps
 	scripts/run-tests.sh
+
+# Builds the libFuzzer binary (.build-fuzz) and runs every fuzz target for
+# FUZZ_SECONDS each, or only FUZZ_TARGETS (docs/FUZZING.md). CI runs
+# `make fuzz FUZZ_SECONDS=5`.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
+
+# The whole suite under AddressSanitizer, then ThreadSanitizer, each in its
+# own build path (.build-asan, .build-tsan) so `make test`'s build stays,
+# one test target per process as in `make test`.
+# Suppressions (toolchain findings only) are in scripts/sanitizers.
+test-sanitize: deps
+	TIDINGS_TEST_SWIFT_FLAGS="--sanitize=address --scratch-path .build-asan" \
+	ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/asan.supp \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/lsan.supp \
+	    scripts/run-tests.sh
+	TIDINGS_TEST_SWIFT_FLAGS="--sanitize=thread --scratch-path .build-tsan" \
+	TSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/tsan.supp \
+	    scripts/run-tests.sh
 
 # Holds a live server to openapi.yaml (openapi-spec-validator, schemathesis).
 contract-test: deps
@@ -49,4 +70,4 @@ bench: deps
 	bench/api.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan

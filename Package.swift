@@ -160,3 +160,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets (docs/FUZZING.md): one libFuzzer binary that
+// runs the target named by TIDINGS_FUZZ_TARGET. Declared only when
+// TIDINGS_FUZZ is set (scripts/fuzz.sh does), so `swift build` and
+// `swift test` neither build nor link it: it links only with
+// -sanitize=fuzzer and reaches internals through @testable imports, which
+// need a debug build.
+if Context.environment["TIDINGS_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "TidingsFuzz",
+        dependencies: [
+            "TidingsApp", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer",
+            "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto",
+        ],
+        path: "Fuzz/Sources/TidingsFuzz",
+        // No Swift entry point: Fuzz/Sources/TidingsFuzz/FuzzMain.swift.
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+}

@@ -8,6 +8,11 @@
 # PostgreSQL, waiting on servers) would otherwise starve the timing-sensitive
 # ones (client timeouts) of threads. Arguments, if given, go to a single
 # `swift test` call instead (e.g. --filter AccountsAPITests).
+#
+# TIDINGS_TEST_SWIFT_FLAGS adds flags to every build and test call of the
+# per-target mode, e.g. "--sanitize=address --scratch-path .build-asan"
+# (make test-sanitize): one process per target keeps the timing tests
+# fed under a sanitizer's slowdown too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,11 +47,12 @@ if [ $# -gt 0 ]; then
     exit
 fi
 
-swift build --build-tests
+read -r -a swift_flags <<<"${TIDINGS_TEST_SWIFT_FLAGS:-}"
+swift build --build-tests "${swift_flags[@]}"
 failed=()
 for target in $(ls Tests | grep 'Tests$'); do
     echo "== $target" >&2
-    swift test --skip-build --filter "^$target\\." || failed+=("$target")
+    swift test --skip-build "${swift_flags[@]}" --filter "^$target\\." || failed+=("$target")
 done
 if [ ${#failed[@]} -gt 0 ]; then
     echo "failed test targets: ${failed[*]}" >&2

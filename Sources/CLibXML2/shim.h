@@ -1,5 +1,6 @@
 #ifndef TIDINGS_CLIBXML2_H
 #define TIDINGS_CLIBXML2_H
+#include <libxml/chvalid.h>
 #include <libxml/parser.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>

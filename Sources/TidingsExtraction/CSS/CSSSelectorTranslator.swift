@@ -1,3 +1,5 @@
+internal import CLibXML2
+
 /// Translates the common CSS selector subset to XPath 1.0: type selectors,
 /// `*`, `#id`, `.class`, `[attr]`, `[attr=value]` (value quoted or a bare
 /// identifier), compound selectors, descendant (space) and child (`>`)
@@ -129,6 +131,9 @@ public enum CSSSelectorTranslator {
             var value = String.UnicodeScalarView()
             while let current, current != quote {
                 if current == "\\" { throw unsupported("escape sequences ('\\')") }
+                guard Self.isXMLCharacter(current) else {
+                    throw invalid("an attribute value holds a character XML does not allow (U+\(String(current.value, radix: 16, uppercase: true))) at position \(position + 1)")
+                }
                 value.append(current)
                 position += 1
             }
@@ -178,13 +183,29 @@ public enum CSSSelectorTranslator {
             return position > start
         }
 
-        /// Names that are also valid XML names: a letter, `_` or non-ASCII first.
+        /// XML 1.0 Char: what an XPath literal may hold (libxml2 refuses the
+        /// expression otherwise).
+        private static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+            default: false
+            }
+        }
+
+        /// Names that libxml2's XPath parser reads as names: an ASCII letter
+        /// or `_` first, or a letter of XML 1.0 (fourth edition), the tables
+        /// libxml2 2.9 checks non-ASCII characters against. Any other
+        /// character (U+FFFD, say) would make the translation an XPath
+        /// expression libxml2 refuses.
         private static func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.isAlphabetic || scalar == "_" || !scalar.isASCII
+            if scalar.isASCII { return scalar.properties.isAlphabetic || scalar == "_" }
+            return xmlIsBaseChar(scalar.value) != 0 || xmlIsIdeographic(scalar.value) != 0
         }
 
         private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-            isNameStart(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+            if scalar.isASCII { return isNameStart(scalar) || ("0"..."9").contains(scalar) || scalar == "-" }
+            return isNameStart(scalar) || xmlIsDigit(scalar.value) != 0 || xmlIsCombining(scalar.value) != 0
+                || xmlIsExtender(scalar.value) != 0
         }
 
         private func invalid(_ message: String) -> ExtractionError {

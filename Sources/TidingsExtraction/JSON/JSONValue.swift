@@ -1,7 +1,10 @@
 import FoundationEssentials
 
 /// A parsed JSON document. Integers that fit `Int64` are kept exact; other
-/// numbers are `Double`.
+/// numbers are `Double`. A number is an integer by value, not by spelling:
+/// `100`, `100.0` and `1e2` are all `.integer(100)`, so the canonical text
+/// (which writes integers without a fraction or exponent) reads back as the
+/// same value.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -31,7 +34,7 @@ extension JSONValue: Decodable {
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+            self = Int64(exactly: value).map(JSONValue.integer) ?? .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
