@@ -19,7 +19,7 @@ public struct Configuration: Sendable {
     public var logLevel: LogLevel = .info
     /// Handlers block their thread on PostgreSQL, so by default each
     /// connection has its own thread and waits for no one else's query
-    /// (docs/ARCHITECTURE.md). `TIDINGS_HTTP_THREADS` 0 is that; N > 0 an
+    /// (docs/decisions/0005-thread-per-connection.md). `TIDINGS_HTTP_THREADS` 0 is that; N > 0 an
     /// epoll pool of N threads.
     public var httpThreading: HTTPServerThreading = .threadPerConnection
     public var httpConnectionLimit = 1024

@@ -35,7 +35,8 @@ struct DatabaseRuntime: Sendable {
         var postgres = PostgresConfiguration(connectionString: connectionString)
         postgres.maxConnections = configuration.databasePoolSize
         postgres.acquireTimeout = configuration.databaseAcquireTimeout
-        // Read by enqueue_event() (migration 0006) when it queues a badge.
+        // Read by enqueue_event() and the badges_announce trigger (migration
+        // 0006) when they queue a badge.
         postgres.sessionSettings["tidings.badge_coalesce"] = configuration.badgeCoalescingSetting
         // Every statement Tidings runs is short. When estimates lag a table
         // that just grew (a burst of deliveries, a batch of changes) they
