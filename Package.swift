@@ -60,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "TidingsExtraction",
-            dependencies: ["CLibXML2", "TidingsCrypto", "TidingsJSON"]
+            dependencies: ["CLibXML2", "TidingsCrypto", "TidingsJSON", "TidingsSynchronization"]
         ),
         .target(
             name: "TidingsPostgres",

@@ -1,6 +1,7 @@
 internal import CLibXML2
 import Dispatch
 import Synchronization
+import TidingsSynchronization
 
 /// An HTML document parsed by libxml2's error-tolerant HTML parser, queried
 /// with XPath 1.0 or the supported CSS subset.
@@ -208,10 +209,7 @@ private final class XPathWatchdog: Sendable {
         // The timer and the watchdog hold each other until `disarm`.
         let timer = DispatchWorkItem { watchdog.trip() }
         watchdog.state.withLock { $0.timer = timer }
-        // At most a day ahead, which no extraction deadline reaches.
-        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
-        let nanoseconds = min(max(seconds, 0), 86_400) * 1_000_000_000 + max(attoseconds, 0) / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: timer)
+        DispatchQueue.global().asyncAfter(deadline: ContinuousClock.now.duration(to: deadline).dispatchDeadline, execute: timer)
         return watchdog
     }
 
