@@ -41,12 +41,15 @@ let package = Package(
             dependencies: ["CMicroHTTPD", "CCurl"]
         ),
 
+        // pthread_setname_np, declared by glibc only under _GNU_SOURCE.
+        .target(name: "CTidingsThreadName"),
+
         // Wrappers: the only Swift modules that import C.
         .target(
             name: "TidingsCrypto",
             dependencies: ["CCrypto"]
         ),
-        .target(name: "TidingsSynchronization"),
+        .target(name: "TidingsSynchronization", dependencies: ["CTidingsThreadName"]),
         // The one JSON writer (responses, logs, webhook bodies, batch rows).
         .target(name: "TidingsJSON"),
         .target(name: "TidingsObservability", dependencies: ["TidingsJSON", "TidingsSynchronization"]),
@@ -123,8 +126,12 @@ let package = Package(
             dependencies: ["TidingsJSON"]
         ),
         .testTarget(
+            name: "TidingsSynchronizationTests",
+            dependencies: ["TidingsSynchronization"]
+        ),
+        .testTarget(
             name: "TidingsObservabilityTests",
-            dependencies: ["TidingsObservability", "TidingsSynchronization"]
+            dependencies: ["TidingsObservability"]
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+internal import CTidingsThreadName
 
 /// The one way Tidings starts an OS thread of its own: named, and joinable
 /// once. Engines block in libpq, curl_multi_poll and semaphores, which must
@@ -28,9 +28,12 @@ public final class JoinableThread: Sendable {
         let status = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
             let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
-            // For debuggers and `top` (Foundation sets the kernel's name;
-            // glibc's pthread_setname_np is not visible to Swift).
-            Thread.current.name = start.name
+            // For debuggers and `top -H`. Not through Foundation's Thread:
+            // this module stays free of Foundation, whose ICU clashes with
+            // libxml2's in TidingsExtraction. The kernel keeps 15 bytes, so
+            // the common "tidings." prefix goes.
+            let kernelName = start.name.hasPrefix("tidings.") ? String(start.name.dropFirst(8)) : start.name
+            _ = CTidingsThreadName_set(kernelName)
             start.body()
             return nil
         }, start.toOpaque())
