@@ -4,11 +4,11 @@
 # seeds 1,000 users with 10 watches each (each watch with a baseline hash
 # and each user with one webhook subscribed to watch.changed and
 # badge.updated), then measures
-#   changes/s  pgbench clients calling record_change() (the poller's write:
+#   changes/s  pgbench clients calling record_changes() (the poller's write:
 #              change row, watch and user counts, watch.changed event and
 #              its delivery, badge.updated with supersede), on random watches,
-#              one per transaction, then record_changes() with batches of
-#              each size in BENCH_BATCHES (default "10 50")
+#              one per transaction, then with batches of each size in
+#              BENCH_BATCHES (default "10 50")
 #   GET /v1/badge with wrk at 64 connections (API key check + badge read)
 # Usage: bench/badges.sh [duration, default 15s].
 set -euo pipefail
@@ -60,8 +60,10 @@ SQL
 single="$data/record-change.sql"
 cat >"$single" <<SQL
 \set n random(1, $((users * watches_per_user)))
-SELECT record_change(id, md5(random()::text) || md5(random()::text), 'changed text', false, '-baseline
-+changed text', 200, 12) FROM bench_watches WHERE n = :n;
+SELECT count(*) FROM record_changes(
+    (SELECT array_agg(id) FROM bench_watches WHERE n = :n), ARRAY[md5(random()::text) || md5(random()::text)],
+    ARRAY['changed text'], ARRAY[false], ARRAY['-baseline
++changed text'], ARRAY[200], ARRAY[12::bigint]);
 SQL
 # BATCH random watches (of as many different users, mostly) per call, as
 # the poller writes what one round of checks found (its writers take up to
@@ -96,7 +98,7 @@ measure() {
 # The write path alone: Tidings is paused (SIGSTOP; its PostgreSQL runs on)
 # so that its dispatcher does not deliver the queued events meanwhile.
 kill -STOP "$tidings_pid"
-measure "record_change(), one watch per transaction" "$single"
+measure "record_changes(), one watch per transaction" "$single"
 for size in ${BENCH_BATCHES:-10 50}; do
     measure "record_changes(), $size watches per transaction" "$(batch_script "$size")"
 done

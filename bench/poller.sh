@@ -4,7 +4,7 @@
 # build, its own throwaway PostgreSQL cluster) watches each page once. Every
 # round makes all targets due at once and measures until every one has been
 # checked:
-#   round 1  baseline (full 200 fetches, one record_change transaction each)
+#   round 1  baseline (full 200 fetches, one record_changes transaction each)
 #   rounds   all-304 (conditional GETs, batched writes)
 #   rounds   5% of the pages changed before the round
 # printing checks/s, Tidings' CPU (cores busy), PostgreSQL's CPU, RSS, bytes

@@ -78,7 +78,7 @@ total=$((events * webhooks))
 ticks_before=$(cpu_ticks)
 pg_ticks_before=$(postgres_ticks)
 commit_ns=$(date +%s%N)
-psql_ -c "SELECT count(enqueue_event('$user', 'watch.changed', jsonb_build_object('n', n, 'phase', 'burst', 'text', repeat('x', 200)))) FROM generate_series(1, $events) AS n" >/dev/null
+psql_ -c "SELECT count(*) FROM queue_events((SELECT array_agg(ROW('$user', 'watch.changed', jsonb_build_object('n', n, 'phase', 'burst', 'text', repeat('x', 200)), NULL, NULL)::outbox_event) FROM generate_series(1, $events) AS n))" >/dev/null
 committed_ns=$(date +%s%N)
 wait_for "$total"
 done_ns=$(date +%s%N)
@@ -90,7 +90,7 @@ burst_end_us=$(( done_ns / 1000 ))
 
 # --- 2. Steady rate -----------------------------------------------------------
 cat >"$data/event.sql" <<SQL
-SELECT enqueue_event('$user', 'watch.changed', jsonb_build_object('phase', 'steady', 'text', repeat('x', 200)));
+SELECT count(*) FROM queue_events(ARRAY[ROW('$user', 'watch.changed', jsonb_build_object('phase', 'steady', 'text', repeat('x', 200)), NULL, NULL)::outbox_event]);
 SQL
 chmod 644 "$data/event.sql"
 as_owner "$bindir/pgbench" -h "$socket" -U tidings -n -c 4 -j 2 -R "$rate" -T "$seconds" -f "$data/event.sql" tidings \

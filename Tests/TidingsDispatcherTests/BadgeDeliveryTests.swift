@@ -19,7 +19,9 @@ import Testing
         for round in 0..<10 {
             for watch in watchIDs {
                 _ = try harness.database.query("""
-                    SELECT record_change(\(watch)::uuid, md5(\("\(watch) \(round)")) || md5(\("\(round)")), 'text', false, '', 200, 4)
+                    SELECT count(*) FROM record_changes(
+                        ARRAY[\(watch)::uuid], ARRAY[md5(\("\(watch) \(round)")) || md5(\("\(round)"))], ARRAY['text'], ARRAY[false],
+                        ARRAY[''], ARRAY[200], ARRAY[4::bigint])
                     """)
             }
         }

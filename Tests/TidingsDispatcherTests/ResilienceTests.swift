@@ -51,7 +51,10 @@ import TidingsPostgres
         let database = PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: TestSupport.quietLogger)
         defer { database.close() }
         _ = try database.query("""
-            SELECT enqueue_event(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n)) FROM generate_series(1, 2000) AS n
+            SELECT count(*) FROM queue_events((
+                SELECT array_agg(ROW(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n), NULL, NULL)::outbox_event ORDER BY n)
+                FROM generate_series(1, 2000) AS n
+            ))
             """)
 
         #expect(try await TestSupport.eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 1000 })
@@ -108,7 +111,10 @@ import TidingsPostgres
             try database.query(query)[0].decode("n", as: Int.self)
         }
         _ = try database.query("""
-            SELECT enqueue_event(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n)) FROM generate_series(1, 50) AS n
+            SELECT count(*) FROM queue_events((
+                SELECT array_agg(ROW(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n), NULL, NULL)::outbox_event ORDER BY n)
+                FROM generate_series(1, 50) AS n
+            ))
             """)
         #expect(try scalar("SELECT count(*)::int AS n FROM deliveries") == 1500)
 

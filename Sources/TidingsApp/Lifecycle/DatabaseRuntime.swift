@@ -35,8 +35,7 @@ struct DatabaseRuntime: Sendable {
         var postgres = PostgresConfiguration(connectionString: connectionString)
         postgres.maxConnections = configuration.databasePoolSize
         postgres.acquireTimeout = configuration.databaseAcquireTimeout
-        // Read by enqueue_event() and the badges_announce trigger (migration
-        // 0006) when they queue a badge.
+        // Read by queue_events() (migration 0015) when it queues a badge.
         postgres.sessionSettings["tidings.badge_coalesce"] = configuration.badgeCoalescingSetting
         // Every statement Tidings runs is short. When estimates lag a table
         // that just grew (a burst of deliveries, a batch of changes) they

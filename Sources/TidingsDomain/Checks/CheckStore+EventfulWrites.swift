@@ -4,9 +4,9 @@ import TidingsPostgres
 /// Checks with something to record (content hashes, failure counts, state
 /// transitions), for many targets in one transaction and a fixed number of
 /// statements whatever the batch size: lock the watches, one
-/// `record_changes` call, one UPDATE of the watches' check state, one
-/// statement for the `watch.failing`/`watch.recovered` events, one UPDATE of
-/// the targets.
+/// `record_changes` call (which decides baseline, unchanged or changed), one
+/// UPDATE of the watches' check state, one `queue_events` call for the
+/// `watch.failing`/`watch.recovered` events, one UPDATE of the targets.
 extension CheckStore {
     /// Writes the checks in one transaction. Locks are taken watches by id
     /// (here, and again inside `record_changes`), then badges by user (inside
@@ -27,14 +27,11 @@ extension CheckStore {
                 guard let (record, checkedAt) = pending[current.id] else { continue }
                 plan.add(record, over: current, checkedAt: checkedAt)
             }
-            let changeIDs = try Self.recordChanges(plan.contents, on: connection)
+            plan.recorded(try Self.recordChanges(plan.contents, on: connection))
             try Self.updateWatchStates(plan.states, on: connection)
             try Self.announce(plan.events, on: connection)
             try Self.writeTargets(checks.map(\.target), owner: owner, on: connection)
-            return plan.results.map { result in
-                guard let changeID = changeIDs[result.watchID] else { return result }
-                return WatchCheckResult(watchID: result.watchID, result: result.result, changeID: changeID, state: result.state, error: result.error)
-            }
+            return plan.results
         }
     }
 
@@ -72,27 +69,29 @@ extension CheckStore {
         }
     }
 
-    /// One `record_changes` call for every hash of the batch: the arrays are
-    /// built in SQL from one JSON parameter, in watch id order.
-    private static func recordChanges(_ contents: [ContentRow], on connection: PostgresConnection) throws -> [UUID: UUID] {
+    /// One `record_changes` call for every hash of the batch, the columns
+    /// as parallel array parameters; its result per watch.
+    private static func recordChanges(_ contents: [ContentRow], on connection: PostgresConnection) throws -> [UUID: RecordedContent] {
         guard !contents.isEmpty else { return [:] }
-        let rows = try connection.query("""
-            SELECT c.watch_id, c.change_id
-            FROM (
-                SELECT array_agg(r.id ORDER BY r.id) AS ids, array_agg(r.hash ORDER BY r.id) AS hashes,
-                       array_agg(r.snapshot ORDER BY r.id) AS snapshots, array_agg(r.truncated ORDER BY r.id) AS truncated,
-                       array_agg(r.diff ORDER BY r.id) AS diffs, array_agg(r.status ORDER BY r.id) AS statuses,
-                       array_agg(r.length ORDER BY r.id) AS lengths
-                FROM jsonb_to_recordset(\(JSONRows.text(contents))::jsonb) AS r(
-                    id uuid, hash text, snapshot text, truncated boolean, diff text, status integer, length bigint)
-            ) a
-            CROSS JOIN LATERAL record_changes(a.ids, a.hashes, a.snapshots, a.truncated, a.diffs, a.statuses, a.lengths) c
-            """)
-        var changes: [UUID: UUID] = [:]
-        for row in rows {
-            changes[try row.decode("watch_id")] = try row.decode("change_id")
+        func column(_ value: (WatchCheckRecord.ContentRecord) -> String?) -> String {
+            PostgresArrayLiteral.make(contents.map { value($0.content) }, droppingNUL: true)
         }
-        return changes
+        let rows = try connection.query("""
+            SELECT watch_id, result, change_id FROM record_changes(
+                \(PostgresArrayLiteral.make(contents.map(\.id)))::uuid[],
+                \(column(\.hash))::text[], \(column(\.snapshot))::text[], \(column { String($0.snapshotTruncated) })::boolean[],
+                \(column(\.diff))::text[], \(column { String($0.httpStatus) })::integer[],
+                \(column { String($0.contentLength) })::bigint[])
+            """)
+        var recorded: [UUID: RecordedContent] = [:]
+        for row in rows {
+            let text: String = try row.decode("result")
+            guard let result = CheckResult(rawValue: text) else {
+                throw PostgresError(code: .decoding, message: "\(text.prefix(20)) is not a check result")
+            }
+            recorded[try row.decode("watch_id")] = RecordedContent(result: result, changeID: try row.decode("change_id"))
+        }
+        return recorded
     }
 
     private static func updateWatchStates(_ states: [StateRow], on connection: PostgresConnection) throws {
@@ -112,19 +111,21 @@ extension CheckStore {
     private static func announce(_ events: [EventRow], on connection: PostgresConnection) throws {
         guard !events.isEmpty else { return }
         try connection.execute("""
-            SELECT enqueue_event(w.user_id, e.type, jsonb_build_object(
-                'watch_id', w.id,
-                'name', w.name,
-                'url', t.url,
-                'state', w.state,
-                'consecutive_failures', w.consecutive_failures,
-                'error', w.last_error,
-                'checked_at', iso8601(w.last_checked_at)
+            SELECT 1 FROM queue_events((
+                SELECT array_agg(ROW(w.user_id, e.type, jsonb_build_object(
+                    'watch_id', w.id,
+                    'name', w.name,
+                    'url', t.url,
+                    'state', w.state,
+                    'consecutive_failures', w.consecutive_failures,
+                    'error', w.last_error,
+                    'checked_at', iso8601(w.last_checked_at)
+                ), NULL, NULL)::outbox_event ORDER BY w.id)
+                FROM unnest(\(PostgresArrayLiteral.make(events.map(\.id)))::uuid[], \(PostgresArrayLiteral.make(events.map(\.type.rawValue)))::text[])
+                    AS e(id, type)
+                JOIN watches w ON w.id = e.id
+                JOIN targets t ON t.id = w.target_id
             ))
-            FROM jsonb_to_recordset(\(JSONRows.text(events))::jsonb) AS e(id uuid, type text)
-            JOIN watches w ON w.id = e.id
-            JOIN targets t ON t.id = w.target_id
-            ORDER BY w.id
             """)
     }
 }
@@ -140,11 +141,13 @@ private struct LockedWatch {
     let extractJSON: String?
 }
 
-/// What the eventful write does for each locked watch, decided in Swift
-/// from the locked rows and written set-based.
+/// What the eventful write does for each locked watch, from the locked rows
+/// and, for content, from what `record_changes` decided; written set-based.
 private struct EventfulPlan {
     let failureThreshold: Int
     var contents: [ContentRow] = []
+    /// The watches of `contents`, whose results `record_changes` decides.
+    private var awaiting: [(watch: LockedWatch, checkedAt: Date)] = []
     var states: [StateRow] = []
     var events: [EventRow] = []
     var results: [WatchCheckResult] = []
@@ -160,9 +163,7 @@ private struct EventfulPlan {
             // written; the watch starts over from `pending` with the new rule.
             guard current.extractJSON == record.watch.extractJSON else { return }
             contents.append(ContentRow(id: current.id, content: content))
-            let result: CheckResult = current.contentHash == nil ? .baseline : (current.contentHash == content.hash ? .unchanged : .changed)
-            succeed(current, result: result, hasBaseline: true, checkedAt: checkedAt)
-            results.append(WatchCheckResult(watchID: current.id, result: result, changeID: nil, state: .ok, error: nil))
+            awaiting.append((current, checkedAt))
         case .quiet(let result):
             let hasBaseline = current.contentHash != nil
             succeed(current, result: result, hasBaseline: hasBaseline, checkedAt: checkedAt)
@@ -174,9 +175,20 @@ private struct EventfulPlan {
             states.append(StateRow(id: current.id, state: state.rawValue, failures: failures, error: message,
                                    checkedAt: checkedAt.timeIntervalSince1970, result: CheckResult.failed.rawValue))
             // Emitted only on the transition, so once per failing spell.
-            if turnsFailing { events.append(EventRow(id: current.id, type: "watch.failing")) }
+            if turnsFailing { events.append(EventRow(id: current.id, type: .watchFailing)) }
             results.append(WatchCheckResult(watchID: current.id, result: .failed, changeID: nil, state: state, error: message))
         }
+    }
+
+    /// The content's results, as `record_changes` decided them. Every watch
+    /// of `contents` is locked, so it is there.
+    mutating func recorded(_ recorded: [UUID: RecordedContent]) {
+        for (current, checkedAt) in awaiting {
+            guard let content = recorded[current.id] else { continue }
+            succeed(current, result: content.result, hasBaseline: true, checkedAt: checkedAt)
+            results.append(WatchCheckResult(watchID: current.id, result: content.result, changeID: content.changeID, state: .ok, error: nil))
+        }
+        awaiting = []
     }
 
     /// A successful check: the watch is `ok` (one without a baseline stays
@@ -186,24 +198,20 @@ private struct EventfulPlan {
         states.append(StateRow(id: current.id, state: state.rawValue, failures: 0, error: nil,
                                checkedAt: checkedAt.timeIntervalSince1970, result: result.rawValue))
         if current.state == .failing && state == .ok && !current.paused {
-            events.append(EventRow(id: current.id, type: "watch.recovered"))
+            events.append(EventRow(id: current.id, type: .watchRecovered))
         }
     }
 }
 
-private struct ContentRow: JSONRow {
+private struct ContentRow {
     let id: UUID
     let content: WatchCheckRecord.ContentRecord
+}
 
-    func write(to row: inout JSONRows.Row) {
-        row.field("id", id)
-        row.field("hash", content.hash)
-        row.field("snapshot", content.snapshot)
-        row.field("truncated", content.snapshotTruncated)
-        row.field("diff", content.diff)
-        row.field("status", content.httpStatus)
-        row.field("length", content.contentLength)
-    }
+/// What `record_changes` decided for a watch's content.
+private struct RecordedContent {
+    let result: CheckResult
+    let changeID: UUID?
 }
 
 private struct StateRow: JSONRow {
@@ -224,12 +232,7 @@ private struct StateRow: JSONRow {
     }
 }
 
-private struct EventRow: JSONRow {
+private struct EventRow {
     let id: UUID
-    let type: String
-
-    func write(to row: inout JSONRows.Row) {
-        row.field("id", id)
-        row.field("type", type)
-    }
+    let type: WebhookEventType
 }

@@ -5,8 +5,8 @@ import TidingsPostgres
 /// watches, and writing check results. Quiet results (304, version or hash
 /// unchanged) are written in batches; anything that records content, moves
 /// a failure count or changes a watch's state is written for many targets in
-/// one transaction, through `record_changes` and `enqueue_event` (migration
-/// 0006; see CheckStore+EventfulWrites.swift).
+/// one transaction, through `record_changes` and `queue_events` (migration
+/// 0015; see CheckStore+EventfulWrites.swift).
 public struct CheckStore: Sendable {
     let database: PostgresClient
     /// Consecutive failed checks after which a watch is `failing`.

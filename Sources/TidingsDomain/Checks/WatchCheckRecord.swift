@@ -3,7 +3,7 @@ import FoundationEssentials
 /// What one check wrote, or writes, for one watch of the target.
 public struct WatchCheckRecord: Sendable {
     public enum Kind: Sendable {
-        /// A full body was extracted: record_change decides baseline/change/no-op.
+        /// A full body was extracted: `record_changes` decides baseline/change/no-op.
         case content(ContentRecord)
         /// 304, version unchanged: nothing to compare.
         case quiet(CheckResult)

@@ -296,11 +296,11 @@ extension DeliveryStore {
             let userID: UUID? = try row.decode("user_id")
             let reason: String = try row.decode("disabled_reason")
             _ = try connection.query("""
-                SELECT enqueue_event(
-                    \(userID), 'webhook.disabled',
+                SELECT 1 FROM queue_events(ARRAY[ROW(
+                    \(userID)::uuid, \(WebhookEventType.webhookDisabled.rawValue)::text,
                     jsonb_build_object('webhook_id', \(id)::uuid, 'reason', \(reason)::text, 'disabled_at', iso8601(now())),
-                    NULL, \(id)
-                )
+                    NULL, \(id)::uuid
+                )::outbox_event])
                 """)
             try connection.execute("""
                 UPDATE deliveries

@@ -8,7 +8,7 @@ import TidingsPostgres
 /// Every API statement reaches a delivery only through a webhook of the
 /// caller (`WebhookOwner`, the same condition as `WebhookStore`).
 public struct DeliveryStore: Sendable {
-    /// The channel `enqueue_event` notifies at commit; dispatchers listen to it.
+    /// The channel `queue_events` notifies at commit; dispatchers listen to it.
     public static let notificationChannel = "tidings_deliveries"
 
     private static let deliveryColumns = """
@@ -108,11 +108,11 @@ public struct DeliveryStore: Sendable {
             if try webhook.decode("disabled", as: Bool.self) { return .webhookDisabled }
             let userID: UUID? = try webhook.decode("user_id")
             let eventID: UUID = try connection.query("""
-                SELECT enqueue_event(
-                    \(userID), 'webhook.test',
+                SELECT e.id FROM queue_events(ARRAY[ROW(
+                    \(userID)::uuid, \(WebhookEventType.webhookTest.rawValue)::text,
                     jsonb_build_object('webhook_id', \(webhookID)::uuid, 'message', 'A test event sent on request.'),
-                    \(webhookID)
-                ) AS id
+                    \(webhookID)::uuid, NULL
+                )::outbox_event]) AS e(id)
                 """).single().decode("id")
             // A statement apart: the deliveries the function inserted are
             // invisible to the statement that called it.
@@ -129,7 +129,7 @@ public struct DeliveryStore: Sendable {
             """).isEmpty
     }
 
-    /// Wakes dispatchers at commit, as `enqueue_event` does.
+    /// Wakes dispatchers at commit, as `queue_events` does.
     static func notifyDispatchers(on connection: PostgresConnection) throws {
         _ = try connection.query("SELECT pg_notify(\(notificationChannel), '')")
     }

@@ -5,7 +5,7 @@ public struct NewWebhook: Sendable {
     public var eventTypes: [WebhookEventType]
     public var description: String?
 
-    public init(url: String, eventTypes: [WebhookEventType] = WebhookEventType.allCases, description: String? = nil) {
+    public init(url: String, eventTypes: [WebhookEventType] = WebhookEventType.subscribable, description: String? = nil) {
         self.url = url
         self.eventTypes = eventTypes
         self.description = description

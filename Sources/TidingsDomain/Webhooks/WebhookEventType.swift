@@ -1,8 +1,18 @@
-/// The events a webhook can subscribe to.
+/// Every event Tidings stores and delivers: the one list of their names in
+/// Swift (the `events.type` check of migration 0006 lists the same).
 public enum WebhookEventType: String, Sendable, CaseIterable {
     case watchChanged = "watch.changed"
     case badgeUpdated = "badge.updated"
     case watchFailing = "watch.failing"
     case watchRecovered = "watch.recovered"
     case webhookDisabled = "webhook.disabled"
+    /// Sent on request to one webhook only, whatever it subscribes to.
+    case webhookTest = "webhook.test"
+
+    /// The types a webhook can subscribe to, in their canonical order.
+    public static let subscribable = allCases.filter(\.isSubscribable)
+
+    public var isSubscribable: Bool {
+        self != .webhookTest
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 import TidingsCrypto
 import TidingsPostgres
 
-/// Changes for the unread-count tests are written with `record_change`, the
+/// Changes for the unread-count tests are written with `record_changes`, the
 /// database function the poller calls, so the counting under test is the
 /// production path; only the fetching is left out.
 extension APITestServer {
@@ -27,7 +27,11 @@ extension APITestServer {
     func recordChange(watchID: String, text: String) throws -> String? {
         let hash = SHA256.hash(text).hex
         return try application.database.query("""
-            SELECT record_change(\(watchID)::uuid, \(hash), \(text), false, \("-old\n+" + text), 200, \(Int64(text.utf8.count)))::text AS id
+            SELECT (
+                SELECT change_id FROM record_changes(
+                    ARRAY[\(watchID)::uuid], ARRAY[\(hash)::text], ARRAY[\(text)::text], ARRAY[false],
+                    ARRAY[\("-old\n+" + text)::text], ARRAY[200], ARRAY[\(Int64(text.utf8.count))::bigint])
+            )::text AS id
             """)[0].decode("id", as: String?.self)
     }
 

@@ -81,16 +81,21 @@ final class DispatcherHarness: Sendable {
         return (try #require(UUID(uuidString: id)), try #require(object["secret"] as? String))
     }
 
-    /// Stores an event through `enqueue_event`, as the poller and the badge triggers do.
+    /// Stores an event through `queue_events`, as the poller and the badge triggers do.
     @discardableResult
     func enqueue(user: UUID, type: String = "watch.changed", data: String = #"{"n":1}"#) throws -> UUID {
-        try database.query("SELECT enqueue_event(\(user)::uuid, \(type)::text, \(data)::jsonb) AS id")[0].decode("id")
+        try database.query("""
+            SELECT e.id FROM queue_events(ARRAY[ROW(\(user)::uuid, \(type)::text, \(data)::jsonb, NULL, NULL)::outbox_event]) AS e(id)
+            """)[0].decode("id")
     }
 
     /// Many events in one transaction.
     func enqueueBurst(user: UUID, count: Int) throws {
         _ = try database.query("""
-            SELECT enqueue_event(\(user)::uuid, 'watch.changed', jsonb_build_object('n', n)) FROM generate_series(1, \(count)) AS n
+            SELECT count(*) FROM queue_events((
+                SELECT array_agg(ROW(\(user)::uuid, 'watch.changed', jsonb_build_object('n', n), NULL, NULL)::outbox_event ORDER BY n)
+                FROM generate_series(1, \(count)) AS n
+            ))
             """)
     }
 

@@ -5,7 +5,7 @@ import TidingsHTTPServer
 /// The filters of `GET /v1/webhooks/{id}/deliveries`: `status`,
 /// `event_type`, `since` and `until` (ISO 8601, on the creation time).
 enum DeliveryLogQuery {
-    static let eventTypes = WebhookEventType.allCases.map(\.rawValue) + ["webhook.test"]
+    static let eventTypes = WebhookEventType.allCases.map(\.rawValue)
 
     static func filter(from request: HTTPRequest) throws -> DeliveryFilter {
         var filter = DeliveryFilter()

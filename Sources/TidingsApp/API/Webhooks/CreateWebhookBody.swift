@@ -15,7 +15,7 @@ struct CreateWebhookBody: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let url = try container.decode(String.self, forKey: .url)
         try WebhookFieldRules.validateURL(url, key: .url, in: container)
-        var eventTypes = WebhookEventType.allCases
+        var eventTypes = WebhookEventType.subscribable
         if let names = try container.decodeIfPresent([String].self, forKey: .eventTypes) {
             eventTypes = try WebhookFieldRules.eventTypes(names, key: .eventTypes, in: container)
         }

@@ -36,15 +36,15 @@ enum WebhookFieldRules {
         }
         var types: Set<WebhookEventType> = []
         for name in names {
-            guard let type = WebhookEventType(rawValue: name) else {
-                let allowed = WebhookEventType.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let type = WebhookEventType(rawValue: name), type.isSubscribable else {
+                let allowed = WebhookEventType.subscribable.map(\.rawValue).joined(separator: ", ")
                 throw container.fieldProblem(key, "\"\(name.prefix(64))\" is not an event type; expected one of \(allowed)")
             }
             guard types.insert(type).inserted else {
                 throw container.fieldProblem(key, "lists \"\(name)\" more than once")
             }
         }
-        return WebhookEventType.allCases.filter(types.contains)
+        return WebhookEventType.subscribable.filter(types.contains)
     }
 
     static func validateDescription<Key: CodingKey>(_ description: String, key: Key, in container: KeyedDecodingContainer<Key>) throws {

@@ -1,0 +1,138 @@
+import TidingsTestSupport
+import Foundation
+import Testing
+import TidingsDomain
+@testable import TidingsPoller
+import TidingsPostgres
+
+/// Every path that queues events goes through `queue_events` (migration
+/// 0015): the poller's content (`record_changes`, in SQL), the badge
+/// trigger, the poller's state events (Swift), webhook.test and
+/// webhook.disabled (DeliveryStore). Each must reach the same subscribers:
+/// the user's enabled webhooks of that type and the enabled global ones.
+@Suite(.serialized) struct OutboxFanOutTests {
+    @Test func everyPathReachesTheUsersAndTheGlobalWebhooksOfTheType() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        script["page"] = "one"
+        script["status"] = "200"
+        let origin = try TestOriginServer { request in
+            script.record(request)
+            return .text(script["page"]!, status: Int(script["status"]!)!)
+        }
+        let poller = try context.poller { $0.failureThreshold = 1 }
+        defer { poller.shutdown(); origin.stop(); context.close() }
+        let user = try context.user()
+        let stranger = try context.user()
+        let webhooks = WebhookStore(database: context.database)
+        func create(_ owner: WebhookOwner, _ types: [WebhookEventType] = WebhookEventType.subscribable, enabled: Bool = true) throws -> UUID {
+            let id = try webhooks.create(owner: owner, NewWebhook(url: "https://93.184.215.14/hook", eventTypes: types)).webhook.id
+            if !enabled { _ = try webhooks.update(id: id, owner: owner, WebhookChanges(enabled: false)) }
+            return id
+        }
+        let all = try create(.user(user))
+        let badgeOnly = try create(.user(user), [.badgeUpdated])
+        let disabled = try create(.user(user), enabled: false)
+        let global = try create(.global)
+        let globalDisabled = try create(.global, enabled: false)
+        let strangers = try create(.user(stranger))
+
+        let watch = try context.watch(user: user, url: "\(origin.baseURL)/")
+        #expect(try await context.check(watch, with: poller).result == .baseline)
+        script["page"] = "two"
+        #expect(try await context.check(watch, with: poller).result == .changed)
+        script["status"] = "500"
+        #expect(try await context.check(watch, with: poller).state == .failing)
+        script["status"] = "200"
+        #expect(try await context.check(watch, with: poller).state == .ok)
+
+        let deliveries = DeliveryStore(database: context.database)
+        guard case .queued = try deliveries.sendTestEvent(webhookID: badgeOnly, owner: .user(user)) else {
+            Issue.record("the test event was not queued")
+            return
+        }
+        // A 410 disables `all`; its owner's other webhooks and the global ones hear of it.
+        let delivery: UUID = try context.database.query("""
+            SELECT id FROM deliveries WHERE webhook_id = \(all) LIMIT 1
+            """).single().decode("id")
+        let attempt = CompletedAttempt(
+            deliveryID: delivery, webhookID: all, eventID: UUID(), attemptedAt: Date(), durationMilliseconds: 1,
+            statusCode: 410, error: nil, responseBody: nil, responseTruncated: false, outcome: .gone
+        )
+        #expect(try deliveries.complete([attempt], owner: "test", disableAfter: .seconds(3600)).map(\.id) == [all])
+
+        let received = try Self.received(context.database)
+        #expect(received[all] == ["badge.updated", "watch.changed", "watch.failing", "watch.recovered"])
+        #expect(received[badgeOnly] == ["badge.updated", "webhook.test"])
+        #expect(received[global] == ["badge.updated", "watch.changed", "watch.failing", "watch.recovered", "webhook.disabled"])
+        #expect(received[disabled] == nil)
+        #expect(received[globalDisabled] == nil)
+        #expect(received[strangers] == nil)
+    }
+
+    @Test func aBatchQueuesEveryEventAndOnlyTheLatestBadgeOfAUser() async throws {
+        let context = try PollerTestContext()
+        defer { context.close() }
+        let user = try context.user()
+        let webhooks = WebhookStore(database: context.database)
+        let hook = try webhooks.create(owner: .user(user), NewWebhook(url: "https://93.184.215.14/hook")).webhook.id
+        let rows = try context.database.query("""
+            SELECT e.id, e.n FROM queue_events(ARRAY[
+                ROW(\(user)::uuid, 'badge.updated', '{"count": 1}', NULL, NULL)::outbox_event,
+                ROW(\(user)::uuid, 'watch.changed', '{"n": 2}', NULL, NULL)::outbox_event,
+                ROW(\(user)::uuid, 'badge.updated', '{"count": 3}', NULL, NULL)::outbox_event
+            ]) WITH ORDINALITY AS e(id, n)
+            """)
+        let ids: [UUID] = try rows.map { try $0.decode("id") }
+        #expect(try context.database.query("SELECT count(*)::integer AS n FROM events").single().decode("n", as: Int.self) == 3)
+        let queued = try context.database.query("""
+            SELECT d.event_id FROM deliveries d WHERE d.webhook_id = \(hook) ORDER BY d.event_id = \(ids[1]) DESC
+            """).map { try $0.decode("event_id", as: UUID.self) }
+        // The watch.changed event, and one badge delivery carrying the later count.
+        #expect(queued == [ids[1], ids[2]])
+        #expect(try Self.received(context.database)[hook] == ["badge.updated", "watch.changed"])
+    }
+
+    @Test func recordChangesDecidesBaselineUnchangedAndChangedOnce() async throws {
+        let context = try PollerTestContext()
+        defer { context.close() }
+        let user = try context.user()
+        let first = try context.watch(user: user, url: "https://93.184.215.14/first")
+        let paused = try context.watch(user: user, url: "https://93.184.215.14/paused")
+        func record(_ watches: [Watch], hash: Character) throws -> [UUID: (result: String, changed: Bool)] {
+            let ids = "{" + watches.map(\.id.uuidString).joined(separator: ",") + "}"
+            var results: [UUID: (String, Bool)] = [:]
+            for row in try context.database.query("""
+                SELECT watch_id, result, change_id IS NOT NULL AS changed FROM record_changes(
+                    \(ids)::uuid[], array_fill(\(String(repeating: hash, count: 64))::text, ARRAY[\(watches.count)::integer]),
+                    array_fill('text'::text, ARRAY[\(watches.count)::integer]), array_fill(false, ARRAY[\(watches.count)::integer]),
+                    array_fill(''::text, ARRAY[\(watches.count)::integer]), array_fill(200, ARRAY[\(watches.count)::integer]),
+                    array_fill(4::bigint, ARRAY[\(watches.count)::integer]))
+                """) {
+                results[try row.decode("watch_id")] = (try row.decode("result"), try row.decode("changed"))
+            }
+            return results
+        }
+        #expect(try record([first, paused], hash: "a").mapValues(\.result) == [first.id: "baseline", paused.id: "baseline"])
+        try context.database.withConnection { try $0.execute("UPDATE watches SET paused = true WHERE id = \(paused.id)") }
+        #expect(try record([first], hash: "a")[first.id]?.result == "unchanged")
+        let changed = try record([first, paused], hash: "b")
+        #expect(changed[first.id]?.result == "changed")
+        #expect(changed[first.id]?.changed == true)
+        // A paused watch's hash is kept current but records no change.
+        #expect(changed[paused.id]?.result == "changed")
+        #expect(changed[paused.id]?.changed == false)
+        #expect(try context.events(of: user, type: "watch.changed").count == 1)
+    }
+
+    /// Event types delivered to each webhook, sorted.
+    private static func received(_ database: PostgresClient) throws -> [UUID: [String]] {
+        var received: [UUID: [String]] = [:]
+        for row in try database.query("""
+            SELECT d.webhook_id, e.type FROM deliveries d JOIN events e ON e.id = d.event_id ORDER BY e.type
+            """) {
+            received[try row.decode("webhook_id"), default: []].append(try row.decode("type"))
+        }
+        return received
+    }
+}
