@@ -97,6 +97,7 @@ let package = Package(
                 "TidingsCrypto",
                 "TidingsDomain",
                 "TidingsDispatcher",
+                "TidingsExtraction",
                 "TidingsObservability",
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",

@@ -21,13 +21,12 @@ final class AttemptWriter: Sendable {
     private let logger: Logger
     private let disabledWebhooks: Counter?
     /// Woken after each batch written: its leases are free for the next claim.
-    private let claimer: WakeSignal
+    private let claimer: WorkerLoop
     private let writtenCount = Atomic<Int>(0)
     private let pending = Mutex(Pending())
-    private let signal = WakeSignal()
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let loop = WorkerLoop(name: "tidings.dispatcher.write")
 
-    init(store: DeliveryStore, owner: String, disableAfter: Duration, logger: Logger, disabledWebhooks: Counter?, claimer: WakeSignal) {
+    init(store: DeliveryStore, owner: String, disableAfter: Duration, logger: Logger, disabledWebhooks: Counter?, claimer: WorkerLoop) {
         self.store = store
         self.owner = owner
         self.disableAfter = disableAfter
@@ -42,7 +41,7 @@ final class AttemptWriter: Sendable {
     }
 
     func start() {
-        thread.withLock { $0 = JoinableThread.start(name: "tidings.dispatcher.write") { [self] in run() } }
+        loop.start { [self] in run() }
     }
 
     /// Queues an attempt; ignored once stopped.
@@ -52,16 +51,16 @@ final class AttemptWriter: Sendable {
             pending.attempts.append(attempt)
             return true
         }
-        if queued { signal.wake() }
+        if queued { loop.wake() }
     }
 
     /// Writes what is queued (one try if the database does not answer) and
     /// stops. Attempts added later are dropped: their leases are released
     /// or run out, and they are sent again.
     func stop() {
+        // The flag lives with the queue, so no attempt slips in after it.
         pending.withLock { $0.isStopping = true }
-        signal.wake()
-        thread.withLock { $0.take() }?.join()
+        loop.stop()
     }
 
     private func run() {
@@ -73,7 +72,7 @@ final class AttemptWriter: Sendable {
             }
             if batch.isEmpty {
                 if isStopping { return }
-                signal.wait(timeout: .seconds(1))
+                loop.wait(timeout: .seconds(1))
                 continue
             }
             do {
@@ -100,7 +99,7 @@ final class AttemptWriter: Sendable {
                 pending.withLock { $0.attempts.insert(contentsOf: batch, at: 0) }
                 let retry = ContinuousClock.now + backoff.next()
                 while ContinuousClock.now < retry && !pending.withLock({ $0.isStopping }) {
-                    signal.wait(timeout: retry - ContinuousClock.now)
+                    loop.wait(timeout: retry - ContinuousClock.now)
                 }
             }
         }

@@ -10,7 +10,7 @@ import TidingsSynchronization
 final class NotificationWaker: Sendable {
     private let loop: PostgresNotificationLoop
 
-    init(configuration: PostgresConfiguration, signal: WakeSignal, logger: Logger) {
+    init(configuration: PostgresConfiguration, loop dispatcher: WorkerLoop, logger: Logger) {
         // Warn once per outage, not on every retry.
         let failing = Atomic(false)
         loop = PostgresNotificationLoop(
@@ -22,9 +22,9 @@ final class NotificationWaker: Sendable {
                     if failing.exchange(false, ordering: .acquiringAndReleasing) {
                         logger.notice("listening for deliveries again")
                     }
-                    signal.wake()
+                    dispatcher.wake()
                 },
-                received: { _ in signal.wake() },
+                received: { _ in dispatcher.wake() },
                 lost: { error in
                     if !failing.exchange(true, ordering: .acquiringAndReleasing) {
                         logger.warning("cannot listen for deliveries; polling only", metadata: ["error": error.description])

@@ -46,13 +46,12 @@ public final class WebhookDispatcher: Sendable {
     private let client: HTTPClient
     private let policy: RetryPolicy
     private let logger: Logger
-    private let signal = WakeSignal()
     private let waker: NotificationWaker
     /// Shared by the loop and the HTTP client's thread.
     private let slots: Mutex<DeliverySlots>
     private let writer: AttemptWriter
-    private let stopping = Atomic<Bool>(false)
-    private let loop = Mutex<JoinableThread?>(nil)
+    /// The claim loop; woken by notifications, the writer and the heartbeat.
+    private let loop = WorkerLoop(name: "tidings.dispatcher")
     private let heartbeat: LeaseHeartbeat
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
@@ -100,12 +99,12 @@ public final class WebhookDispatcher: Sendable {
             owner: leaseOwner, holds: .deliveries, inFlightGrace: configuration.inFlightGrace,
             database: pool, logger: logger
         )
-        self.waker = NotificationWaker(configuration: database.configuration, signal: signal, logger: logger)
+        self.waker = NotificationWaker(configuration: database.configuration, loop: loop, logger: logger)
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
         self.writer = AttemptWriter(
             store: store, owner: leaseOwner, disableAfter: configuration.disableAfter,
-            logger: logger, disabledWebhooks: disabledWebhooks, claimer: signal
+            logger: logger, disabledWebhooks: disabledWebhooks, claimer: loop
         )
         if let metrics {
             metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
@@ -120,7 +119,7 @@ public final class WebhookDispatcher: Sendable {
         )
         waker.start()
         writer.start()
-        loop.withLock { $0 = JoinableThread.start(name: "tidings.dispatcher") { [self] in run() } }
+        loop.start { [self] in run() }
         logger.info("webhook dispatcher started")
     }
 
@@ -129,12 +128,7 @@ public final class WebhookDispatcher: Sendable {
     /// once from another dispatcher or the next start), then stops the
     /// HTTP client. Safe to call more than once.
     public func shutdown() {
-        stopping.store(true, ordering: .releasing)
-        signal.wake()
-        if let running = loop.withLock({ $0.take() }) {
-            running.join()
-            logger.info("webhook dispatcher stopped")
-        }
+        if loop.stop() { logger.info("webhook dispatcher stopped") }
         waker.stop()
         client.shutdown()
         heartbeat.stop()
@@ -152,7 +146,7 @@ public final class WebhookDispatcher: Sendable {
         }
         for delivery in resumed { send(delivery) }
         // The loop waits while it may not claim.
-        if !wasAlive { signal.wake() }
+        if !wasAlive { loop.wake() }
     }
 
     /// Another process found this one dead (its heartbeat stalled) and
@@ -179,7 +173,7 @@ public final class WebhookDispatcher: Sendable {
         var moreToClaim = false
         var dropped = 0
         let leasesPerWebhook = configuration.perWebhookConcurrency + configuration.prefetch
-        while !stopping.load(ordering: .acquiring) {
+        while !loop.isStopping {
             let (alive, held, heldPerWebhook, full, droppedNow) = slots.withLock {
                 ($0.mayStart(at: .now), $0.heldCount, $0.heldPerWebhook, $0.full(limit: leasesPerWebhook), $0.droppedCount)
             }
@@ -192,7 +186,7 @@ public final class WebhookDispatcher: Sendable {
             // Nothing starts without a fresh heartbeat: no claim either (the
             // heartbeat wakes the loop when it is back).
             guard alive else {
-                signal.wait(timeout: configuration.pollInterval)
+                loop.wait(timeout: configuration.pollInterval)
                 continue
             }
             // A claim costs a transaction whatever it takes: under load it
@@ -203,7 +197,7 @@ public final class WebhookDispatcher: Sendable {
             let written = writer.written
             let batchReady = moreToClaim || held == 0 || written - writtenAtClaim >= held || now - lastClaim >= Self.turnInterval
             guard batchReady else {
-                signal.wait(timeout: lastClaim + Self.turnInterval - now)
+                loop.wait(timeout: lastClaim + Self.turnInterval - now)
                 continue
             }
             lastClaim = now
@@ -257,7 +251,7 @@ public final class WebhookDispatcher: Sendable {
                     nextPrune = ContinuousClock.now + configuration.pruneInterval
                 }
             }
-            if sleep > .zero { signal.wait(timeout: sleep) }
+            if sleep > .zero { loop.wait(timeout: sleep) }
         }
         drain()
     }
@@ -290,7 +284,7 @@ public final class WebhookDispatcher: Sendable {
             while true {
                 let batch = try store.pruneEvents(olderThan: configuration.eventRetention)
                 pruned += batch
-                if batch < 1000 || stopping.load(ordering: .acquiring) { break }
+                if batch < 1000 || loop.isStopping { break }
             }
             if pruned > 0 { logger.info("pruned old events", metadata: ["events": String(pruned)]) }
         } catch {
@@ -305,7 +299,7 @@ public final class WebhookDispatcher: Sendable {
         slots.withLock { $0.close() }
         let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
         while slots.withLock({ $0.inFlightCount }) > 0 && ContinuousClock.now < deadline {
-            signal.wait(timeout: .milliseconds(50))
+            loop.wait(timeout: .milliseconds(50))
         }
         writer.stop()
         do {

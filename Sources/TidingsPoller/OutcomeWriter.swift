@@ -40,9 +40,10 @@ final class OutcomeWriter: Sendable {
     private let logger: Logger
     private let metrics: PollerMetrics
     private let queue = Mutex(Queue())
-    private let wakeup = NSCondition()
-    private let finished = DispatchSemaphore(value: 0)
-    private let threads = Atomic<Int>(0)
+    /// Wakes one waiting writer; a writer that leaves results behind, or
+    /// sees the stop, passes the wake on to the next.
+    private let wakeup = WakeSignal()
+    private let threads = Mutex<[JoinableThread]>([])
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
         self.store = store
@@ -55,13 +56,10 @@ final class OutcomeWriter: Sendable {
     /// Starts the writer threads; `progress` runs after every batch written
     /// (the scheduler waits on it when the backlog is full).
     func start(progress: @escaping @Sendable () -> Void) {
-        let count = max(configuration.writerCount, 1)
-        threads.store(count, ordering: .relaxed)
-        for index in 0..<count {
-            let thread = Thread { [self] in run(progress: progress) }
-            thread.name = "tidings-poller-writer-\(index)"
-            thread.start()
+        let started = (0..<max(configuration.writerCount, 1)).map { index in
+            JoinableThread.start(name: "tidings.writer.\(index)") { [self] in run(progress: progress) }
         }
+        threads.withLock { $0 = started }
     }
 
     /// Results queued and not yet taken by a writer.
@@ -80,18 +78,14 @@ final class OutcomeWriter: Sendable {
         // A writer waits for the first result, then for the batch to fill
         // or its delay to pass: waking it for every result would only cost.
         guard let count, count == 1 || count % configuration.writeBatchSize == 0 else { return }
-        wakeup.lock()
-        wakeup.signal()
-        wakeup.unlock()
+        wakeup.wake()
     }
 
     /// Writes what is queued, then stops the threads.
     func stop() {
         queue.withLock { $0.isStopped = true }
-        wakeup.lock()
-        wakeup.broadcast()
-        wakeup.unlock()
-        for _ in 0..<threads.load(ordering: .relaxed) { finished.wait() }
+        wakeup.wake()
+        for thread in threads.withLock({ $0 }) { thread.join() }
     }
 
     private func run(progress: @Sendable () -> Void) {
@@ -99,18 +93,15 @@ final class OutcomeWriter: Sendable {
             write(batch)
             progress()
         }
-        finished.signal()
     }
 
     /// Waits for work, then until the batch is full or the oldest result
     /// waited `writeBatchDelay`. Nil once stopped and drained.
     private func nextBatch() -> [CheckOutcome]? {
         let size = configuration.writeBatchSize
-        var deadline: Date?
-        wakeup.lock()
-        defer { wakeup.unlock() }
+        var deadline: ContinuousClock.Instant?
         while true {
-            let due = deadline.map { Date() >= $0 } ?? false
+            let due = deadline.map { ContinuousClock.now >= $0 } ?? false
             let (batch, waiting, stopped) = queue.withLock { queue in
                 guard queue.count > 0, queue.count >= size || due || queue.isStopped else {
                     return ([CheckOutcome](), queue.count, queue.isStopped)
@@ -120,17 +111,20 @@ final class OutcomeWriter: Sendable {
             if !batch.isEmpty {
                 // Results left behind: an idle writer starts on them now
                 // rather than after its own timeout.
-                if waiting > 0 { wakeup.signal() }
+                if waiting > 0 { wakeup.wake() }
                 return batch
             }
-            if stopped { return nil }
+            if stopped {
+                wakeup.wake()
+                return nil
+            }
             // Another writer may have taken what this one was waiting for.
             if waiting == 0 {
                 deadline = nil
             } else if deadline == nil {
-                deadline = Date(timeIntervalSinceNow: configuration.writeBatchDelay.inSeconds)
+                deadline = .now + configuration.writeBatchDelay
             }
-            _ = wakeup.wait(until: deadline ?? Date(timeIntervalSinceNow: 0.5))
+            wakeup.wait(timeout: deadline.map { ContinuousClock.now.duration(to: $0) } ?? .milliseconds(500))
         }
     }
 

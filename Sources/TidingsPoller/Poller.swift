@@ -43,9 +43,10 @@ public final class Poller: TargetCheckRunner, Sendable {
     private let logger: Logger
     private let metrics: PollerMetrics
     private let state = Mutex(State())
-    private let capacity = NSCondition()
-    private let schedulerFinished = DispatchSemaphore(value: 0)
-    private let schedulerStarted = Atomic<Bool>(false)
+    /// Wakes the scheduler (a slot freed, a batch written) or, once the
+    /// scheduler has stopped, `shutdown` waiting for checks in flight.
+    private let capacity = WakeSignal()
+    private let scheduler = Mutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
 
     /// Creates the poller and its own HTTP client (its own libcurl driver
@@ -85,10 +86,8 @@ public final class Poller: TargetCheckRunner, Sendable {
         heartbeat.start()
         writer.start { [weak self] in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
-        schedulerStarted.store(true, ordering: .relaxed)
-        let thread = Thread { [self] in runScheduler() }
-        thread.name = "tidings-poller-scheduler"
-        thread.start()
+        let thread = JoinableThread.start(name: "tidings.scheduler") { [self] in runScheduler() }
+        scheduler.withLock { $0 = thread }
         logger.notice("poller started", metadata: [
             "poller.owner": owner,
             "poller.concurrency": String(configuration.concurrency),
@@ -148,12 +147,12 @@ public final class Poller: TargetCheckRunner, Sendable {
         }
         guard !alreadyStopping else { return }
         wakeScheduler()
-        if schedulerStarted.load(ordering: .relaxed) { schedulerFinished.wait() }
+        scheduler.withLock { $0 }?.join()
 
-        let deadline = Date(timeIntervalSinceNow: grace.inSeconds)
-        capacity.lock()
-        while !state.withLock({ $0.inFlight.isEmpty }) && capacity.wait(until: deadline) {}
-        capacity.unlock()
+        let deadline = ContinuousClock.now + grace
+        while !state.withLock({ $0.inFlight.isEmpty }), ContinuousClock.now < deadline {
+            capacity.wait(timeout: ContinuousClock.now.duration(to: deadline))
+        }
 
         // Checks still running will end with `.shutdown` and be dropped.
         let unfinished = state.withLock { Array($0.inFlight) }
@@ -173,7 +172,6 @@ public final class Poller: TargetCheckRunner, Sendable {
     // MARK: Scheduler
 
     private func runScheduler() {
-        defer { schedulerFinished.signal() }
         let lowWater = max(configuration.concurrency / 8, 1)
         // The walk of the due index starts over at least this often, so a
         // target passed over (locked by another replica, released, lease
@@ -233,15 +231,11 @@ public final class Poller: TargetCheckRunner, Sendable {
     }
 
     private func wakeScheduler() {
-        capacity.lock()
-        capacity.broadcast()
-        capacity.unlock()
+        capacity.wake()
     }
 
     private func waitForCapacity(timeout: Duration) {
-        capacity.lock()
-        _ = capacity.wait(until: Date(timeIntervalSinceNow: timeout.inSeconds))
-        capacity.unlock()
+        capacity.wait(timeout: timeout)
     }
 }
 

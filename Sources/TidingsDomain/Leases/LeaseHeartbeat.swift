@@ -25,10 +25,7 @@ public final class LeaseHeartbeat: Sendable {
     private let store: LeaseOwnerStore
     private let logger: Logger
     private let liveness: Mutex<LeaseLiveness>
-    private let stopping = Atomic<Bool>(false)
-    private let wake = WakeSignal()
-    private let thread = Mutex<JoinableThread?>(nil)
-    private let started = Atomic<Bool>(false)
+    private let loop: WorkerLoop
 
     /// `inFlightGrace` is the longest work the owner started while alive
     /// may still run. `database` must stay open until `stop` returns.
@@ -38,6 +35,7 @@ public final class LeaseHeartbeat: Sendable {
         self.store = LeaseOwnerStore(database: database)
         self.logger = logger
         self.liveness = Mutex(LeaseLiveness(inFlightGrace: inFlightGrace))
+        self.loop = WorkerLoop(name: "tidings.heartbeat.\(holds.rawValue)")
     }
 
     /// Until when the owner may start work; nil while it may not.
@@ -54,19 +52,13 @@ public final class LeaseHeartbeat: Sendable {
         onAlive: @escaping @Sendable (ContinuousClock.Instant) -> Void = { _ in },
         onReaped: @escaping @Sendable () -> Void = {}
     ) {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let worker = JoinableThread.start(name: "tidings.heartbeat.\(holds.rawValue)") { [self] in
-            run(onAlive: onAlive, onReaped: onReaped)
-        }
-        thread.withLock { $0 = worker }
+        loop.start { [self] in run(onAlive: onAlive, onReaped: onReaped) }
     }
 
     /// Stops beating and deletes the owner's row: call after the owner has
     /// released its leases. Safe to call more than once.
     public func stop() {
-        guard started.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        wake.wake()
-        thread.withLock { $0.take() }?.join()
+        guard loop.stop() else { return }
         do {
             try store.unregister(owner: owner)
         } catch {
@@ -78,7 +70,7 @@ public final class LeaseHeartbeat: Sendable {
         var registered = false
         var failing = false
         let deadAfter = liveness.withLock { $0.deadAfter }
-        while !stopping.load(ordering: .acquiring) {
+        while !loop.isStopping {
             let sentAt = ContinuousClock.now
             do {
                 if registered, try !store.beat(owner: owner) {
@@ -128,7 +120,7 @@ public final class LeaseHeartbeat: Sendable {
             }
             let next = sentAt + LeaseLiveness.beatInterval
             let wait = max(next - ContinuousClock.now, .zero)
-            wake.wait(timeout: wait)
+            loop.wait(timeout: wait)
         }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-import Synchronization
 import TidingsSynchronization
 
 /// Keeps a LISTEN session open on a thread of its own: opens a
@@ -32,33 +30,27 @@ public final class PostgresNotificationLoop: Sendable {
 
     private let configuration: PostgresConfiguration
     private let channels: [String]
-    private let threadName: String
     private let handlers: Handlers
-    private let stopping = Atomic(false)
-    private let thread = Mutex<JoinableThread?>(nil)
-    private let started = Atomic(false)
+    private let loop: WorkerLoop
 
     public init(configuration: PostgresConfiguration, channels: [String], threadName: String, handlers: Handlers) {
         self.configuration = configuration
         self.channels = channels
-        self.threadName = threadName
+        self.loop = WorkerLoop(name: threadName)
         self.handlers = handlers
     }
 
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let worker = JoinableThread.start(name: threadName) { [self] in run() }
-        thread.withLock { $0 = worker }
+        loop.start { [self] in run() }
     }
 
     /// Returns once the thread has ended (within one wait slice).
     public func stop() {
-        stopping.store(true, ordering: .releasing)
-        thread.withLock { $0.take() }?.join()
+        loop.stop()
     }
 
     private var isStopping: Bool {
-        stopping.load(ordering: .acquiring)
+        loop.isStopping
     }
 
     private func run() {
@@ -80,11 +72,8 @@ public final class PostgresNotificationLoop: Sendable {
         }
     }
 
-    /// Sleeps in short steps so that `stop` is not held up by a long delay.
+    /// Waits out a retry delay, or until `stop`.
     private func sleep(_ duration: Duration) {
-        let deadline = ContinuousClock.now + duration
-        while !isStopping, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        loop.wait(timeout: duration)
     }
 }
