@@ -1,5 +1,14 @@
 #ifndef TIDINGS_CLIBXML2_H
 #define TIDINGS_CLIBXML2_H
+// Debian's libxml2 is built with ICU, so encoding.h would include the
+// system's ICU headers; Foundation brings its own copy of them
+// (_FoundationICU), and a Swift file that sees both modules fails to build
+// ("UErrorCode has different definitions in different modules"), in a
+// clean build and depending on the order modules are compiled. Tidings
+// never touches the ICU fields at the end of xmlCharEncodingHandler (only
+// libxml2's own code does), so its declarations are left out here.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
 #include <libxml/chvalid.h>
 #include <libxml/parser.h>
 #include <libxml/HTMLparser.h>
