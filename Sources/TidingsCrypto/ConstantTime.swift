@@ -2,8 +2,8 @@ internal import CCrypto
 
 /// Comparisons whose duration does not depend on where inputs differ, for
 /// secrets and signatures (a plain `==` leaks how many leading bytes match).
-public enum ConstantTime {
-    public static func isEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+package enum ConstantTime {
+    package static func isEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.isEmpty { return true }
         return lhs.withUnsafeBytes { left in

@@ -1,8 +1,8 @@
 /// Hexadecimal encoding and decoding.
-public enum Hex {
+package enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var characters = [UInt8]()
         characters.reserveCapacity(bytes.count * 2)
         for byte in bytes {
@@ -12,7 +12,7 @@ public enum Hex {
         return String(decoding: characters, as: UTF8.self)
     }
 
-    public static func decode(_ string: String) -> [UInt8]? {
+    package static func decode(_ string: String) -> [UInt8]? {
         let characters = Array(string.utf8)
         guard characters.count % 2 == 0 else { return nil }
         var output = [UInt8]()
@@ -37,20 +37,20 @@ public enum Hex {
 }
 
 /// Base64 (RFC 4648) in the standard and URL-safe alphabets.
-public enum Base64 {
+package enum Base64 {
     private static let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlSafe = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         encode(bytes, alphabet: standard, padded: true)
     }
 
-    public static func encodeURLSafe(_ bytes: [UInt8]) -> String {
+    package static func encodeURLSafe(_ bytes: [UInt8]) -> String {
         encode(bytes, alphabet: urlSafe, padded: false)
     }
 
     /// Decodes either alphabet, with or without padding; nil for anything else.
-    public static func decode(_ string: String) -> [UInt8]? {
+    package static func decode(_ string: String) -> [UInt8]? {
         var sextets = [UInt8]()
         sextets.reserveCapacity(string.utf8.count)
         var sawPadding = false

@@ -2,8 +2,8 @@ import FoundationEssentials
 internal import CCrypto
 
 /// HMAC-SHA256 (RFC 2104) on OpenSSL's one-shot HMAC function.
-public enum HMACSHA256 {
-    public static func authenticationCode<Key: ContiguousBytes, Message: ContiguousBytes>(
+package enum HMACSHA256 {
+    package static func authenticationCode<Key: ContiguousBytes, Message: ContiguousBytes>(
         for message: Message,
         key: Key
     ) -> Digest {

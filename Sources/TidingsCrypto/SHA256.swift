@@ -2,12 +2,12 @@ import FoundationEssentials
 internal import CCrypto
 
 /// SHA-256 (FIPS 180-4) on OpenSSL's EVP interface.
-public struct SHA256: ~Copyable {
-    public static let byteCount = 32
+package struct SHA256: ~Copyable {
+    package static let byteCount = 32
 
     private let context: OpaquePointer
 
-    public init() {
+    package init() {
         guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
             fatalError("OpenSSL could not initialise SHA-256: \(OpenSSLErrorQueue.drain())")
         }
@@ -18,13 +18,13 @@ public struct SHA256: ~Copyable {
         EVP_MD_CTX_free(context)
     }
 
-    public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
+    package mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
         bytes.withUnsafeBytes { buffer in
             precondition(EVP_DigestUpdate(context, buffer.baseAddress, buffer.count) == 1)
         }
     }
 
-    public consuming func finalize() -> Digest {
+    package consuming func finalize() -> Digest {
         var output = [UInt8](repeating: 0, count: Self.byteCount)
         var length: UInt32 = 0
         precondition(EVP_DigestFinal_ex(context, &output, &length) == 1 && length == 32)
@@ -32,7 +32,7 @@ public struct SHA256: ~Copyable {
     }
 
     /// The digest of `bytes` in one call.
-    public static func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> Digest {
+    package static func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> Digest {
         var output = [UInt8](repeating: 0, count: byteCount)
         var length: UInt32 = 0
         bytes.withUnsafeBytes { buffer in
@@ -41,7 +41,7 @@ public struct SHA256: ~Copyable {
         return Digest(bytes: output)
     }
 
-    public static func hash(_ string: String) -> Digest {
+    package static func hash(_ string: String) -> Digest {
         hash(Array(string.utf8))
     }
 }

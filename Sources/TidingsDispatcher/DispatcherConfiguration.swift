@@ -1,15 +1,15 @@
 /// How the webhook dispatcher sends, retries and gives up.
-public struct DispatcherConfiguration: Sendable {
+package struct DispatcherConfiguration: Sendable {
     /// Total time for one attempt (`TIDINGS_WEBHOOK_TIMEOUT`).
-    public var timeout: Duration = .seconds(15)
+    package var timeout: Duration = .seconds(15)
     /// Delay before each attempt, the first one included (it is normally
     /// 0s: new deliveries are due at once); its length is the number of
     /// attempts (`TIDINGS_WEBHOOK_RETRY_SCHEDULE`).
-    public var retrySchedule: [Duration] = RetryPolicy.defaultSchedule
+    package var retrySchedule: [Duration] = RetryPolicy.defaultSchedule
     /// A webhook failing without a success this long is disabled (`TIDINGS_WEBHOOK_DISABLE_AFTER`).
-    public var disableAfter: Duration = .seconds(5 * 86_400)
+    package var disableAfter: Duration = .seconds(5 * 86_400)
     /// Live leases per webhook across all dispatchers (`TIDINGS_WEBHOOK_CONCURRENCY`).
-    public var perWebhookConcurrency = 4
+    package var perWebhookConcurrency = 4
     /// Leases per webhook this process may hold beyond the cap while no
     /// other dispatcher holds one: queued here and sent the moment one of
     /// the webhook's requests finishes, instead of after a database turn.
@@ -17,28 +17,28 @@ public struct DispatcherConfiguration: Sendable {
     /// makes claiming cheap per delivery; it costs a longer lease on the
     /// queued deliveries (see `queuedLeaseDuration`). Nil means eight times
     /// the cap; 0 turns queueing off.
-    public var perWebhookPrefetch: Int?
+    package var perWebhookPrefetch: Int?
     /// Requests in flight in this process.
-    public var maxInFlight = 512
+    package var maxInFlight = 512
     /// Deliveries leased per claim statement.
-    public var claimBatchSize = 256
+    package var claimBatchSize = 256
     /// Event payloads older than this are deleted (`TIDINGS_EVENT_RETENTION`).
-    public var eventRetention: Duration = .seconds(30 * 86_400)
+    package var eventRetention: Duration = .seconds(30 * 86_400)
     /// How often retention pruning runs.
-    public var pruneInterval: Duration = .seconds(600)
+    package var pruneInterval: Duration = .seconds(600)
     /// The longest the dispatcher sleeps without looking at the table:
     /// polling is the source of truth, NOTIFY only makes it sooner.
-    public var pollInterval: Duration = .seconds(1)
+    package var pollInterval: Duration = .seconds(1)
     /// A lease outlives the attempt's timeout by this much, so a slow but
     /// finished attempt is still written back before anyone else may claim it.
-    public var leaseMargin: Duration = .seconds(5)
+    package var leaseMargin: Duration = .seconds(5)
     /// How long shutdown waits for attempts in flight before releasing their leases.
-    public var shutdownGracePeriod: Duration = .seconds(5)
-    public var allowPrivateTargets = false
-    public var connectTimeout: Duration = .seconds(10)
-    public var userAgent = "Tidings-Webhooks"
+    package var shutdownGracePeriod: Duration = .seconds(5)
+    package var allowPrivateTargets = false
+    package var connectTimeout: Duration = .seconds(10)
+    package var userAgent = "Tidings-Webhooks"
 
-    public init() {}
+    package init() {}
 
     var leaseDuration: Duration {
         timeout + leaseMargin

@@ -2,17 +2,17 @@ import TidingsSynchronization
 
 /// What follows an attempt, decided from its result alone: pure logic,
 /// tested without a network or a clock.
-public struct RetryPolicy: Sendable {
-    public static let defaultSchedule: [Duration] = [
+package struct RetryPolicy: Sendable {
+    package static let defaultSchedule: [Duration] = [
         .zero, .seconds(5), .seconds(300), .seconds(1800), .seconds(7200), .seconds(18_000), .seconds(36_000), .seconds(36_000),
     ]
     /// Retry delays vary by this fraction either way, so receivers that
     /// failed together are not hit again all at the same instant.
-    public static let jitter = 0.2
+    package static let jitter = 0.2
     /// Statuses whose `Retry-After` is honoured.
-    public static let retryAfterStatuses: Set<Int> = [429, 502, 503, 504]
+    package static let retryAfterStatuses: Set<Int> = [429, 502, 503, 504]
 
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         case succeeded
         case retry(after: Duration)
         /// No attempt left.
@@ -21,13 +21,13 @@ public struct RetryPolicy: Sendable {
         case gone
     }
 
-    public let schedule: [Duration]
+    package let schedule: [Duration]
     /// The longest step of the schedule: a receiver's `Retry-After` is
     /// honoured up to this, so no receiver can park a delivery for longer
     /// than the schedule itself would.
-    public let longestRetryAfter: Duration
+    package let longestRetryAfter: Duration
 
-    public init(schedule: [Duration]) {
+    package init(schedule: [Duration]) {
         precondition(!schedule.isEmpty, "a retry schedule has at least one attempt")
         self.schedule = schedule
         longestRetryAfter = schedule.max() ?? .zero
@@ -35,7 +35,7 @@ public struct RetryPolicy: Sendable {
 
     /// `attemptsMade` counts this attempt; `statusCode` is nil when no
     /// response arrived. `random` returns a value in the given range.
-    public func decide(
+    package func decide(
         attemptsMade: Int,
         statusCode: Int?,
         retryAfter: Duration?,

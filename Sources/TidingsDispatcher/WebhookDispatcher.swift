@@ -29,7 +29,7 @@ import TidingsSynchronization
 /// frees its leases (a crashed dispatcher's queue goes out again within
 /// about the timeout plus a few seconds, not when the long leases of
 /// queued deliveries run out).
-public final class WebhookDispatcher: Sendable {
+package final class WebhookDispatcher: Sendable {
     /// The longest a claim waits under load for the writer to free leases.
     /// The local queues keep the slots busy meanwhile; a longer turn makes
     /// each claim a larger batch (its fixed cost, finding the due rows and
@@ -37,9 +37,9 @@ public final class WebhookDispatcher: Sendable {
     /// this much to a new delivery's wait while others are in flight.
     static let turnInterval: Duration = .milliseconds(20)
 
-    public let configuration: DispatcherConfiguration
+    package let configuration: DispatcherConfiguration
     /// Names this process in `deliveries.lease_owner`.
-    public let leaseOwner: String
+    package let leaseOwner: String
 
     private let pool: PostgresClient
     private let store: DeliveryStore
@@ -62,7 +62,7 @@ public final class WebhookDispatcher: Sendable {
     /// last moment of attempt records and leases is lost and those
     /// deliveries are sent again with the same `webhook-id`, which
     /// at-least-once delivery allows. The API's writes keep full durability.
-    public init(configuration: DispatcherConfiguration, database: PostgresClient, logger: Logger, metrics: MetricsRegistry? = nil) throws {
+    package init(configuration: DispatcherConfiguration, database: PostgresClient, logger: Logger, metrics: MetricsRegistry? = nil) throws {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.prefix(8))"
         var postgres = database.configuration
@@ -112,7 +112,7 @@ public final class WebhookDispatcher: Sendable {
         }
     }
 
-    public func start() {
+    package func start() {
         heartbeat.start(
             onAlive: { [weak self] startBy in self?.alive(until: startBy) },
             onReaped: { [weak self] in self?.forgetQueued() }
@@ -127,7 +127,7 @@ public final class WebhookDispatcher: Sendable {
     /// what finished, releases the leases of the rest (they go out again at
     /// once from another dispatcher or the next start), then stops the
     /// HTTP client. Safe to call more than once.
-    public func shutdown() {
+    package func shutdown() {
         if loop.stop() { logger.info("webhook dispatcher stopped") }
         waker.stop()
         client.shutdown()

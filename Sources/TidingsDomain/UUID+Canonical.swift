@@ -4,7 +4,7 @@ extension UUID {
     /// The lower-case form RFC 9562 asks for on output. PostgreSQL prints
     /// uuids this way, and so do the events built in the database, so an id
     /// reads the same in a response and in a webhook.
-    public var canonicalString: String {
+    package var canonicalString: String {
         uuidString.lowercased()
     }
 }

@@ -4,14 +4,14 @@ import TidingsObservability
 /// transfers in flight on one thread, keep-alive reuse, timeouts, a response
 /// size cap, a redirect limit, http/https only, and an SSRF guard applied to
 /// every address actually connected to.
-public final class HTTPClient: Sendable {
-    public let configuration: HTTPClientConfiguration
+package final class HTTPClient: Sendable {
+    package let configuration: HTTPClientConfiguration
     private let driver: CurlMultiDriver
 
     /// Starts the driver thread; call `shutdown()` when done. Throws an
     /// `HTTPClientError` (untyped, so callers' `do` blocks can mix it with
     /// other errors).
-    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws {
+    package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws {
         self.configuration = configuration
         self.driver = try CurlMultiDriver(configuration: configuration, logger: logger)
     }
@@ -21,7 +21,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// Runs a request. Cancelling the task aborts it with `.cancelled`.
-    public func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+    package func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         try request.validate()
         let relay = CancellationRelay()
         let driver = self.driver
@@ -40,7 +40,7 @@ public final class HTTPClient: Sendable {
     /// Runs a request and calls `completion` exactly once: on the driver
     /// thread (keep it short, never block in it), or on the calling thread
     /// when the request is rejected before it starts.
-    public func execute(
+    package func execute(
         _ request: HTTPClientRequest,
         completion: @escaping @Sendable (Result<HTTPClientResponse, HTTPClientError>) -> Void
     ) {
@@ -55,7 +55,7 @@ public final class HTTPClient: Sendable {
 
     /// Fails unfinished requests with `.shutdown`, stops and joins the driver
     /// thread and frees libcurl's handles. Safe to call more than once.
-    public func shutdown() {
+    package func shutdown() {
         driver.shutdown()
     }
 }

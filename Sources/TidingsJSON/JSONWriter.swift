@@ -13,56 +13,56 @@ import FoundationEssentials
 /// representations are byte for byte what the encoder writes; the caller
 /// writes each object's keys in the order it wants (sorted, to match
 /// `.sortedKeys`).
-public struct JSONWriter {
+package struct JSONWriter {
     /// What happens to U+0000 in strings. PostgreSQL's jsonb refuses `\u0000`,
     /// so JSON bound for it drops the character.
-    public enum NULHandling: Sendable {
+    package enum NULHandling: Sendable {
         case escape
         case drop
     }
 
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     private let nulHandling: NULHandling
     /// True after a value, so the next key or array element needs a comma.
     private var needsComma = false
 
-    public init(capacity: Int = 512, nul nulHandling: NULHandling = .escape) {
+    package init(capacity: Int = 512, nul nulHandling: NULHandling = .escape) {
         self.nulHandling = nulHandling
         bytes.reserveCapacity(capacity)
     }
 
     /// The bytes written, as text.
-    public var text: String {
+    package var text: String {
         String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Structure
 
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
-    public mutating func endObject() {
+    package mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
-    public mutating func beginArray() {
+    package mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
     }
 
-    public mutating func endArray() {
+    package mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// `"key":` for a constant key of the caller's, copied without escaping;
     /// the value written next belongs to it.
-    public mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -72,7 +72,7 @@ public struct JSONWriter {
     }
 
     /// `"key":` for a key that comes from data, escaped.
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separate()
         appendQuoted(key)
         bytes.append(UInt8(ascii: ":"))
@@ -81,31 +81,31 @@ public struct JSONWriter {
 
     // MARK: Values
 
-    public mutating func null() {
+    package mutating func null() {
         separate()
         append("null")
         needsComma = true
     }
 
-    public mutating func value(_ value: String?) {
+    package mutating func value(_ value: String?) {
         guard let value else { return null() }
         separate()
         appendQuoted(value)
         needsComma = true
     }
 
-    public mutating func value(_ value: Int) {
+    package mutating func value(_ value: Int) {
         separate()
         append(String(value))
         needsComma = true
     }
 
-    public mutating func value(_ value: Int?) {
+    package mutating func value(_ value: Int?) {
         guard let value else { return null() }
         self.value(value)
     }
 
-    public mutating func value(_ value: Int64) {
+    package mutating func value(_ value: Int64) {
         separate()
         append(String(value))
         needsComma = true
@@ -113,21 +113,21 @@ public struct JSONWriter {
 
     /// The shortest text that reads back as the same double; JSON has no
     /// NaN or infinity, so those are null.
-    public mutating func value(_ value: Double) {
+    package mutating func value(_ value: Double) {
         guard value.isFinite else { return null() }
         separate()
         append(value.description)
         needsComma = true
     }
 
-    public mutating func value(_ value: Bool) {
+    package mutating func value(_ value: Bool) {
         separate()
         append(value ? "true" : "false")
         needsComma = true
     }
 
     /// Lower-case, as PostgreSQL prints uuids, without building a string.
-    public mutating func value(_ value: UUID) {
+    package mutating func value(_ value: UUID) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         withUnsafeBytes(of: value.uuid) { raw in
@@ -141,14 +141,14 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    public mutating func value(_ values: [String]) {
+    package mutating func value(_ values: [String]) {
         beginArray()
         for element in values { value(element) }
         endArray()
     }
 
     /// A value already in JSON (stored event data), copied as is.
-    public mutating func rawValue(_ json: some StringProtocol) {
+    package mutating func rawValue(_ json: some StringProtocol) {
         separate()
         bytes.append(contentsOf: json.utf8)
         needsComma = true
@@ -156,7 +156,7 @@ public struct JSONWriter {
 
     /// A string value whose characters the caller appends unescaped (an
     /// RFC 3339 timestamp, digits): `write` gets the buffer between the quotes.
-    public mutating func unescapedString(_ write: (inout [UInt8]) -> Void) {
+    package mutating func unescapedString(_ write: (inout [UInt8]) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         write(&bytes)

@@ -21,7 +21,7 @@ import TidingsSynchronization
 /// leases run out. A live poller whose heartbeat stalled that long may
 /// find a target checked by another meanwhile: its own result is then not
 /// written (result writes need the lease), so nothing is recorded twice.
-public final class Poller: TargetCheckRunner, Sendable {
+package final class Poller: TargetCheckRunner, Sendable {
     /// How long after a poller's last beat its leases are freed, beyond
     /// the staleness itself: nothing a poller starts needs its lease to be
     /// exclusive, only its result write, which checks the lease.
@@ -32,7 +32,7 @@ public final class Poller: TargetCheckRunner, Sendable {
         var isStopping = false
     }
 
-    public let owner: String
+    package let owner: String
     private let configuration: PollerConfiguration
     private let store: CheckStore
     private let client: HTTPClient
@@ -51,7 +51,7 @@ public final class Poller: TargetCheckRunner, Sendable {
 
     /// Creates the poller and its own HTTP client (its own libcurl driver
     /// thread, so checks never queue behind webhook deliveries).
-    public init(
+    package init(
         configuration: PollerConfiguration,
         httpClientConfiguration: HTTPClientConfiguration,
         database: PostgresClient,
@@ -82,7 +82,7 @@ public final class Poller: TargetCheckRunner, Sendable {
     }
 
     /// Starts the writer and, unless `concurrency` is 0, the scheduler.
-    public func start() {
+    package func start() {
         heartbeat.start()
         writer.start { [weak self] in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
@@ -101,7 +101,7 @@ public final class Poller: TargetCheckRunner, Sendable {
     /// most `checkNowTimeout`: past it this throws `CheckNowTimeout` and
     /// the check goes on as a scheduled one (tracked in flight, its result
     /// queued for the writer).
-    public func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
+    package func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
         guard let target = try store.claim(targetID: targetID, owner: owner, lease: configuration.lease) else { return nil }
         let checker = self.checker
         let handoff = Mutex(CheckNowHandoff.waiting)
@@ -140,7 +140,7 @@ public final class Poller: TargetCheckRunner, Sendable {
 
     /// Stops claiming, gives in-flight checks `grace` to finish and be
     /// written, releases the leases of the rest, and shuts the HTTP client.
-    public func shutdown(grace: Duration = .seconds(5)) {
+    package func shutdown(grace: Duration = .seconds(5)) {
         let alreadyStopping = state.withLock { state in
             defer { state.isStopping = true }
             return state.isStopping

@@ -1,52 +1,52 @@
 import TidingsExtraction
 
 /// How the poller schedules, how polite it is, and when a watch fails.
-public struct PollerConfiguration: Sendable {
+package struct PollerConfiguration: Sendable {
     /// Checks in flight at once (`TIDINGS_POLL_CONCURRENCY`); 0 turns the
     /// background scheduler off (checks asked for through the API still run).
-    public var concurrency = 256
+    package var concurrency = 256
     /// Requests in flight per host (`TIDINGS_HOST_CONCURRENCY`).
-    public var hostConcurrency = 2
+    package var hostConcurrency = 2
     /// Time between the starts of two requests to one host (`TIDINGS_HOST_MIN_GAP`).
-    public var hostMinimumGap: Duration = .zero
+    package var hostMinimumGap: Duration = .zero
     /// Every Nth check of a target ignores its validators (`TIDINGS_UNCONDITIONAL_EVERY`).
-    public var unconditionalEvery = 24
+    package var unconditionalEvery = 24
     /// Consecutive failed checks before a watch is `failing` (`TIDINGS_FAILURE_THRESHOLD`).
-    public var failureThreshold = 3
+    package var failureThreshold = 3
     /// Longest delay error back-off and Retry-After can push a check (`TIDINGS_MAX_INTERVAL`).
-    public var maximumBackoff: Duration = .seconds(86_400)
+    package var maximumBackoff: Duration = .seconds(86_400)
     /// How long a claimed target stays this poller's: longer than a check
     /// can take, so only a crashed replica's leases expire.
-    public var lease: Duration = .seconds(120)
+    package var lease: Duration = .seconds(120)
     /// How often the scheduler looks for due targets when none was due.
-    public var idlePollInterval: Duration = .milliseconds(200)
+    package var idlePollInterval: Duration = .milliseconds(200)
     /// Most targets claimed by one query.
-    public var claimBatchSize = 500
+    package var claimBatchSize = 500
     /// Results wait at most this long to be written together.
-    public var writeBatchDelay: Duration = .milliseconds(20)
+    package var writeBatchDelay: Duration = .milliseconds(20)
     /// Most results written by one batch (two transactions).
-    public var writeBatchSize = 500
+    package var writeBatchSize = 500
     /// Writer threads, each committing its own batches on its own pooled
     /// connection, so writes pipeline instead of queueing behind one commit.
-    public var writerCount = 3
+    package var writerCount = 3
     /// Results checked but not yet written beyond which no more targets are
     /// claimed (a check frees its slot once its result is queued).
-    public var writeBacklogLimit = 4000
+    package var writeBacklogLimit = 4000
     /// Largest snapshot of extracted text stored with a change.
-    public var snapshotByteLimit = 16 << 10
+    package var snapshotByteLimit = 16 << 10
     /// Largest diff stored with a change and sent in `watch.changed`.
-    public var diffByteLimit = 4 << 10
+    package var diffByteLimit = 4 << 10
     /// Fraction of the interval by which the next check is moved earlier at
     /// random, so targets that started together drift apart.
-    public var scheduleJitter = 0.1
+    package var scheduleJitter = 0.1
     /// Threads that run extraction (`TIDINGS_EXTRACTION_THREADS`), off the
     /// cooperative pool so a slow rule delays no other task.
-    public var extractionThreads = 2
+    package var extractionThreads = 2
     /// What one extraction may cost before its check fails.
-    public var extractionLimits = ExtractionLimits.default
+    package var extractionLimits = ExtractionLimits.default
     /// How long `checkNow` waits for its check (`TIDINGS_CHECK_NOW_TIMEOUT`);
     /// the check goes on past it and is written like a scheduled one.
-    public var checkNowTimeout: Duration = .seconds(20)
+    package var checkNowTimeout: Duration = .seconds(20)
 
-    public init() {}
+    package init() {}
 }

@@ -10,11 +10,11 @@ import Glibc
 /// third of the server's CPU (perf, 16 threads: `GET /healthz` 16-24k
 /// instead of 80k req/s), and so did the database pool's lease and release.
 /// For short critical sections taken by every request.
-public final class AdaptiveMutex<Value>: @unchecked Sendable {
+package final class AdaptiveMutex<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -30,7 +30,7 @@ public final class AdaptiveMutex<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
         defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
         return try body(&value)

@@ -10,29 +10,29 @@ extension Duration {
     /// The longest duration any conversion here produces: about 292 years,
     /// the range of `Int64` nanoseconds (what Dispatch deadlines and
     /// `ContinuousClock` instants can hold).
-    public static let longestRepresentable: Duration = .nanoseconds(Int64.max)
+    package static let longestRepresentable: Duration = .nanoseconds(Int64.max)
 
     /// Seconds with their fraction, for arithmetic with `Date` and `TimeInterval`.
-    public var inSeconds: Double {
+    package var inSeconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// Whole nanoseconds, saturating at `Int64`'s bounds.
-    public var inNanoseconds: Int64 {
+    package var inNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return Self.combine(seconds, scale: 1_000_000_000, attoseconds / 1_000_000_000)
     }
 
     /// Whole milliseconds, rounded down and saturating at `Int64`'s bounds.
-    public var inMilliseconds: Int64 {
+    package var inMilliseconds: Int64 {
         let (seconds, attoseconds) = components
         return Self.combine(seconds, scale: 1000, attoseconds / 1_000_000_000_000_000)
     }
 
     /// Whole milliseconds rounded up (a tiny positive duration is 1 ms),
     /// saturating.
-    public var roundedUpMilliseconds: Int64 {
+    package var roundedUpMilliseconds: Int64 {
         let (seconds, attoseconds) = components
         let remainder = attoseconds % 1_000_000_000_000_000
         let milliseconds = Self.combine(seconds, scale: 1000, attoseconds / 1_000_000_000_000_000)
@@ -40,14 +40,14 @@ extension Duration {
     }
 
     /// Whole seconds rounded up (a tiny positive duration is 1 s).
-    public var roundedUpSeconds: Int64 {
+    package var roundedUpSeconds: Int64 {
         let (seconds, attoseconds) = components
         return attoseconds > 0 && seconds < Int64.max ? seconds + 1 : seconds
     }
 
     /// A duration of `seconds`, which may be NaN, infinite or absurd: NaN
     /// is zero, anything else is clamped into ±`longestRepresentable`.
-    public static func seconds(clamping seconds: Double) -> Duration {
+    package static func seconds(clamping seconds: Double) -> Duration {
         guard !seconds.isNaN else { return .zero }
         let limit = Double(Int64.max / 1_000_000_000)
         let clamped = Swift.min(Swift.max(seconds, -limit), limit)
@@ -56,13 +56,13 @@ extension Duration {
 
     /// This duration, no shorter than `range.lowerBound` and no longer than
     /// `range.upperBound`.
-    public func clamped(to range: ClosedRange<Duration>) -> Duration {
+    package func clamped(to range: ClosedRange<Duration>) -> Duration {
         Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 
     /// A Dispatch deadline this long from now; negative is now, and beyond
     /// what Dispatch can represent is "forever".
-    public var dispatchDeadline: DispatchTime {
+    package var dispatchDeadline: DispatchTime {
         let nanoseconds = Swift.max(inNanoseconds, 0)
         let now = DispatchTime.now()
         let (deadline, overflow) = now.uptimeNanoseconds.addingReportingOverflow(UInt64(nanoseconds))
@@ -71,7 +71,7 @@ extension Duration {
     }
 
     /// A Dispatch interval of the same length, saturating.
-    public var dispatchInterval: DispatchTimeInterval {
+    package var dispatchInterval: DispatchTimeInterval {
         .nanoseconds(Int(clamping: inNanoseconds))
     }
 

@@ -6,7 +6,7 @@ internal import CTidingsThreadName
 /// The one way Tidings starts an OS thread of its own: named, and joinable
 /// once. Engines block in libpq, curl_multi_poll and semaphores, which must
 /// not happen on Swift's cooperative pool (one thread per core here).
-public final class JoinableThread: Sendable {
+package final class JoinableThread: Sendable {
     private final class Start {
         let name: String
         let body: @Sendable () -> Void
@@ -22,7 +22,7 @@ public final class JoinableThread: Sendable {
 
     /// Starts `body` on a new thread called `name`. Throws when the system
     /// refuses a thread.
-    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+    package init(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         let start = Unmanaged.passRetained(Start(name: name, body: body))
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { context in
@@ -47,7 +47,7 @@ public final class JoinableThread: Sendable {
     /// Starts an engine's own thread, started once with the engine: if the
     /// system refuses it the service cannot run, so this stops the process
     /// (as Foundation's `Thread.start` does) instead of returning an error.
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> JoinableThread {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) -> JoinableThread {
         do {
             return try JoinableThread(name: name, body)
         } catch {
@@ -58,7 +58,7 @@ public final class JoinableThread: Sendable {
     /// Waits for the body to return. Call once. From the thread itself (a
     /// completion handler shutting its own engine down) it detaches instead
     /// of deadlocking.
-    public func join() {
+    package func join() {
         if pthread_equal(thread, pthread_self()) != 0 {
             precondition(pthread_detach(thread) == 0, "pthread_detach failed")
         } else {
@@ -68,11 +68,11 @@ public final class JoinableThread: Sendable {
 }
 
 /// The system would not start a thread (resource limits).
-public struct ThreadStartError: Error, Sendable, CustomStringConvertible {
-    public let name: String
-    public let status: Int32
+package struct ThreadStartError: Error, Sendable, CustomStringConvertible {
+    package let name: String
+    package let status: Int32
 
-    public var description: String {
+    package var description: String {
         "could not start thread \(name) (error \(status))"
     }
 }

@@ -5,7 +5,7 @@ import Glibc
 /// A fixed number of dedicated OS threads running jobs in FIFO order. For
 /// CPU-bound work of unbounded length (extraction) that must not occupy
 /// Swift's cooperative pool, whose threads (one per core) every task needs.
-public final class ThreadPool: @unchecked Sendable {
+package final class ThreadPool: @unchecked Sendable {
     // Unchecked: `jobs`, `isStopping` and `threads` are touched only with
     // `mutex` held; `mutex` and `condition` are initialized once and live
     // as long as the pool.
@@ -16,11 +16,11 @@ public final class ThreadPool: @unchecked Sendable {
     private var isStopping = false
     private var threads: [JoinableThread] = []
 
-    public let name: String
+    package let name: String
 
     /// Starts `size` threads (at least one). Fails if the system refuses a
     /// thread; the ones already started are stopped.
-    public init(name: String, size: Int) throws(ThreadPoolError) {
+    package init(name: String, size: Int) throws(ThreadPoolError) {
         self.name = name
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
@@ -55,7 +55,7 @@ public final class ThreadPool: @unchecked Sendable {
 
     /// Queues `job`; after `shutdown` it runs on the caller's thread, so a
     /// job is never lost.
-    public func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         let queued = locked { () -> Bool in
             guard !isStopping else { return false }
             jobs.append(job)
@@ -67,7 +67,7 @@ public final class ThreadPool: @unchecked Sendable {
 
     /// Runs `body` on a pool thread and resumes the calling task with its
     /// result; the task's own thread is free meanwhile.
-    public func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    package func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
             submit { continuation.resume(returning: body()) }
         }
@@ -75,7 +75,7 @@ public final class ThreadPool: @unchecked Sendable {
 
     /// Lets the queued jobs finish, then stops and joins the threads.
     /// Call once, from outside the pool.
-    public func shutdown() {
+    package func shutdown() {
         let started = locked { () -> [JoinableThread] in
             isStopping = true
             defer { threads.removeAll() }
@@ -120,8 +120,8 @@ public final class ThreadPool: @unchecked Sendable {
     }
 }
 
-public struct ThreadPoolError: Error, Sendable, CustomStringConvertible {
-    public let message: String
+package struct ThreadPoolError: Error, Sendable, CustomStringConvertible {
+    package let message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -4,20 +4,20 @@ import Synchronization
 /// Wakes a worker loop early (the dispatcher's, a heartbeat's). Signals
 /// coalesce: many wakes while the loop is busy cost it one extra turn, not
 /// one per wake.
-public final class WakeSignal: Sendable {
+package final class WakeSignal: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
     private let pending = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
-    public func wake() {
+    package func wake() {
         if !pending.exchange(true, ordering: .acquiringAndReleasing) {
             semaphore.signal()
         }
     }
 
     /// Returns when woken or after `timeout`.
-    public func wait(timeout: Duration) {
+    package func wait(timeout: Duration) {
         if semaphore.wait(timeout: timeout.dispatchDeadline) == .success {
             pending.store(false, ordering: .releasing)
         }

@@ -6,25 +6,25 @@ import Synchronization
 ///
 /// The loop checks `isStopping` each turn and sleeps with `wait(timeout:)`,
 /// which returns early on `wake()` or `stop()`.
-public final class WorkerLoop: Sendable {
+package final class WorkerLoop: Sendable {
     private enum Phase {
         case idle
         case running(JoinableThread)
         case stopped
     }
 
-    public let name: String
+    package let name: String
     private let signal = WakeSignal()
     private let stopping = Atomic<Bool>(false)
     private let phase = Mutex(Phase.idle)
 
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 
     /// Starts `body` on the loop's thread. Only the first call starts it;
     /// after `stop` nothing starts.
-    public func start(_ body: @escaping @Sendable () -> Void) {
+    package func start(_ body: @escaping @Sendable () -> Void) {
         phase.withLock { phase in
             guard case .idle = phase else { return }
             phase = .running(JoinableThread.start(name: name, body))
@@ -32,26 +32,26 @@ public final class WorkerLoop: Sendable {
     }
 
     /// Whether the thread was started and not yet stopped.
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         phase.withLock { phase in
             if case .running = phase { return true }
             return false
         }
     }
 
-    public var isStopping: Bool {
+    package var isStopping: Bool {
         stopping.load(ordering: .acquiring)
     }
 
     /// Cuts the loop's current or next `wait` short.
-    public func wake() {
+    package func wake() {
         signal.wake()
     }
 
     /// Called by the loop: returns after `timeout`, or on `wake()` or
     /// `stop()`. A wake while the loop is busy ends its next wait, so a loop
     /// that checks `isStopping` before each wait never sleeps through a stop.
-    public func wait(timeout: Duration) {
+    package func wait(timeout: Duration) {
         signal.wait(timeout: timeout)
     }
 
@@ -59,7 +59,7 @@ public final class WorkerLoop: Sendable {
     /// Returns false when there was nothing to stop (never started, or
     /// already stopped). From the loop's own thread it does not wait.
     @discardableResult
-    public func stop() -> Bool {
+    package func stop() -> Bool {
         stopping.store(true, ordering: .releasing)
         signal.wake()
         let previous = phase.withLock { phase -> Phase in

@@ -3,16 +3,16 @@ import Glibc
 #endif
 
 /// Reads HTTP/1.1 requests (Content-Length bodies) off one connection.
-public struct HTTPRequestReader {
-    public let descriptor: Int32
+package struct HTTPRequestReader {
+    package let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
     /// The next request, or nil when the peer closed or sent garbage.
-    public mutating func next() -> TestRequest? {
+    package mutating func next() -> TestRequest? {
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)
         var headEnd = buffer.firstRange(of: terminator)
         while headEnd == nil {

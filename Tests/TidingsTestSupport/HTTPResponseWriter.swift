@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// Serialises a `TestResponse` onto a connection.
-public enum HTTPResponseWriter {
+package enum HTTPResponseWriter {
     /// False when the peer went away mid-write.
-    public static func write(_ response: TestResponse, to descriptor: Int32) -> Bool {
+    package static func write(_ response: TestResponse, to descriptor: Int32) -> Bool {
         var head = "HTTP/1.1 \(response.status) Status\r\n"
         for header in response.headers {
             head += "\(header.name): \(header.value)\r\n"

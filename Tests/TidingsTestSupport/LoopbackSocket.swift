@@ -2,14 +2,14 @@
 import Glibc
 #endif
 
-public struct TestSocketError: Error, CustomStringConvertible {
-    public var description: String
+package struct TestSocketError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// Plain POSIX helpers for listeners on 127.0.0.1.
-public enum LoopbackSocket {
+package enum LoopbackSocket {
     /// A listening TCP socket on 127.0.0.1 and a free port.
-    public static func listen(backlog: Int32) throws -> Int32 {
+    package static func listen(backlog: Int32) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestSocketError(description: "socket failed: \(errno)") }
         var address = sockaddr_in()
@@ -28,7 +28,7 @@ public enum LoopbackSocket {
         return descriptor
     }
 
-    public static func port(of descriptor: Int32) throws -> UInt16 {
+    package static func port(of descriptor: Int32) throws -> UInt16 {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let status = withUnsafeMutablePointer(to: &address) {
@@ -41,7 +41,7 @@ public enum LoopbackSocket {
     }
 
     /// Starts a non-blocking connect to 127.0.0.1:port (it may stay pending).
-    public static func connectNonBlocking(port: UInt16) -> Int32 {
+    package static func connectNonBlocking(port: UInt16) -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

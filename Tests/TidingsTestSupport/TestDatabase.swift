@@ -5,15 +5,15 @@ import TidingsPostgres
 /// Fresh databases on the throwaway PostgreSQL that scripts/run-tests.sh
 /// starts (TIDINGS_TEST_DATABASE_URL): one per test, so tests never see
 /// each other's rows.
-public enum TestDatabase {
-    public struct NotConfigured: Error, CustomStringConvertible {
-        public var description: String {
+package enum TestDatabase {
+    package struct NotConfigured: Error, CustomStringConvertible {
+        package var description: String {
             "TIDINGS_TEST_DATABASE_URL is not set: run the tests with `make test` (or scripts/run-tests.sh)"
         }
     }
 
     /// The server's URL, from the environment.
-    public static func serverURL() throws -> String {
+    package static func serverURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["TIDINGS_TEST_DATABASE_URL"], !url.isEmpty else {
             throw NotConfigured()
         }
@@ -21,7 +21,7 @@ public enum TestDatabase {
     }
 
     /// Creates an empty database named `<prefix>_<random>` and returns its URL.
-    public static func create(prefix: String = "tidings_test") throws -> String {
+    package static func create(prefix: String = "tidings_test") throws -> String {
         let base = try serverURL()
         let name = "\(prefix)_\(UInt64.random(in: 0...UInt64.max))"
         let admin = PostgresClient(

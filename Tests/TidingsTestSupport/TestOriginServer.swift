@@ -9,10 +9,10 @@ import Glibc
 ///
 /// `@unchecked Sendable`: mutable state lives behind `condition`; the
 /// listening descriptor is written once in `init`.
-public final class TestOriginServer: @unchecked Sendable {
-    public typealias Handler = @Sendable (TestRequest) -> TestResponse
+package final class TestOriginServer: @unchecked Sendable {
+    package typealias Handler = @Sendable (TestRequest) -> TestResponse
 
-    public let port: UInt16
+    package let port: UInt16
     private let listener: Int32
     private let handler: Handler
     private let condition = NSCondition()
@@ -21,7 +21,7 @@ public final class TestOriginServer: @unchecked Sendable {
     private var requests = 0
     private var stopped = false
 
-    public init(handler: @escaping Handler) throws {
+    package init(handler: @escaping Handler) throws {
         self.handler = handler
         listener = try LoopbackSocket.listen(backlog: 128)
         port = try LoopbackSocket.port(of: listener)
@@ -29,11 +29,11 @@ public final class TestOriginServer: @unchecked Sendable {
         thread.start()
     }
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    public var acceptedConnections: Int { condition.withLock { accepted } }
+    package var acceptedConnections: Int { condition.withLock { accepted } }
 
-    public var receivedRequests: Int { condition.withLock { requests } }
+    package var receivedRequests: Int { condition.withLock { requests } }
 
     /// Waits until at least `count` requests arrived; false on timeout.
     private func waitForRequests(_ count: Int, timeout: TimeInterval = 10) -> Bool {
@@ -48,14 +48,14 @@ public final class TestOriginServer: @unchecked Sendable {
 
     /// `waitForRequests` on its own thread, so waiting never blocks a thread
     /// of the cooperative pool (the client's tasks need those to submit).
-    public func requestsArrived(_ count: Int, timeout: TimeInterval = 10) async -> Bool {
+    package func requestsArrived(_ count: Int, timeout: TimeInterval = 10) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: self.waitForRequests(count, timeout: timeout)) }.start()
         }
     }
 
     /// Closes the listener and every connection; hanging routes return.
-    public func stop() {
+    package func stop() {
         let connections = condition.withLock {
             stopped = true
             condition.broadcast()

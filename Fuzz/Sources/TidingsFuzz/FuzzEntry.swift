@@ -8,7 +8,7 @@ import Glibc
 /// calls `check` for the properties it holds the code to: a failed check
 /// aborts, which libFuzzer reports as a crash and saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)))
     selectedTarget.run(input)
     return 0

@@ -17,7 +17,7 @@ func LLVMFuzzerRunDriver(
 ) -> CInt
 
 @_cdecl("TidingsFuzz_main")
-public func fuzzMain(
+package func fuzzMain(
     _ argc: CInt,
     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {

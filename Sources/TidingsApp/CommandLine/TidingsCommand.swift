@@ -3,10 +3,10 @@ import TidingsObservability
 
 /// The `tidings` command line: `serve` (default), `migrate`, `--help`,
 /// `--version`. Returns the process exit status.
-public enum TidingsCommand {
-    public static let version = "0.1.0"
+package enum TidingsCommand {
+    package static let version = "0.1.0"
 
-    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+    package static func run(arguments: [String], environment: [String: String]) -> Int32 {
         let command = arguments.dropFirst().first ?? "serve"
         switch command {
         case "-h", "--help", "help":

@@ -9,67 +9,67 @@ import TidingsSynchronization
 
 /// Everything Tidings can be told at start-up. Built from the environment
 /// only in the entry point; everything else receives this value.
-public struct Configuration: Sendable {
-    public var databaseURL: String?
-    public var dataDirectory: String = "./.tidings"
-    public var listenHost: String = "127.0.0.1"
-    public var listenPort: Int = 8080
-    public var adminToken: String?
-    public var allowPrivateTargets = false
-    public var logLevel: LogLevel = .info
+package struct Configuration: Sendable {
+    package var databaseURL: String?
+    package var dataDirectory: String = "./.tidings"
+    package var listenHost: String = "127.0.0.1"
+    package var listenPort: Int = 8080
+    package var adminToken: String?
+    package var allowPrivateTargets = false
+    package var logLevel: LogLevel = .info
     /// Handlers block their thread on PostgreSQL, so by default each
     /// connection has its own thread and waits for no one else's query
     /// (docs/decisions/0005-thread-per-connection.md). `TIDINGS_HTTP_THREADS` 0 is that; N > 0 an
     /// epoll pool of N threads.
-    public var httpThreading: HTTPServerThreading = .threadPerConnection
-    public var httpConnectionLimit = 1024
-    public var httpIdleTimeout: Duration = .seconds(30)
-    public var httpRequestTimeout: Duration = .seconds(30)
-    public var httpConnectionsPerClient = 64
-    public var trustedProxies = TrustedProxies()
-    public var maxBodySize = 1 << 20
-    public var databasePoolSize = 8
-    public var databaseAcquireTimeout: Duration = .seconds(5)
-    public var shutdownTimeout: Duration = .seconds(10)
-    public var outboundConnectTimeout: Duration = .seconds(10)
-    public var outboundTimeout: Duration = .seconds(30)
-    public var outboundMaxResponseSize = 5 << 20
+    package var httpThreading: HTTPServerThreading = .threadPerConnection
+    package var httpConnectionLimit = 1024
+    package var httpIdleTimeout: Duration = .seconds(30)
+    package var httpRequestTimeout: Duration = .seconds(30)
+    package var httpConnectionsPerClient = 64
+    package var trustedProxies = TrustedProxies()
+    package var maxBodySize = 1 << 20
+    package var databasePoolSize = 8
+    package var databaseAcquireTimeout: Duration = .seconds(5)
+    package var shutdownTimeout: Duration = .seconds(10)
+    package var outboundConnectTimeout: Duration = .seconds(10)
+    package var outboundTimeout: Duration = .seconds(30)
+    package var outboundMaxResponseSize = 5 << 20
     /// Bounds of a watch's `interval_seconds`.
-    public var minimumInterval: Duration = .seconds(30)
-    public var maximumInterval: Duration = .seconds(86_400)
-    public var resourcesDirectory: String?
+    package var minimumInterval: Duration = .seconds(30)
+    package var maximumInterval: Duration = .seconds(86_400)
+    package var resourcesDirectory: String?
     /// How long a new badge.updated delivery waits so that a burst of
     /// count changes goes out as one delivery with the final number.
-    public var badgeCoalescingWindow: Duration = .seconds(2)
+    package var badgeCoalescingWindow: Duration = .seconds(2)
     /// How long a verified API key is served from memory; zero turns the
     /// cache off. Revocations still apply at once (see CredentialCache).
-    public var credentialCacheLifetime: Duration = .seconds(60)
+    package var credentialCacheLifetime: Duration = .seconds(60)
     /// Checks in flight; 0 turns the background poller off.
-    public var pollConcurrency = 256
-    public var hostConcurrency = 2
-    public var hostMinimumGap: Duration = .zero
+    package var pollConcurrency = 256
+    package var hostConcurrency = 2
+    package var hostMinimumGap: Duration = .zero
     /// The poller's response cap; nil: `outboundMaxResponseSize`.
-    public var pollerMaxResponseSize: Int?
-    public var unconditionalEvery = 24
-    public var failureThreshold = 3
+    package var pollerMaxResponseSize: Int?
+    package var unconditionalEvery = 24
+    package var failureThreshold = 3
     /// Threads running extraction: one per core by default (it is CPU work).
-    public var extractionThreads = max(ProcessInfo.processInfo.activeProcessorCount, 1)
-    public var extractionTimeout: Duration = ExtractionLimits.default.timeLimit
-    public var extractionMaxNodes = ExtractionLimits.default.documentNodeLimit
+    package var extractionThreads = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+    package var extractionTimeout: Duration = ExtractionLimits.default.timeLimit
+    package var extractionMaxNodes = ExtractionLimits.default.documentNodeLimit
     /// How long `POST /v1/watches/{id}/check` waits before answering 504.
-    public var checkNowTimeout: Duration = .seconds(20)
+    package var checkNowTimeout: Duration = .seconds(20)
     /// Webhook delivery: see `Configuration+Webhooks.swift`.
-    public var webhookTimeout: Duration = .seconds(15)
-    public var webhookRetrySchedule: [Duration] = RetryPolicy.defaultSchedule
-    public var webhookDisableAfter: Duration = .seconds(5 * 86_400)
-    public var webhookConcurrency = 4
-    public var eventRetention: Duration = .seconds(30 * 86_400)
+    package var webhookTimeout: Duration = .seconds(15)
+    package var webhookRetrySchedule: [Duration] = RetryPolicy.defaultSchedule
+    package var webhookDisableAfter: Duration = .seconds(5 * 86_400)
+    package var webhookConcurrency = 4
+    package var eventRetention: Duration = .seconds(30 * 86_400)
 
-    public init() {}
+    package init() {}
 
     /// Reads every `TIDINGS_*` variable; the first invalid one stops start-up
     /// with an error naming it.
-    public init(environment: [String: String]) throws(ConfigurationError) {
+    package init(environment: [String: String]) throws(ConfigurationError) {
         let reader = EnvironmentReader(environment: environment)
         databaseURL = reader.string("TIDINGS_DATABASE_URL")
         dataDirectory = reader.string("TIDINGS_DATA_DIR") ?? dataDirectory

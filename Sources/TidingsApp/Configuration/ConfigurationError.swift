@@ -1,10 +1,10 @@
 /// A configuration value that cannot be used; start-up stops with this message.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// The environment variable at fault.
-    public let variable: String
-    public let message: String
+    package let variable: String
+    package let message: String
 
-    public var description: String {
+    package var description: String {
         "\(variable): \(message)"
     }
 }

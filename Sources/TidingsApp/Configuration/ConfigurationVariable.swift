@@ -1,11 +1,11 @@
 /// One environment variable Tidings reads: the single list behind
 /// `tidings --help` and the README's configuration table.
-public struct ConfigurationVariable: Sendable {
-    public let name: String
-    public let defaultValue: String
-    public let summary: String
+package struct ConfigurationVariable: Sendable {
+    package let name: String
+    package let defaultValue: String
+    package let summary: String
 
-    public static let all: [ConfigurationVariable] = [
+    package static let all: [ConfigurationVariable] = [
         .init(name: "TIDINGS_DATABASE_URL", defaultValue: "(unset)",
               summary: "PostgreSQL connection URL. Unset: run a private PostgreSQL cluster in TIDINGS_DATA_DIR."),
         .init(name: "TIDINGS_DATA_DIR", defaultValue: "./.tidings",
@@ -89,7 +89,7 @@ public struct ConfigurationVariable: Sendable {
     ]
 
     /// The text `tidings --help` prints.
-    public static var helpText: String {
+    package static var helpText: String {
         let width = all.map(\.name.count).max() ?? 0
         var text = """
         tidings - watches URLs, keeps unread counts, posts webhooks

@@ -9,28 +9,28 @@ import TidingsPostgres
 /// with its own outbound HTTP client) and the HTTP server. `start` brings them up in that
 /// order; `shutdown` takes them down
 /// in reverse, and a failure half-way stops whatever had already started.
-public final class Application: Sendable {
-    public let configuration: Configuration
-    public let metrics: MetricsRegistry
+package final class Application: Sendable {
+    package let configuration: Configuration
+    package let metrics: MetricsRegistry
     /// Checks due targets in the background; also runs API-requested checks.
-    public let poller: Poller
+    package let poller: Poller
     /// Posts queued deliveries to webhooks.
-    public let dispatcher: WebhookDispatcher
+    package let dispatcher: WebhookDispatcher
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let credentialListener: CredentialRevocationListener?
     private let logger: Logger
 
-    public var database: PostgresClient {
+    package var database: PostgresClient {
         databaseRuntime.client
     }
 
     /// The port the HTTP server listens on (useful with `TIDINGS_LISTEN=127.0.0.1:0`).
-    public var port: Int {
+    package var port: Int {
         server.boundPort
     }
 
-    public static func start(configuration: Configuration, logger: Logger) throws -> Application {
+    package static func start(configuration: Configuration, logger: Logger) throws -> Application {
         let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
         let openAPIDocument = try [UInt8](Data(contentsOf: URL(fileURLWithPath: resources.openAPIPath)))
         let metrics = MetricsRegistry()
@@ -119,7 +119,7 @@ public final class Application: Sendable {
 
     /// Applies pending migrations (starting the private cluster if needed)
     /// and stops again: `tidings migrate`.
-    public static func migrate(configuration: Configuration, logger: Logger) throws {
+    package static func migrate(configuration: Configuration, logger: Logger) throws {
         let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
         let runtime = try DatabaseRuntime.open(
             configuration: configuration,
@@ -154,7 +154,7 @@ public final class Application: Sendable {
     /// timeout, stops the poller (unfinished checks give their leases back)
     /// and the dispatcher (releasing the leases of unfinished deliveries),
     /// then closes outbound work, the pool and the private cluster.
-    public func shutdown() {
+    package func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
         credentialListener?.stop()

@@ -5,9 +5,9 @@ import Glibc
 
 /// Blocks the calling thread until SIGINT or SIGTERM arrives. The signals'
 /// default actions are disabled so that the process can shut down in order.
-public enum ShutdownSignal {
+package enum ShutdownSignal {
     /// Returns the name of the signal that arrived.
-    public static func wait() -> String {
+    package static func wait() -> String {
         let arrived = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "tidings.signals")
         let received = SignalName()

@@ -2,16 +2,16 @@ import FoundationEssentials
 
 /// A user's API key as stored: never the key itself, only its public prefix
 /// (shown in listings so people can tell keys apart) and a hash.
-public struct APIKey: Sendable, Equatable {
-    public let id: UUID
-    public let userID: UUID
-    public let prefix: String
-    public let name: String?
-    public let createdAt: Date
-    public let lastUsedAt: Date?
-    public let revokedAt: Date?
+package struct APIKey: Sendable, Equatable {
+    package let id: UUID
+    package let userID: UUID
+    package let prefix: String
+    package let name: String?
+    package let createdAt: Date
+    package let lastUsedAt: Date?
+    package let revokedAt: Date?
 
-    public init(id: UUID, userID: UUID, prefix: String, name: String?, createdAt: Date, lastUsedAt: Date?, revokedAt: Date?) {
+    package init(id: UUID, userID: UUID, prefix: String, name: String?, createdAt: Date, lastUsedAt: Date?, revokedAt: Date?) {
         self.id = id
         self.userID = userID
         self.prefix = prefix
@@ -23,7 +23,7 @@ public struct APIKey: Sendable, Equatable {
 }
 
 /// A key just issued: the only moment its secret exists outside the client.
-public struct IssuedAPIKey: Sendable {
-    public let key: APIKey
-    public let token: String
+package struct IssuedAPIKey: Sendable {
+    package let key: APIKey
+    package let token: String
 }

@@ -3,21 +3,21 @@ import TidingsCrypto
 import TidingsPostgres
 
 /// Users and their API keys: all SQL for the accounts aggregate.
-public struct AccountStore: Sendable {
+package struct AccountStore: Sendable {
     /// Updating `last_used_at` on every request would turn each read into a
     /// write; once a minute is precise enough to spot unused keys.
     static let lastUsedResolution = "1 minute"
 
     private let database: PostgresClient
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
     }
 
     // MARK: Users
 
     /// Creates a user together with its first API key, in one transaction.
-    public func createUser(name: String, keyName: String?) throws -> (User, IssuedAPIKey) {
+    package func createUser(name: String, keyName: String?) throws -> (User, IssuedAPIKey) {
         try database.withTransaction { connection in
             let row = try connection.query("""
                 INSERT INTO users (name) VALUES (\(name)) RETURNING id, name, created_at
@@ -28,11 +28,11 @@ public struct AccountStore: Sendable {
         }
     }
 
-    public func user(id: UUID) throws -> User? {
+    package func user(id: UUID) throws -> User? {
         try database.query("SELECT id, name, created_at FROM users WHERE id = \(id)").first.map(Self.user(from:))
     }
 
-    public func listUsers(_ page: PageRequest) throws -> Page<User> {
+    package func listUsers(_ page: PageRequest) throws -> Page<User> {
         let rows = try database.query("""
             SELECT id, name, created_at FROM users
             WHERE (created_at, id) > (\(page.after.createdAt), \(page.after.id))
@@ -44,21 +44,21 @@ public struct AccountStore: Sendable {
     }
 
     /// Deletes the user and, through foreign keys, everything it owns.
-    public func deleteUser(id: UUID) throws -> Bool {
+    package func deleteUser(id: UUID) throws -> Bool {
         try database.withConnection { try $0.execute("DELETE FROM users WHERE id = \(id)") } == 1
     }
 
     // MARK: Keys
 
     /// Issues another key for an existing user; nil when there is no such user.
-    public func issueKey(userID: UUID, name: String?) throws -> IssuedAPIKey? {
+    package func issueKey(userID: UUID, name: String?) throws -> IssuedAPIKey? {
         try database.withTransaction { connection in
             guard try !connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR SHARE").isEmpty else { return nil }
             return try Self.issueKey(userID: userID, name: name, on: connection)
         }
     }
 
-    public func listKeys(userID: UUID) throws -> [APIKey] {
+    package func listKeys(userID: UUID) throws -> [APIKey] {
         try database.query("""
             SELECT id, user_id, prefix, name, created_at, last_used_at, revoked_at
             FROM api_keys WHERE user_id = \(userID) ORDER BY created_at, id
@@ -67,7 +67,7 @@ public struct AccountStore: Sendable {
 
     /// Revokes a key at once; revoking twice keeps the first time. Nil when
     /// the user has no such key.
-    public func revokeKey(userID: UUID, keyID: UUID) throws -> APIKey? {
+    package func revokeKey(userID: UUID, keyID: UUID) throws -> APIKey? {
         try database.query("""
             UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
             WHERE id = \(keyID) AND user_id = \(userID)
@@ -77,7 +77,7 @@ public struct AccountStore: Sendable {
 
     /// The key a presented token is, or nil when the token is malformed,
     /// unknown or revoked. Marks the key used (at most once a minute).
-    public func authenticate(token: String) throws -> AuthenticatedKey? {
+    package func authenticate(token: String) throws -> AuthenticatedKey? {
         guard let prefix = APIKeyToken.prefix(of: token) else { return nil }
         guard let row = try database.query("""
             SELECT id, user_id, key_hash, last_used_at < now() - \(Self.lastUsedResolution)::interval AS stale
@@ -95,7 +95,7 @@ public struct AccountStore: Sendable {
 
     /// Records that the key was used now, unless that was recorded within
     /// the last minute.
-    public func markUsed(keyID: UUID) throws {
+    package func markUsed(keyID: UUID) throws {
         try database.withConnection { connection in
             try connection.execute("""
                 UPDATE api_keys SET last_used_at = now()

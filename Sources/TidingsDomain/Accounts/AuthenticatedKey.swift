@@ -1,11 +1,11 @@
 import FoundationEssentials
 
 /// A presented API key that matched a stored, unrevoked one.
-public struct AuthenticatedKey: Sendable, Equatable {
-    public let keyID: UUID
-    public let userID: UUID
+package struct AuthenticatedKey: Sendable, Equatable {
+    package let keyID: UUID
+    package let userID: UUID
 
-    public init(keyID: UUID, userID: UUID) {
+    package init(keyID: UUID, userID: UUID) {
         self.keyID = keyID
         self.userID = userID
     }

@@ -1,12 +1,12 @@
 import FoundationEssentials
 
 /// A tenant of Tidings: every device, watch and webhook belongs to one.
-public struct User: Sendable, Equatable {
-    public let id: UUID
-    public let name: String
-    public let createdAt: Date
+package struct User: Sendable, Equatable {
+    package let id: UUID
+    package let name: String
+    package let createdAt: Date
 
-    public init(id: UUID, name: String, createdAt: Date) {
+    package init(id: UUID, name: String, createdAt: Date) {
         self.id = id
         self.name = name
         self.createdAt = createdAt

@@ -4,11 +4,11 @@ import TidingsPostgres
 /// Users' badges: all SQL that reads or clears them. The count itself is
 /// kept by the triggers of migration 0006 as the sum of the user's unread
 /// changes; nothing here writes it directly.
-public struct BadgeStore: Sendable {
+package struct BadgeStore: Sendable {
     private let database: PostgresClient
     private let reads: BatchingQueue<UUID, Badge?>
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
         reads = BatchingQueue(
             runBatch: { try Self.badges(userIDs: $0, on: database) },
@@ -22,7 +22,7 @@ public struct BadgeStore: Sendable {
     /// a batch whose query has not started yet, so it never sees a badge
     /// older than the moment it was asked for; each caller gets the row of
     /// its own user id and nothing else.
-    public func badge(userID: UUID) throws -> Badge? {
+    package func badge(userID: UUID) throws -> Badge? {
         try reads.submit(userID)
     }
 
@@ -46,7 +46,7 @@ public struct BadgeStore: Sendable {
     /// Marks every unread change of the user read: one statement, so the
     /// badge drops to zero in one step and one badge.updated announces it.
     /// Nil only for a user that does not exist.
-    public func readAll(userID: UUID) throws -> Badge? {
+    package func readAll(userID: UUID) throws -> Badge? {
         try database.withTransaction { connection in
             try connection.execute("UPDATE changes SET read_at = now() WHERE user_id = \(userID) AND read_at IS NULL")
             return try connection.query("SELECT count, sequence, updated_at FROM badges WHERE user_id = \(userID)").first

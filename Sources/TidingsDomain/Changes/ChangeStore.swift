@@ -7,16 +7,16 @@ import TidingsPostgres
 /// Unread counts are never written here: marking changes read fires the
 /// triggers of migration 0006, which lower the watch's count and the
 /// user's badge and announce the new badge, in this same transaction.
-public struct ChangeStore: Sendable {
+package struct ChangeStore: Sendable {
     private let database: PostgresClient
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
     }
 
     /// A page of the watch's changes, oldest first; nil when the user has no
     /// such watch. Listing reads nothing.
-    public func list(userID: UUID, watchID: UUID, page: PageRequest) throws -> Page<Change>? {
+    package func list(userID: UUID, watchID: UUID, page: PageRequest) throws -> Page<Change>? {
         try database.withConnection { connection in
             guard try Self.watchExists(userID: userID, watchID: watchID, on: connection) else { return nil }
             let rows = try connection.query("""
@@ -37,7 +37,7 @@ public struct ChangeStore: Sendable {
     /// Marks the watch's unread changes read: all of them, or only those up
     /// to and including `upTo`, so that a read racing a newer change does
     /// not swallow it. Nil when the user has no such watch.
-    public func markRead(userID: UUID, watchID: UUID, upTo: UUID?) throws -> ReadReceipt? {
+    package func markRead(userID: UUID, watchID: UUID, upTo: UUID?) throws -> ReadReceipt? {
         try database.withTransaction { connection in
             guard try Self.watchExists(userID: userID, watchID: watchID, on: connection) else { return nil }
             var bound: Int64?

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Why a read was refused.
-public enum ChangeStoreError: Error, Equatable {
+package enum ChangeStoreError: Error, Equatable {
     /// `up_to_change_id` names no change of this watch.
     case unknownChange(UUID)
 }

@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// What a read leaves behind: the watch's remaining unread changes and the
 /// user's badge after them.
-public struct ReadReceipt: Sendable, Equatable {
-    public let watchID: UUID
-    public let unreadCount: Int
-    public let badge: Badge
+package struct ReadReceipt: Sendable, Equatable {
+    package let watchID: UUID
+    package let unreadCount: Int
+    package let badge: Badge
 }

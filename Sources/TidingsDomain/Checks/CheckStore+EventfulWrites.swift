@@ -13,7 +13,7 @@ extension CheckStore {
     /// `record_changes`), the order every writer follows, then the targets,
     /// which only their lease holder writes; a deadlock or serialization
     /// failure retries the whole transaction.
-    public func writeEventful(owner: String, checks: [TargetCheck]) throws -> [WatchCheckResult] {
+    package func writeEventful(owner: String, checks: [TargetCheck]) throws -> [WatchCheckResult] {
         guard !checks.isEmpty else { return [] }
         return try retryingTransaction { connection in
             var pending: [UUID: (record: WatchCheckRecord, checkedAt: Date)] = [:]

@@ -7,12 +7,12 @@ import TidingsPostgres
 /// a failure count or changes a watch's state is written for many targets in
 /// one transaction, through `record_changes` and `queue_events` (migration
 /// 0015; see CheckStore+EventfulWrites.swift).
-public struct CheckStore: Sendable {
+package struct CheckStore: Sendable {
     let database: PostgresClient
     /// Consecutive failed checks after which a watch is `failing`.
-    public let failureThreshold: Int
+    package let failureThreshold: Int
 
-    public init(database: PostgresClient, failureThreshold: Int) {
+    package init(database: PostgresClient, failureThreshold: Int) {
         self.database = database
         self.failureThreshold = failureThreshold
     }
@@ -27,7 +27,7 @@ public struct CheckStore: Sendable {
     /// or back to the start when fewer than `limit` were left. A claimed
     /// target stays due, so a crashed replica's target is taken over as soon
     /// as its lease expires; writing the result sets the next check.
-    public func claimDue(owner: String, limit: Int, lease: Duration, cursor: inout ClaimCursor) throws -> [ClaimedTarget] {
+    package func claimDue(owner: String, limit: Int, lease: Duration, cursor: inout ClaimCursor) throws -> [ClaimedTarget] {
         guard limit > 0 else { return [] }
         let after = cursor
         let (targets, last) = try database.withConnection { connection in
@@ -66,14 +66,14 @@ public struct CheckStore: Sendable {
     }
 
     /// `claimDue` from the start of the due targets (tests, one-off claims).
-    public func claimDue(owner: String, limit: Int, lease: Duration) throws -> [ClaimedTarget] {
+    package func claimDue(owner: String, limit: Int, lease: Duration) throws -> [ClaimedTarget] {
         var cursor = ClaimCursor.start
         return try claimDue(owner: owner, limit: limit, lease: lease, cursor: &cursor)
     }
 
     /// Leases one target now, due or not (a check asked for through the
     /// API). Nil when another check holds it.
-    public func claim(targetID: UUID, owner: String, lease: Duration) throws -> ClaimedTarget? {
+    package func claim(targetID: UUID, owner: String, lease: Duration) throws -> ClaimedTarget? {
         try database.withConnection { connection in
             let rows = try connection.query("""
                 UPDATE targets t
@@ -88,7 +88,7 @@ public struct CheckStore: Sendable {
     /// Gives leases back without checking (shutdown): the targets are still
     /// due (claims leave `next_check_at` alone) and another replica, or this
     /// one after a restart, takes them.
-    public func release(owner: String, targetIDs: [UUID]) throws {
+    package func release(owner: String, targetIDs: [UUID]) throws {
         guard !targetIDs.isEmpty else { return }
         try database.withConnection { connection in
             _ = try connection.execute("""
@@ -100,7 +100,7 @@ public struct CheckStore: Sendable {
     }
 
     /// The stored snapshots of watches, to diff a change against.
-    public func snapshots(watchIDs: [UUID]) throws -> [UUID: String] {
+    package func snapshots(watchIDs: [UUID]) throws -> [UUID: String] {
         guard !watchIDs.isEmpty else { return [:] }
         let rows = try database.query("""
             SELECT id, snapshot FROM watches
@@ -118,7 +118,7 @@ public struct CheckStore: Sendable {
     /// Writes many quiet checks in two statements: each target's schedule,
     /// counters and lease, and the watches whose last result changed. Only
     /// targets this owner still holds are written.
-    public func writeQuiet(owner: String, targets: [TargetCheckRecord], watches: [(watchID: UUID, result: CheckResult, checkedAt: Date)]) throws {
+    package func writeQuiet(owner: String, targets: [TargetCheckRecord], watches: [(watchID: UUID, result: CheckResult, checkedAt: Date)]) throws {
         guard !targets.isEmpty || !watches.isEmpty else { return }
         try retryingTransaction { connection in
             if !watches.isEmpty {

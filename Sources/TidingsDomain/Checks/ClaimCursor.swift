@@ -8,14 +8,14 @@ import FoundationEssentials
 /// Targets passed over (locked or leased by another replica at the time,
 /// released, or whose lease expired) are found once the walk starts over:
 /// when a claim comes back short, or when the scheduler restarts it.
-public struct ClaimCursor: Sendable, Equatable {
+package struct ClaimCursor: Sendable, Equatable {
     /// `next_check_at` as PostgreSQL printed it, read back the same way, so
     /// ties at the microsecond compare exactly.
     let dueAt: String
     let id: UUID
 
     /// Before every target.
-    public static let start = ClaimCursor(dueAt: "-infinity", id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+    package static let start = ClaimCursor(dueAt: "-infinity", id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
 }
 
 extension ClaimCursor {

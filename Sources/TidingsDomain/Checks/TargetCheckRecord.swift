@@ -2,32 +2,32 @@ import FoundationEssentials
 
 /// What one check of a target writes to the target row. Validators and the
 /// version are stored only together with the content they describe.
-public struct TargetCheckRecord: Sendable {
-    public enum Stored<Value: Sendable>: Sendable {
+package struct TargetCheckRecord: Sendable {
+    package enum Stored<Value: Sendable>: Sendable {
         /// The stored value still describes the stored content (304, version unchanged).
         case keep
         case replace(Value)
     }
 
-    public let targetID: UUID
-    public var checkedAt: Date
-    public var nextCheckAt: Date
-    public var httpStatus: Int?
+    package let targetID: UUID
+    package var checkedAt: Date
+    package var nextCheckAt: Date
+    package var httpStatus: Int?
     /// Nil when the fetch itself worked (a single watch may still have failed).
-    public var error: String?
-    public var validators: Stored<(etag: String?, lastModified: String?)>
-    public var version: Stored<String?>
+    package var error: String?
+    package var validators: Stored<(etag: String?, lastModified: String?)>
+    package var version: Stored<String?>
     /// Requests sent, 304 answers and wire bytes of this check.
-    public var requests: Int
-    public var notModified: Int
-    public var bytesReceived: Int
-    public var bytesSaved: Int
+    package var requests: Int
+    package var notModified: Int
+    package var bytesReceived: Int
+    package var bytesSaved: Int
     /// Wire size of a full response received by this check.
-    public var fullBodySize: Int?
+    package var fullBodySize: Int?
     /// The check fetched the page unconditionally: the every-Nth counter restarts.
-    public var wasUnconditional: Bool
+    package var wasUnconditional: Bool
 
-    public init(targetID: UUID, checkedAt: Date, nextCheckAt: Date) {
+    package init(targetID: UUID, checkedAt: Date, nextCheckAt: Date) {
         self.targetID = targetID
         self.checkedAt = checkedAt
         self.nextCheckAt = nextCheckAt

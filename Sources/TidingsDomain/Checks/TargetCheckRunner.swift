@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// What the API needs of the poller: check one target now. The REST layer
 /// sees this and nothing else of the engine.
-public protocol TargetCheckRunner: Sendable {
+package protocol TargetCheckRunner: Sendable {
     /// Checks the target now and waits for the result to be written; nil
     /// when another check of it is running. Throws `CheckNowTimeout` when
     /// the check outlives the caller's wait (it goes on and is written).
@@ -10,10 +10,10 @@ public protocol TargetCheckRunner: Sendable {
 }
 
 /// `checkNow` gave up waiting; the check goes on and is written when done.
-public struct CheckNowTimeout: Error, Sendable {
-    public let timeout: Duration
+package struct CheckNowTimeout: Error, Sendable {
+    package let timeout: Duration
 
-    public init(timeout: Duration) {
+    package init(timeout: Duration) {
         self.timeout = timeout
     }
 }

@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// What one check wrote, or writes, for one watch of the target.
-public struct WatchCheckRecord: Sendable {
-    public enum Kind: Sendable {
+package struct WatchCheckRecord: Sendable {
+    package enum Kind: Sendable {
         /// A full body was extracted: `record_changes` decides baseline/change/no-op.
         case content(ContentRecord)
         /// 304, version unchanged: nothing to compare.
@@ -10,16 +10,16 @@ public struct WatchCheckRecord: Sendable {
         case failed(String)
     }
 
-    public struct ContentRecord: Sendable {
-        public var hash: String
-        public var snapshot: String
-        public var snapshotTruncated: Bool
+    package struct ContentRecord: Sendable {
+        package var hash: String
+        package var snapshot: String
+        package var snapshotTruncated: Bool
         /// Unified diff from the stored snapshot; filled in just before writing.
-        public var diff: String
-        public var httpStatus: Int
-        public var contentLength: Int
+        package var diff: String
+        package var httpStatus: Int
+        package var contentLength: Int
 
-        public init(hash: String, snapshot: String, snapshotTruncated: Bool, httpStatus: Int, contentLength: Int) {
+        package init(hash: String, snapshot: String, snapshotTruncated: Bool, httpStatus: Int, contentLength: Int) {
             self.hash = hash
             self.snapshot = snapshot
             self.snapshotTruncated = snapshotTruncated
@@ -29,17 +29,17 @@ public struct WatchCheckRecord: Sendable {
         }
     }
 
-    public let watch: TargetWatch
-    public var kind: Kind
+    package let watch: TargetWatch
+    package var kind: Kind
 
-    public init(watch: TargetWatch, kind: Kind) {
+    package init(watch: TargetWatch, kind: Kind) {
         self.watch = watch
         self.kind = kind
     }
 
     /// Whether writing this needs its own transaction (a hash to record, a
     /// failure count to raise, a state to leave) rather than the batch.
-    public var isEventful: Bool {
+    package var isEventful: Bool {
         switch kind {
         case .content(let content): content.hash != watch.contentHash || watch.state != .ok
         case .quiet: watch.state != .ok

@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// An attempt that finished, and what follows from it, as the dispatcher
 /// writes it back.
-public struct CompletedAttempt: Sendable {
-    public enum Outcome: Sendable, Equatable {
+package struct CompletedAttempt: Sendable {
+    package enum Outcome: Sendable, Equatable {
         case succeeded
         /// Another attempt is due at this time.
         case retry(at: Date)
@@ -13,18 +13,18 @@ public struct CompletedAttempt: Sendable {
         case gone
     }
 
-    public let deliveryID: UUID
-    public let webhookID: UUID
-    public let eventID: UUID
-    public let attemptedAt: Date
-    public let durationMilliseconds: Int
-    public let statusCode: Int?
-    public let error: String?
-    public let responseBody: String?
-    public let responseTruncated: Bool
-    public let outcome: Outcome
+    package let deliveryID: UUID
+    package let webhookID: UUID
+    package let eventID: UUID
+    package let attemptedAt: Date
+    package let durationMilliseconds: Int
+    package let statusCode: Int?
+    package let error: String?
+    package let responseBody: String?
+    package let responseTruncated: Bool
+    package let outcome: Outcome
 
-    public init(
+    package init(
         deliveryID: UUID, webhookID: UUID, eventID: UUID, attemptedAt: Date, durationMilliseconds: Int,
         statusCode: Int?, error: String?, responseBody: String?, responseTruncated: Bool, outcome: Outcome
     ) {

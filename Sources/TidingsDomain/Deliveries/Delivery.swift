@@ -1,21 +1,21 @@
 import FoundationEssentials
 
 /// One event on its way to one webhook, with its attempts so far.
-public struct Delivery: Sendable, Equatable {
-    public let id: UUID
-    public let webhookID: UUID
+package struct Delivery: Sendable, Equatable {
+    package let id: UUID
+    package let webhookID: UUID
     /// The event it carries now; `webhook-id` on the wire.
-    public let eventID: UUID
-    public let eventType: String
-    public let status: DeliveryStatus
-    public let attemptCount: Int
+    package let eventID: UUID
+    package let eventType: String
+    package let status: DeliveryStatus
+    package let attemptCount: Int
     /// When the next attempt is due; nil unless pending.
-    public let nextAttemptAt: Date?
-    public let lastStatusCode: Int?
-    public let lastError: String?
-    public let completedAt: Date?
-    public let createdAt: Date
-    public let updatedAt: Date
+    package let nextAttemptAt: Date?
+    package let lastStatusCode: Int?
+    package let lastError: String?
+    package let completedAt: Date?
+    package let createdAt: Date
+    package let updatedAt: Date
     /// Oldest first.
-    public let attempts: [DeliveryAttempt]
+    package let attempts: [DeliveryAttempt]
 }

@@ -1,21 +1,21 @@
 import FoundationEssentials
 
 /// One HTTP attempt of a delivery, as the delivery log shows it.
-public struct DeliveryAttempt: Sendable, Equatable {
-    public let id: UUID
+package struct DeliveryAttempt: Sendable, Equatable {
+    package let id: UUID
     /// The event sent (a badge delivery may carry a newer event than it was created for).
-    public let eventID: UUID
-    public let attemptedAt: Date
-    public let durationMilliseconds: Int
+    package let eventID: UUID
+    package let attemptedAt: Date
+    package let durationMilliseconds: Int
     /// nil when no response arrived (timeout, refused connection, blocked address).
-    public let statusCode: Int?
-    public let error: String?
+    package let statusCode: Int?
+    package let error: String?
     /// The start of the response body, at most `DeliveryAttempt.responseSnippetLimit` bytes.
-    public let responseBody: String?
-    public let responseTruncated: Bool
+    package let responseBody: String?
+    package let responseTruncated: Bool
 
     /// Bytes of a response body kept per attempt.
-    public static let responseSnippetLimit = 16_384
+    package static let responseSnippetLimit = 16_384
     /// Characters of an error message kept per attempt.
-    public static let errorLimit = 1000
+    package static let errorLimit = 1000
 }

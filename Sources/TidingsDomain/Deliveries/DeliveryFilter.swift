@@ -1,15 +1,15 @@
 import FoundationEssentials
 
 /// Which of a webhook's deliveries a log page lists; nil matches anything.
-public struct DeliveryFilter: Sendable {
-    public var status: DeliveryStatus?
-    public var eventType: String?
+package struct DeliveryFilter: Sendable {
+    package var status: DeliveryStatus?
+    package var eventType: String?
     /// Created at or after.
-    public var since: Date?
+    package var since: Date?
     /// Created before.
-    public var until: Date?
+    package var until: Date?
 
-    public init(status: DeliveryStatus? = nil, eventType: String? = nil, since: Date? = nil, until: Date? = nil) {
+    package init(status: DeliveryStatus? = nil, eventType: String? = nil, since: Date? = nil, until: Date? = nil) {
         self.status = status
         self.eventType = eventType
         self.since = since

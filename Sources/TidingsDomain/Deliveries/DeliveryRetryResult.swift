@@ -1,5 +1,5 @@
 /// The answer to a manual retry.
-public enum DeliveryRetryResult: Sendable {
+package enum DeliveryRetryResult: Sendable {
     /// Queued for an attempt now.
     case queued(Delivery)
     /// A dispatcher is sending it at this moment.

@@ -7,7 +7,7 @@ import TidingsSynchronization
 /// release on shutdown and retention pruning.
 extension DeliveryStore {
     /// Why the dispatcher disables a webhook.
-    public static let goneReason = "the receiver answered 410 Gone"
+    package static let goneReason = "the receiver answered 410 Gone"
 
     /// What a dispatcher asks for when it claims: up to `limit` due
     /// deliveries leased to `owner`. At most `perWebhookLimit` leases per
@@ -25,17 +25,17 @@ extension DeliveryStore {
     /// table, which also count attempts that finished but are not written
     /// yet. Without it a dispatcher whose writer lags behind under load
     /// would count those as busy and send fewer than the cap allows.
-    public struct ClaimRequest: Sendable {
-        public var owner: String
-        public var limit: Int
-        public var perWebhookLimit: Int
-        public var perWebhookPrefetch: Int
-        public var leaseDuration: Duration
-        public var queuedLeaseDuration: Duration
-        public var skipping: [UUID]
-        public var ownLeases: [UUID: Int]?
+    package struct ClaimRequest: Sendable {
+        package var owner: String
+        package var limit: Int
+        package var perWebhookLimit: Int
+        package var perWebhookPrefetch: Int
+        package var leaseDuration: Duration
+        package var queuedLeaseDuration: Duration
+        package var skipping: [UUID]
+        package var ownLeases: [UUID: Int]?
 
-        public init(
+        package init(
             owner: String, limit: Int, perWebhookLimit: Int, perWebhookPrefetch: Int = 0,
             leaseDuration: Duration, queuedLeaseDuration: Duration? = nil, skipping: [UUID],
             ownLeases: [UUID: Int]? = nil
@@ -57,7 +57,7 @@ extension DeliveryStore {
     /// or have failed for `disableAfter` (with a `webhook.disabled` event
     /// for the owner's other webhooks, and failing what the disabled one
     /// still had pending). Returns the webhooks it disabled.
-    public func complete(_ attempts: [CompletedAttempt], owner: String, disableAfter: Duration) throws -> [DisabledWebhook] {
+    package func complete(_ attempts: [CompletedAttempt], owner: String, disableAfter: Duration) throws -> [DisabledWebhook] {
         guard !attempts.isEmpty else { return [] }
         return try database.withTransaction { connection in
             try Self.recordAttempts(attempts, owner: owner, on: connection)
@@ -68,7 +68,7 @@ extension DeliveryStore {
     }
 
     /// Leases due deliveries as `request` asks, in a transaction of its own.
-    public func claim(_ request: ClaimRequest) throws -> [ClaimedDelivery] {
+    package func claim(_ request: ClaimRequest) throws -> [ClaimedDelivery] {
         guard request.limit > 0 else { return [] }
         return try database.withTransaction { connection in
             try Self.claim(request, on: connection)
@@ -173,7 +173,7 @@ extension DeliveryStore {
 
     /// Time until the earliest pending delivery is due (zero when one is
     /// due now), or nil when nothing is pending.
-    public func timeUntilNextDue() throws -> Duration? {
+    package func timeUntilNextDue() throws -> Duration? {
         let row = try database.query("""
             SELECT extract(epoch FROM greatest(min(next_attempt_at) - now(), interval '0'))::float8 AS seconds
             FROM deliveries WHERE status = 'pending'
@@ -182,15 +182,15 @@ extension DeliveryStore {
     }
 
     /// A webhook the dispatcher disabled in `complete`.
-    public struct DisabledWebhook: Sendable, Equatable {
-        public let id: UUID
-        public let reason: String
+    package struct DisabledWebhook: Sendable, Equatable {
+        package let id: UUID
+        package let reason: String
     }
 
     /// Gives up `owner`'s leases (on shutdown) so another dispatcher can
     /// send them at once; nothing counts as an attempt.
     @discardableResult
-    public func releaseLeases(owner: String) throws -> Int {
+    package func releaseLeases(owner: String) throws -> Int {
         try database.withConnection { connection in
             let released = try connection.execute("""
                 UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
@@ -204,7 +204,7 @@ extension DeliveryStore {
     /// Deletes up to `batchSize` events older than `retention` (their
     /// deliveries and attempts cascade), never one with a pending delivery.
     /// Returns how many went.
-    public func pruneEvents(olderThan retention: Duration, batchSize: Int = 1000) throws -> Int {
+    package func pruneEvents(olderThan retention: Duration, batchSize: Int = 1000) throws -> Int {
         try database.withConnection { connection in
             try connection.execute("""
                 DELETE FROM events WHERE id IN (

@@ -7,9 +7,9 @@ import TidingsPostgres
 ///
 /// Every API statement reaches a delivery only through a webhook of the
 /// caller (`WebhookOwner`, the same condition as `WebhookStore`).
-public struct DeliveryStore: Sendable {
+package struct DeliveryStore: Sendable {
     /// The channel `queue_events` notifies at commit; dispatchers listen to it.
-    public static let notificationChannel = "tidings_deliveries"
+    package static let notificationChannel = "tidings_deliveries"
 
     private static let deliveryColumns = """
         d.id, d.webhook_id, d.event_id, e.type AS event_type, d.status, d.attempt_count, d.next_attempt_at,
@@ -18,13 +18,13 @@ public struct DeliveryStore: Sendable {
 
     let database: PostgresClient
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
     }
 
     /// A page of a webhook's deliveries, oldest first, each with its
     /// attempts; nil when the owner has no such webhook.
-    public func deliveries(webhookID: UUID, owner: WebhookOwner, filter: DeliveryFilter, page: PageRequest) throws -> Page<Delivery>? {
+    package func deliveries(webhookID: UUID, owner: WebhookOwner, filter: DeliveryFilter, page: PageRequest) throws -> Page<Delivery>? {
         try database.withConnection { connection -> Page<Delivery>? in
             guard try Self.ownsWebhook(webhookID, owner, on: connection) else { return nil }
             let rows = try connection.query("""
@@ -46,7 +46,7 @@ public struct DeliveryStore: Sendable {
     /// Queues a delivery for an attempt now, whatever its status: one more
     /// attempt for a failed or succeeded one, the next retry brought forward
     /// for a pending one.
-    public func retry(deliveryID: UUID, owner: WebhookOwner) throws -> DeliveryRetryResult {
+    package func retry(deliveryID: UUID, owner: WebhookOwner) throws -> DeliveryRetryResult {
         try database.withTransaction { connection -> DeliveryRetryResult in
             let state = try connection.query("""
                 SELECT w.disabled_at IS NOT NULL AS disabled, coalesce(d.lease_until > now(), false) AS in_flight
@@ -76,7 +76,7 @@ public struct DeliveryStore: Sendable {
     /// `since` for one more attempt; the number queued, or nil when the
     /// owner has no such webhook. Those of a disabled webhook go out once
     /// it is enabled again.
-    public func recover(webhookID: UUID, owner: WebhookOwner, since: Date) throws -> Int? {
+    package func recover(webhookID: UUID, owner: WebhookOwner, since: Date) throws -> Int? {
         try database.withTransaction { connection -> Int? in
             guard try Self.ownsWebhook(webhookID, owner, on: connection) else { return nil }
             let requeued = try connection.execute("""
@@ -90,14 +90,14 @@ public struct DeliveryStore: Sendable {
     }
 
     /// The outcome of asking for a test event.
-    public enum TestEventResult: Sendable {
+    package enum TestEventResult: Sendable {
         case queued(eventID: UUID, deliveryID: UUID)
         case webhookDisabled
         case notFound
     }
 
     /// Sends a `webhook.test` event to this webhook only.
-    public func sendTestEvent(webhookID: UUID, owner: WebhookOwner) throws -> TestEventResult {
+    package func sendTestEvent(webhookID: UUID, owner: WebhookOwner) throws -> TestEventResult {
         try database.withTransaction { connection -> TestEventResult in
             let webhook = try connection.query("""
                 SELECT user_id, disabled_at IS NOT NULL AS disabled FROM webhooks

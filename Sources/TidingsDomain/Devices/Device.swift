@@ -1,21 +1,21 @@
 import FoundationEssentials
 
 /// An app install that receives a user's badge updates through a push gateway.
-public struct Device: Sendable, Equatable {
-    public let id: UUID
-    public let userID: UUID
-    public let platform: DevicePlatform
+package struct Device: Sendable, Equatable {
+    package let id: UUID
+    package let userID: UUID
+    package let platform: DevicePlatform
     /// Names the install to its push gateway. Not a secret like an API key,
     /// but not for logs either.
-    public let pushToken: String
-    public let appID: String?
-    public let name: String?
-    public let locale: String?
-    public let lastSeenAt: Date
-    public let createdAt: Date
-    public let updatedAt: Date
+    package let pushToken: String
+    package let appID: String?
+    package let name: String?
+    package let locale: String?
+    package let lastSeenAt: Date
+    package let createdAt: Date
+    package let updatedAt: Date
 
-    public init(
+    package init(
         id: UUID,
         userID: UUID,
         platform: DevicePlatform,

@@ -1,11 +1,11 @@
 import TidingsPostgres
 
 extension DevicePlatform: PostgresEncodable, PostgresDecodable {
-    public var postgresText: String {
+    package var postgresText: String {
         rawValue
     }
 
-    public init(postgresText: String) throws(PostgresError) {
+    package init(postgresText: String) throws(PostgresError) {
         guard let platform = DevicePlatform(rawValue: postgresText) else {
             throw PostgresError(code: .decoding, message: "\(postgresText.debugDescription.prefix(40)) is not a device platform")
         }

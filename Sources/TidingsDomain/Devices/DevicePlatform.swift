@@ -1,5 +1,5 @@
 /// The push service family a device is reached through.
-public enum DevicePlatform: String, Sendable, CaseIterable {
+package enum DevicePlatform: String, Sendable, CaseIterable {
     case ios
     case android
     case web

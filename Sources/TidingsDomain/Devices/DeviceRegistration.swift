@@ -1,13 +1,13 @@
 /// What an app reports when it registers (or re-registers) its push token.
-public struct DeviceRegistration: Sendable, Equatable {
-    public var platform: DevicePlatform
-    public var pushToken: String
+package struct DeviceRegistration: Sendable, Equatable {
+    package var platform: DevicePlatform
+    package var pushToken: String
     /// Optional fields left nil keep what an earlier registration stored.
-    public var appID: String?
-    public var name: String?
-    public var locale: String?
+    package var appID: String?
+    package var name: String?
+    package var locale: String?
 
-    public init(platform: DevicePlatform, pushToken: String, appID: String? = nil, name: String? = nil, locale: String? = nil) {
+    package init(platform: DevicePlatform, pushToken: String, appID: String? = nil, name: String? = nil, locale: String? = nil) {
         self.platform = platform
         self.pushToken = pushToken
         self.appID = appID

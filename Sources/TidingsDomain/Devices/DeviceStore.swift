@@ -3,13 +3,13 @@ import TidingsPostgres
 
 /// A user's devices: all SQL for the devices aggregate. Every statement is
 /// scoped by the owning user, so one user's id never reaches another's rows.
-public struct DeviceStore: Sendable {
+package struct DeviceStore: Sendable {
     private static let columns = "id, user_id, platform, push_token, app_id, name, locale, last_seen_at, created_at, updated_at"
 
     private let database: PostgresClient
     private let registrations: BatchingQueue<PendingRegistration, RegisteredDevice>
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
         registrations = BatchingQueue(
             runBatch: { try Self.register($0, on: database) },
@@ -26,7 +26,7 @@ public struct DeviceStore: Sendable {
     /// durable, but one WAL flush serves the whole batch, and
     /// re-registrations of one token no longer queue behind each other's
     /// commits for the row lock.
-    public func register(userID: UUID, _ registration: DeviceRegistration) throws -> (device: Device, created: Bool) {
+    package func register(userID: UUID, _ registration: DeviceRegistration) throws -> (device: Device, created: Bool) {
         let registered = try registrations.submit(PendingRegistration(userID: userID, registration: registration))
         return (registered.device, registered.created)
     }
@@ -115,13 +115,13 @@ public struct DeviceStore: Sendable {
         }
     }
 
-    public func device(id: UUID, userID: UUID) throws -> Device? {
+    package func device(id: UUID, userID: UUID) throws -> Device? {
         try database.query("""
             SELECT \(unsafeSQL: Self.columns) FROM devices WHERE id = \(id) AND user_id = \(userID)
             """).first.map(Self.device(from:))
     }
 
-    public func list(userID: UUID, _ page: PageRequest) throws -> Page<Device> {
+    package func list(userID: UUID, _ page: PageRequest) throws -> Page<Device> {
         let rows = try database.query("""
             SELECT \(unsafeSQL: Self.columns) FROM devices
             WHERE user_id = \(userID) AND (created_at, id) > (\(page.after.createdAt), \(page.after.id))
@@ -133,7 +133,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// Applies the changes present; nil when the user has no such device.
-    public func update(id: UUID, userID: UUID, _ changes: DeviceChanges) throws -> Device? {
+    package func update(id: UUID, userID: UUID, _ changes: DeviceChanges) throws -> Device? {
         guard !changes.isEmpty else { return try device(id: id, userID: userID) }
         return try database.query("""
             UPDATE devices SET
@@ -147,13 +147,13 @@ public struct DeviceStore: Sendable {
             """).first.map(Self.device(from:))
     }
 
-    public func delete(id: UUID, userID: UUID) throws -> Bool {
+    package func delete(id: UUID, userID: UUID) throws -> Bool {
         try database.withConnection { try $0.execute("DELETE FROM devices WHERE id = \(id) AND user_id = \(userID)") } == 1
     }
 
     /// Removes the user's devices holding any of `pushTokens` (tokens a push
     /// gateway reported dead) and returns them; unknown tokens are skipped.
-    public func invalidate(userID: UUID, pushTokens: [String]) throws -> [Device] {
+    package func invalidate(userID: UUID, pushTokens: [String]) throws -> [Device] {
         // The tokens travel as one JSON array parameter: a list of any length
         // in a single bind, with JSON's escaping instead of array-literal quoting.
         let tokens = String(decoding: try JSONEncoder().encode(pushTokens), as: UTF8.self)

@@ -19,8 +19,8 @@ import TidingsSynchronization
 /// its leases were freed and may already be someone else's, so it must
 /// forget what it holds but has not started. The owner registers again
 /// afterwards.
-public final class LeaseHeartbeat: Sendable {
-    public let owner: String
+package final class LeaseHeartbeat: Sendable {
+    package let owner: String
     private let holds: LeaseOwnerStore.Holds
     private let store: LeaseOwnerStore
     private let logger: Logger
@@ -29,7 +29,7 @@ public final class LeaseHeartbeat: Sendable {
 
     /// `inFlightGrace` is the longest work the owner started while alive
     /// may still run. `database` must stay open until `stop` returns.
-    public init(owner: String, holds: LeaseOwnerStore.Holds, inFlightGrace: Duration, database: PostgresClient, logger: Logger) {
+    package init(owner: String, holds: LeaseOwnerStore.Holds, inFlightGrace: Duration, database: PostgresClient, logger: Logger) {
         self.owner = owner
         self.holds = holds
         self.store = LeaseOwnerStore(database: database)
@@ -39,16 +39,16 @@ public final class LeaseHeartbeat: Sendable {
     }
 
     /// Until when the owner may start work; nil while it may not.
-    public var startBy: ContinuousClock.Instant? {
+    package var startBy: ContinuousClock.Instant? {
         liveness.withLock { $0.startBy }
     }
 
-    public var deadAfter: Duration {
+    package var deadAfter: Duration {
         liveness.withLock { $0.deadAfter }
     }
 
     /// Starts beating; `onAlive` and `onReaped` run on the heartbeat's thread.
-    public func start(
+    package func start(
         onAlive: @escaping @Sendable (ContinuousClock.Instant) -> Void = { _ in },
         onReaped: @escaping @Sendable () -> Void = {}
     ) {
@@ -57,7 +57,7 @@ public final class LeaseHeartbeat: Sendable {
 
     /// Stops beating and deletes the owner's row: call after the owner has
     /// released its leases. Safe to call more than once.
-    public func stop() {
+    package func stop() {
         guard loop.stop() else { return }
         do {
             try store.unregister(owner: owner)

@@ -9,56 +9,56 @@
 /// than `deadAfter`, `staleAfter` plus `inFlightGrace`, the longest work
 /// started while alive may still run: so nothing it started is still in
 /// flight when another process may claim the same row.
-public struct LeaseLiveness: Sendable, Equatable {
+package struct LeaseLiveness: Sendable, Equatable {
     /// How often an owner beats.
-    public static let beatInterval: Duration = .seconds(1)
+    package static let beatInterval: Duration = .seconds(1)
     /// How long a confirmed beat lets an owner start work: two beats may be
     /// late before it pauses.
-    public static let defaultStaleAfter: Duration = .seconds(3)
+    package static let defaultStaleAfter: Duration = .seconds(3)
     /// Keeps a configured grace far from `Duration`'s range and from an
     /// interval in milliseconds overflowing.
-    public static let longestGrace: Duration = .seconds(86_400)
+    package static let longestGrace: Duration = .seconds(86_400)
 
-    public let staleAfter: Duration
-    public let inFlightGrace: Duration
+    package let staleAfter: Duration
+    package let inFlightGrace: Duration
     /// When the last confirmed beat was sent; nil before the first one and
     /// after the owner learnt its row had been reaped.
-    public private(set) var lastBeat: ContinuousClock.Instant?
+    package private(set) var lastBeat: ContinuousClock.Instant?
 
-    public init(staleAfter: Duration = Self.defaultStaleAfter, inFlightGrace: Duration) {
+    package init(staleAfter: Duration = Self.defaultStaleAfter, inFlightGrace: Duration) {
         self.staleAfter = min(max(staleAfter, .zero), Self.longestGrace)
         self.inFlightGrace = min(max(inFlightGrace, .zero), Self.longestGrace)
     }
 
     /// How old the last beat may be before others free this owner's leases.
-    public var deadAfter: Duration {
+    package var deadAfter: Duration {
         staleAfter + inFlightGrace
     }
 
     /// The last instant at which work may start; nil while nothing may.
-    public var startBy: ContinuousClock.Instant? {
+    package var startBy: ContinuousClock.Instant? {
         lastBeat.map { $0 + staleAfter }
     }
 
-    public func mayStart(at now: ContinuousClock.Instant) -> Bool {
+    package func mayStart(at now: ContinuousClock.Instant) -> Bool {
         startBy.map { now < $0 } ?? false
     }
 
     /// The database confirmed a beat sent at `sentAt`. Beats confirmed out of
     /// order never move liveness back.
-    public mutating func confirmed(sentAt: ContinuousClock.Instant) {
+    package mutating func confirmed(sentAt: ContinuousClock.Instant) {
         lastBeat = max(lastBeat ?? sentAt, sentAt)
     }
 
     /// The owner's row was gone: another process judged it dead and freed
     /// its leases. Nothing may start until a new registration is confirmed.
-    public mutating func reaped() {
+    package mutating func reaped() {
         lastBeat = nil
     }
 
     /// Whether a row whose last beat was at `heartbeatAt` is dead at `now`
     /// (what the reaper asks in SQL, `heartbeat_at < now() - dead_after`).
-    public static func isDead(heartbeatAt: ContinuousClock.Instant, deadAfter: Duration, now: ContinuousClock.Instant) -> Bool {
+    package static func isDead(heartbeatAt: ContinuousClock.Instant, deadAfter: Duration, now: ContinuousClock.Instant) -> Bool {
         heartbeatAt < now - deadAfter
     }
 }

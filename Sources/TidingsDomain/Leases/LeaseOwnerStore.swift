@@ -3,28 +3,28 @@ import TidingsPostgres
 
 /// The SQL of lease owners' heartbeats (migration 0014): registering,
 /// beating, reaping dead owners' leases and leaving.
-public struct LeaseOwnerStore: Sendable {
+package struct LeaseOwnerStore: Sendable {
     /// What an owner's leases are on.
-    public enum Holds: String, Sendable {
+    package enum Holds: String, Sendable {
         case deliveries
         case targets
     }
 
     /// What one reap freed.
-    public struct Reaped: Sendable, Equatable {
-        public var owners: [String] = []
-        public var deliveries = 0
-        public var targets = 0
+    package struct Reaped: Sendable, Equatable {
+        package var owners: [String] = []
+        package var deliveries = 0
+        package var targets = 0
     }
 
     let database: PostgresClient
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
     }
 
     /// Adds (or renews) `owner`'s row; its beat is now.
-    public func register(owner: String, holds: Holds, deadAfter: Duration) throws {
+    package func register(owner: String, holds: Holds, deadAfter: Duration) throws {
         try database.withConnection { connection in
             _ = try connection.execute("""
                 INSERT INTO lease_owners (owner, holds, dead_after)
@@ -37,7 +37,7 @@ public struct LeaseOwnerStore: Sendable {
 
     /// Moves `owner`'s beat to now. False when its row is gone: another
     /// process found it dead and freed its leases.
-    public func beat(owner: String) throws -> Bool {
+    package func beat(owner: String) throws -> Bool {
         try database.withConnection { connection in
             try connection.execute("UPDATE lease_owners SET heartbeat_at = now() WHERE owner = \(owner)") == 1
         }
@@ -48,7 +48,7 @@ public struct LeaseOwnerStore: Sendable {
     /// are woken when deliveries were freed. Concurrent reapers take turns
     /// on the rows: each dead owner is reaped once. With nobody dead (the
     /// usual case) it is one DELETE that finds nothing in a tiny table.
-    public func reapDead() throws -> Reaped {
+    package func reapDead() throws -> Reaped {
         try database.withTransaction { connection in
             var reaped = Reaped()
             var deliveryOwners: [String] = []
@@ -86,7 +86,7 @@ public struct LeaseOwnerStore: Sendable {
     }
 
     /// Deletes `owner`'s row (shutdown, after releasing its leases).
-    public func unregister(owner: String) throws {
+    package func unregister(owner: String) throws {
         try database.withConnection { connection in
             _ = try connection.execute("DELETE FROM lease_owners WHERE owner = \(owner)")
         }

@@ -1,9 +1,9 @@
 /// One page of a list and the cursor of the next page, if there is one.
-public struct Page<Item: Sendable>: Sendable {
-    public let items: [Item]
-    public let nextCursor: PageCursor?
+package struct Page<Item: Sendable>: Sendable {
+    package let items: [Item]
+    package let nextCursor: PageCursor?
 
-    public init(items: [Item], nextCursor: PageCursor?) {
+    package init(items: [Item], nextCursor: PageCursor?) {
         self.items = items
         self.nextCursor = nextCursor
     }
@@ -18,14 +18,14 @@ public struct Page<Item: Sendable>: Sendable {
 }
 
 /// What a client asked for: up to `limit` items after `cursor`.
-public struct PageRequest: Sendable {
-    public static let defaultLimit = 50
-    public static let maximumLimit = 200
+package struct PageRequest: Sendable {
+    package static let defaultLimit = 50
+    package static let maximumLimit = 200
 
-    public let limit: Int
-    public let cursor: PageCursor?
+    package let limit: Int
+    package let cursor: PageCursor?
 
-    public init(limit: Int = PageRequest.defaultLimit, cursor: PageCursor? = nil) {
+    package init(limit: Int = PageRequest.defaultLimit, cursor: PageCursor? = nil) {
         self.limit = min(max(limit, 1), Self.maximumLimit)
         self.cursor = cursor
     }

@@ -5,11 +5,11 @@ import TidingsObservability
 /// Where a list page ends: the creation time and id of its last item. Lists
 /// are ordered by `(created_at, id)`, so a cursor stays valid while rows are
 /// inserted or deleted around it. Clients see it as an opaque token.
-public struct PageCursor: Sendable, Equatable {
-    public let createdAt: Date
-    public let id: UUID
+package struct PageCursor: Sendable, Equatable {
+    package let createdAt: Date
+    package let id: UUID
 
-    public init(createdAt: Date, id: UUID) {
+    package init(createdAt: Date, id: UUID) {
         self.createdAt = createdAt
         self.id = id
     }
@@ -19,12 +19,12 @@ public struct PageCursor: Sendable, Equatable {
 
     /// `base64url("<unix microseconds>.<uuid>")`: microseconds are what
     /// PostgreSQL stores, so the position round-trips exactly.
-    public var token: String {
+    package var token: String {
         let microseconds = createdAt.unitsSince1970(perSecond: 1_000_000, rounding: .toNearestOrAwayFromZero)
         return Base64.encodeURLSafe(Array("\(microseconds).\(id.uuidString.lowercased())".utf8))
     }
 
-    public init?(token: String) {
+    package init?(token: String) {
         guard token.utf8.count <= 128,
               let bytes = Base64.decode(token),
               let text = String(validating: bytes, as: UTF8.self)

@@ -1,5 +1,5 @@
 /// What the watch's last check found; written by the poller.
-public enum CheckResult: String, Sendable {
+package enum CheckResult: String, Sendable {
     /// First successful check: the content hash was recorded, nothing emitted.
     case baseline
     case changed

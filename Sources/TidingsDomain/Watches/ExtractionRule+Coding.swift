@@ -2,12 +2,12 @@
 /// `{"css": "..."}`, `{"xpath": "..."}` or `{"json_pointer": "..."}`, plus
 /// `"ignore": [...]`.
 extension ExtractionRule: Codable {
-    public enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case css, xpath, ignore
         case jsonPointer = "json_pointer"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let css = try container.decodeIfPresent(String.self, forKey: .css) {
             selector = .css(css)
@@ -19,7 +19,7 @@ extension ExtractionRule: Codable {
         ignorePatterns = try container.decodeIfPresent([String].self, forKey: .ignore) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch selector {
         case .css(let css): try container.encode(css, forKey: .css)

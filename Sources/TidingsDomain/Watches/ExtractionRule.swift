@@ -3,21 +3,21 @@ import TidingsExtraction
 /// Which part of a response a watch compares: the element a CSS selector or
 /// XPath picks in HTML, or the value a JSON pointer picks in JSON, with the
 /// matches of `ignorePatterns` (regular expressions) removed before hashing.
-public struct ExtractionRule: Sendable, Equatable {
-    public enum Selector: Sendable, Equatable {
+package struct ExtractionRule: Sendable, Equatable {
+    package enum Selector: Sendable, Equatable {
         case css(String)
         case xpath(String)
         case jsonPointer(String)
     }
 
-    public static let maximumSelectorLength = 1000
-    public static let maximumIgnorePatterns = 20
-    public static let maximumPatternLength = 500
+    package static let maximumSelectorLength = 1000
+    package static let maximumIgnorePatterns = 20
+    package static let maximumPatternLength = 500
 
-    public var selector: Selector
-    public var ignorePatterns: [String]
+    package var selector: Selector
+    package var ignorePatterns: [String]
 
-    public init(selector: Selector, ignorePatterns: [String] = []) {
+    package init(selector: Selector, ignorePatterns: [String] = []) {
         self.selector = selector
         self.ignorePatterns = ignorePatterns
     }
@@ -25,7 +25,7 @@ public struct ExtractionRule: Sendable, Equatable {
     /// Why `pattern` cannot be used as an ignore pattern, or nil. Compiling it
     /// with the engine the poller uses (the linear-time subset of
     /// `TidingsExtraction`) is the only reliable syntax check.
-    public static func problem(withIgnorePattern pattern: String) -> String? {
+    package static func problem(withIgnorePattern pattern: String) -> String? {
         if pattern.isEmpty { return "must not be empty" }
         if pattern.unicodeScalars.count > maximumPatternLength { return "must be at most \(maximumPatternLength) characters" }
         if pattern.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {

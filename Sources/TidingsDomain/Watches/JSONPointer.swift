@@ -1,9 +1,9 @@
 /// RFC 6901 JSON pointer syntax: empty (the whole document) or a sequence of
 /// `/token`, where `~` may only appear as `~0` or `~1`.
-public enum JSONPointer {
-    public static let maximumLength = 1000
+package enum JSONPointer {
+    package static let maximumLength = 1000
 
-    public static func isValid(_ pointer: String) -> Bool {
+    package static func isValid(_ pointer: String) -> Bool {
         guard !pointer.isEmpty else { return true }
         guard pointer.hasPrefix("/") else { return false }
         var bytes = pointer.utf8.makeIterator()

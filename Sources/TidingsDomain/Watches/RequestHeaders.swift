@@ -7,20 +7,20 @@ import TidingsCrypto
 ///
 /// Names are kept in lower case (HTTP names are case-insensitive, and one
 /// spelling makes equal header sets share a target).
-public struct RequestHeaders: Sendable, Equatable {
-    public static let maximumCount = 20
-    public static let maximumValueLength = 8192
+package struct RequestHeaders: Sendable, Equatable {
+    package static let maximumCount = 20
+    package static let maximumValueLength = 8192
     /// Headers the HTTP client must own: framing and routing.
-    public static let forbiddenNames: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
+    package static let forbiddenNames: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
 
-    public static let none = RequestHeaders(fields: [:])
+    package static let none = RequestHeaders(fields: [:])
 
     /// Lower-case name -> value.
-    public let fields: [String: String]
+    package let fields: [String: String]
 
     /// `fields` keyed by any spelling of the names; later spellings of one
     /// name replace earlier ones (callers reject duplicates first).
-    public init(fields: [String: String]) {
+    package init(fields: [String: String]) {
         var lowered: [String: String] = [:]
         for (name, value) in fields {
             lowered[name.lowercased()] = value
@@ -28,13 +28,13 @@ public struct RequestHeaders: Sendable, Equatable {
         self.fields = lowered
     }
 
-    public var names: [String] {
+    package var names: [String] {
         fields.keys.sorted()
     }
 
     /// Why `name` cannot be sent, or nil: it must be an RFC 9110 token and
     /// not one the client manages itself.
-    public static func problem(withName name: String) -> String? {
+    package static func problem(withName name: String) -> String? {
         if name.isEmpty || !name.utf8.allSatisfy(isTokenCharacter) { return "is not a valid HTTP header name" }
         if forbiddenNames.contains(name.lowercased()) { return "cannot be set; the HTTP client manages this header" }
         return nil
@@ -42,7 +42,7 @@ public struct RequestHeaders: Sendable, Equatable {
 
     /// Why `value` cannot be sent, or nil. The value itself never appears in
     /// the message.
-    public static func problem(withValue value: String) -> String? {
+    package static func problem(withValue value: String) -> String? {
         if value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             return "must not contain CR, LF or other control characters"
         }

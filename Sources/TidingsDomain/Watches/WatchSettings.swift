@@ -1,19 +1,19 @@
 /// What a user decides about a watch: what to fetch, how often and what to
 /// compare. Header values are in here (they are needed to fetch) and must not
 /// leave the domain except towards the poller.
-public struct WatchSettings: Sendable, Equatable {
-    public static let defaultIntervalSeconds = 300
-    public static let maximumNameLength = 200
+package struct WatchSettings: Sendable, Equatable {
+    package static let defaultIntervalSeconds = 300
+    package static let maximumNameLength = 200
 
-    public var url: NormalizedURL
-    public var headers: RequestHeaders
-    public var name: String
-    public var intervalSeconds: Int
-    public var versionCheck: VersionCheck?
-    public var extract: ExtractionRule?
-    public var paused: Bool
+    package var url: NormalizedURL
+    package var headers: RequestHeaders
+    package var name: String
+    package var intervalSeconds: Int
+    package var versionCheck: VersionCheck?
+    package var extract: ExtractionRule?
+    package var paused: Bool
 
-    public init(
+    package init(
         url: NormalizedURL,
         headers: RequestHeaders = .none,
         name: String? = nil,

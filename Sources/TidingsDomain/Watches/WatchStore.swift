@@ -9,11 +9,11 @@ import TidingsPostgres
 /// interval in step with its watches and deletes a target with its last
 /// watch, in the same transaction, whichever way the watch goes (including
 /// the cascade from a deleted user).
-public struct WatchStore: Sendable {
+package struct WatchStore: Sendable {
     private let database: PostgresClient
     private let reads: BatchingQueue<WatchKey, Watch?>
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
         reads = BatchingQueue(
             runBatch: { try Self.watches($0, on: database) },
@@ -23,7 +23,7 @@ public struct WatchStore: Sendable {
 
     /// Creates a watch, attaching it to the target for its URL and headers
     /// (created if needed), in one transaction.
-    public func create(userID: UUID, settings: WatchSettings) throws -> Watch {
+    package func create(userID: UUID, settings: WatchSettings) throws -> Watch {
         try database.withTransaction { connection in
             let targetID = try Self.attachTarget(settings, on: connection)
             let id = try connection.query("""
@@ -40,7 +40,7 @@ public struct WatchStore: Sendable {
     /// a batch whose query has not started yet, so it never sees a watch
     /// older than the moment it was asked for; a caller gets a row only if
     /// both its id and its owner match.
-    public func watch(userID: UUID, id: UUID) throws -> Watch? {
+    package func watch(userID: UUID, id: UUID) throws -> Watch? {
         try reads.submit(WatchKey(userID: userID, id: id))
     }
 
@@ -68,7 +68,7 @@ public struct WatchStore: Sendable {
         return keys.map { watches[$0] }
     }
 
-    public func list(userID: UUID, filter: WatchFilter, page: PageRequest) throws -> Page<Watch> {
+    package func list(userID: UUID, filter: WatchFilter, page: PageRequest) throws -> Page<Watch> {
         let state = filter.state?.rawValue
         let rows = try database.query("""
             \(unsafeSQL: Self.selectWatch)
@@ -92,7 +92,7 @@ public struct WatchStore: Sendable {
     /// the watch compares changes, its hash and check state start over
     /// (`pending`), and a changed extraction rule drops the target's
     /// validators so the next fetch returns a full body to hash.
-    public func update(userID: UUID, id: UUID, _ edit: (inout WatchSettings) throws -> Void) throws -> Watch? {
+    package func update(userID: UUID, id: UUID, _ edit: (inout WatchSettings) throws -> Void) throws -> Watch? {
         try database.withTransaction { connection in
             guard let row = try connection.query("""
                 SELECT w.target_id, t.url, t.headers::text AS headers, w.name, w.interval_seconds,
@@ -136,7 +136,7 @@ public struct WatchStore: Sendable {
 
     /// Pauses or resumes; doing it twice changes nothing (not even
     /// `updated_at`). Nil when the user has no such watch.
-    public func setPaused(_ paused: Bool, userID: UUID, id: UUID) throws -> Watch? {
+    package func setPaused(_ paused: Bool, userID: UUID, id: UUID) throws -> Watch? {
         try database.withTransaction { connection in
             let updated = try connection.execute("""
                 UPDATE watches
@@ -150,7 +150,7 @@ public struct WatchStore: Sendable {
 
     /// Deletes the watch (and, through the trigger, its target if no other
     /// watch uses it). False when the user has no such watch.
-    public func delete(userID: UUID, id: UUID) throws -> Bool {
+    package func delete(userID: UUID, id: UUID) throws -> Bool {
         try database.withConnection { connection in
             try connection.execute("DELETE FROM watches WHERE id = \(id) AND user_id = \(userID)")
         } == 1

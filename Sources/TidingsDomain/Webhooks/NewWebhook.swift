@@ -1,11 +1,11 @@
 /// What a webhook is created with.
-public struct NewWebhook: Sendable {
-    public var url: String
+package struct NewWebhook: Sendable {
+    package var url: String
     /// Distinct types; an empty list is not allowed.
-    public var eventTypes: [WebhookEventType]
-    public var description: String?
+    package var eventTypes: [WebhookEventType]
+    package var description: String?
 
-    public init(url: String, eventTypes: [WebhookEventType] = WebhookEventType.subscribable, description: String? = nil) {
+    package init(url: String, eventTypes: [WebhookEventType] = WebhookEventType.subscribable, description: String? = nil) {
         self.url = url
         self.eventTypes = eventTypes
         self.description = description

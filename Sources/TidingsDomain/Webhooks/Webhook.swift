@@ -1,20 +1,20 @@
 import FoundationEssentials
 
 /// A signed HTTP callback as the API shows it: never its secrets.
-public struct Webhook: Sendable, Equatable {
-    public let id: UUID
+package struct Webhook: Sendable, Equatable {
+    package let id: UUID
     /// nil for a global webhook.
-    public let userID: UUID?
-    public let url: String
-    public let eventTypes: [WebhookEventType]
-    public let description: String?
+    package let userID: UUID?
+    package let url: String
+    package let eventTypes: [WebhookEventType]
+    package let description: String?
     /// Set while the webhook is disabled, by its owner or by the dispatcher.
-    public let disabledAt: Date?
-    public let disabledReason: String?
-    public let createdAt: Date
-    public let updatedAt: Date
+    package let disabledAt: Date?
+    package let disabledReason: String?
+    package let createdAt: Date
+    package let updatedAt: Date
 
-    public init(
+    package init(
         id: UUID,
         userID: UUID?,
         url: String,
@@ -36,11 +36,11 @@ public struct Webhook: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    public var isGlobal: Bool {
+    package var isGlobal: Bool {
         userID == nil
     }
 
-    public var isEnabled: Bool {
+    package var isEnabled: Bool {
         disabledAt == nil
     }
 }

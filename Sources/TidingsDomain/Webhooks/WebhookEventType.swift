@@ -1,6 +1,6 @@
 /// Every event Tidings stores and delivers: the one list of their names in
 /// Swift (the `events.type` check of migration 0006 lists the same).
-public enum WebhookEventType: String, Sendable, CaseIterable {
+package enum WebhookEventType: String, Sendable, CaseIterable {
     case watchChanged = "watch.changed"
     case badgeUpdated = "badge.updated"
     case watchFailing = "watch.failing"
@@ -10,9 +10,9 @@ public enum WebhookEventType: String, Sendable, CaseIterable {
     case webhookTest = "webhook.test"
 
     /// The types a webhook can subscribe to, in their canonical order.
-    public static let subscribable = allCases.filter(\.isSubscribable)
+    package static let subscribable = allCases.filter(\.isSubscribable)
 
-    public var isSubscribable: Bool {
+    package var isSubscribable: Bool {
         self != .webhookTest
     }
 }

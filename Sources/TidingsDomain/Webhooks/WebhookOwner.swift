@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Whose webhook: one user's (their events only) or a global one created by
 /// the admin (every user's events). Each sees only its own kind.
-public enum WebhookOwner: Sendable, Equatable {
+package enum WebhookOwner: Sendable, Equatable {
     case user(UUID)
     case global
 

@@ -8,23 +8,23 @@ import TidingsPostgres
 /// `(user_id = <user> OR (global AND <is global>))`: a user's id matches only
 /// its own rows (never the NULL user_id of global ones), and the global
 /// owner binds a NULL user id, so it matches only global rows.
-public struct WebhookStore: Sendable {
+package struct WebhookStore: Sendable {
     /// How long the previous secret keeps signing after a rotation, so
     /// receivers can switch to the new one without dropping deliveries.
-    public static let rotationOverlap = "24 hours"
+    package static let rotationOverlap = "24 hours"
     /// Why a webhook is disabled when its owner disabled it.
-    public static let disabledByOwnerReason = "disabled by its owner"
+    package static let disabledByOwnerReason = "disabled by its owner"
 
     private static let columns = "id, user_id, url, event_types, description, disabled_at, disabled_reason, created_at, updated_at"
 
     private let database: PostgresClient
 
-    public init(database: PostgresClient) {
+    package init(database: PostgresClient) {
         self.database = database
     }
 
     /// Creates a webhook with a new signing secret.
-    public func create(owner: WebhookOwner, _ webhook: NewWebhook) throws -> WebhookWithSecret {
+    package func create(owner: WebhookOwner, _ webhook: NewWebhook) throws -> WebhookWithSecret {
         let secret = WebhookSecret.generate().encoded
         let row = try database.query("""
             INSERT INTO webhooks (user_id, global, url, event_types, description, secret)
@@ -35,14 +35,14 @@ public struct WebhookStore: Sendable {
         return WebhookWithSecret(webhook: try Self.webhook(from: row), secret: secret)
     }
 
-    public func webhook(id: UUID, owner: WebhookOwner) throws -> Webhook? {
+    package func webhook(id: UUID, owner: WebhookOwner) throws -> Webhook? {
         try database.query("""
             SELECT \(unsafeSQL: Self.columns) FROM webhooks
             WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
             """).first.map(Self.webhook(from:))
     }
 
-    public func list(owner: WebhookOwner, _ page: PageRequest) throws -> Page<Webhook> {
+    package func list(owner: WebhookOwner, _ page: PageRequest) throws -> Page<Webhook> {
         let rows = try database.query("""
             SELECT \(unsafeSQL: Self.columns) FROM webhooks
             WHERE (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
@@ -55,7 +55,7 @@ public struct WebhookStore: Sendable {
     }
 
     /// Applies the changes present; nil when the owner has no such webhook.
-    public func update(id: UUID, owner: WebhookOwner, _ changes: WebhookChanges) throws -> Webhook? {
+    package func update(id: UUID, owner: WebhookOwner, _ changes: WebhookChanges) throws -> Webhook? {
         guard !changes.isEmpty else { return try webhook(id: id, owner: owner) }
         let eventTypes = changes.eventTypes.map(WebhookEventType.postgresArray)
         return try database.query("""
@@ -73,7 +73,7 @@ public struct WebhookStore: Sendable {
             """).first.map(Self.webhook(from:))
     }
 
-    public func delete(id: UUID, owner: WebhookOwner) throws -> Bool {
+    package func delete(id: UUID, owner: WebhookOwner) throws -> Bool {
         try database.withConnection { connection in
             try connection.execute("""
                 DELETE FROM webhooks WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
@@ -84,7 +84,7 @@ public struct WebhookStore: Sendable {
     /// Issues a new signing secret. The current one becomes the previous
     /// secret and keeps signing for `rotationOverlap`; a secret that was
     /// still in its overlap from an earlier rotation is dropped.
-    public func rotateSecret(id: UUID, owner: WebhookOwner) throws -> WebhookWithSecret? {
+    package func rotateSecret(id: UUID, owner: WebhookOwner) throws -> WebhookWithSecret? {
         let secret = WebhookSecret.generate().encoded
         let row = try database.query("""
             UPDATE webhooks SET
@@ -99,7 +99,7 @@ public struct WebhookStore: Sendable {
     }
 
     /// Enables a webhook again, clearing why it was disabled.
-    public func enable(id: UUID, owner: WebhookOwner) throws -> Webhook? {
+    package func enable(id: UUID, owner: WebhookOwner) throws -> Webhook? {
         try update(id: id, owner: owner, WebhookChanges(enabled: true))
     }
 

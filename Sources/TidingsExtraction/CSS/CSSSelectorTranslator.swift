@@ -8,8 +8,8 @@ internal import CLibXML2
 ///
 /// Element and attribute names are lower-cased because libxml2's HTML parser
 /// lower-cases them; ids, classes and values stay case-sensitive.
-public enum CSSSelectorTranslator {
-    public static func xpath(for selector: String) throws -> String {
+package enum CSSSelectorTranslator {
+    package static func xpath(for selector: String) throws -> String {
         var parser = Parser(Array(selector.unicodeScalars))
         return try parser.selectorList()
     }

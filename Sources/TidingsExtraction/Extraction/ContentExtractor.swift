@@ -3,9 +3,9 @@ import TidingsCrypto
 /// Turns a response body into what a watch compares: select (whole body, CSS,
 /// XPath or JSON pointer), remove the ignore patterns' matches, normalize
 /// whitespace, hash. Pure and synchronous: run it off I/O threads.
-public enum ContentExtractor {
+package enum ContentExtractor {
     /// How much normalized text `ExtractedContent.text` keeps (64 KiB).
-    public static let snapshotByteLimit = 64 << 10
+    package static let snapshotByteLimit = 64 << 10
 
     /// Selects from `body` by `spec.selector`: HTML is parsed with libxml2
     /// whatever `contentType` says, honouring its charset; JSON and the
@@ -14,7 +14,7 @@ public enum ContentExtractor {
     /// normalization (so adjacent matches do not run together). The work
     /// stays within `limits`; past one it throws an `ExtractionError`
     /// naming it.
-    public static func extract(
+    package static func extract(
         body: [UInt8],
         contentType: String?,
         spec: ExtractionSpec = .wholeBody,

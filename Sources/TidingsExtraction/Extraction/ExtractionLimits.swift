@@ -1,26 +1,26 @@
 /// How much work one extraction (one rule on one response) may do. Past
 /// any limit it fails with an `ExtractionError` naming the limit, and the
 /// watch's check fails like any other (docs/LIMITS.md).
-public struct ExtractionLimits: Sendable, Equatable {
+package struct ExtractionLimits: Sendable, Equatable {
     /// Wall-clock time for the whole extraction: parsing, selecting and
     /// the ignore patterns (`TIDINGS_EXTRACTION_TIMEOUT`).
-    public var timeLimit: Duration = .seconds(2)
+    package var timeLimit: Duration = .seconds(2)
     /// libxml2 XPath operations (node visits and steps) per evaluation.
-    public var xpathOperationLimit = 10_000_000
+    package var xpathOperationLimit = 10_000_000
     /// Nodes of a parsed HTML document (`TIDINGS_EXTRACTION_MAX_NODES`).
     /// Bounds the work libxml2 does between two checks of the operation
     /// limit: merging the node sets of a step such as `//div//p` compares
     /// pairs of nodes without counting.
-    public var documentNodeLimit = 100_000
+    package var documentNodeLimit = 100_000
     /// Matcher steps for each ignore pattern.
-    public var patternStepLimit = 50_000_000
+    package var patternStepLimit = 50_000_000
     /// UTF-8 bytes of selected text (all matched nodes together) before
     /// whitespace is normalized.
-    public var textByteLimit = 16 << 20
+    package var textByteLimit = 16 << 20
 
-    public static let `default` = ExtractionLimits()
+    package static let `default` = ExtractionLimits()
 
-    public init() {}
+    package init() {}
 }
 
 /// One extraction's limits and deadline. Used by the thread running the

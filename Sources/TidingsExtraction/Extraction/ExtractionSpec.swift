@@ -1,8 +1,8 @@
 /// What part of a response to compare, and which volatile parts to drop.
 /// This module's own value so it stays independent of the domain; the
 /// poller maps a watch's `ExtractionRule` onto it.
-public struct ExtractionSpec: Sendable, Equatable {
-    public enum Selector: Sendable, Equatable {
+package struct ExtractionSpec: Sendable, Equatable {
+    package enum Selector: Sendable, Equatable {
         /// The body as UTF-8 text.
         case wholeBody
         case css(String)
@@ -10,14 +10,14 @@ public struct ExtractionSpec: Sendable, Equatable {
         case jsonPointer(String)
     }
 
-    public static let wholeBody = ExtractionSpec(selector: .wholeBody)
+    package static let wholeBody = ExtractionSpec(selector: .wholeBody)
 
-    public var selector: Selector
+    package var selector: Selector
     /// Regular expressions (Swift `Regex` syntax) whose matches are removed
     /// before whitespace is normalized and the text hashed.
-    public var ignorePatterns: [String]
+    package var ignorePatterns: [String]
 
-    public init(selector: Selector, ignorePatterns: [String] = []) {
+    package init(selector: Selector, ignorePatterns: [String] = []) {
         self.selector = selector
         self.ignorePatterns = ignorePatterns
     }

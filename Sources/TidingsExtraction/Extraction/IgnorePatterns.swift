@@ -43,10 +43,10 @@ struct IgnorePatterns {
 }
 
 /// Checks ignore patterns for the API with the engine the poller runs.
-public enum IgnorePatternSyntax {
+package enum IgnorePatternSyntax {
     /// Why `pattern` cannot be used, as a phrase ("uses a lookahead or
     /// lookbehind, which is not supported"), or nil.
-    public static func problem(with pattern: String) -> String? {
+    package static func problem(with pattern: String) -> String? {
         do {
             _ = try PatternProgram(PatternParser.parse(pattern))
             return nil

@@ -1,7 +1,7 @@
 extension String {
     /// The longest prefix of whole characters that fits in `maximumBytes`
     /// of UTF-8: a size cap that never splits a character.
-    public func prefix(utf8Bytes maximumBytes: Int) -> String {
+    package func prefix(utf8Bytes maximumBytes: Int) -> String {
         guard utf8.count > maximumBytes else { return self }
         var end = startIndex
         var used = 0

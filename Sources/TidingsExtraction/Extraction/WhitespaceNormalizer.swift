@@ -1,7 +1,7 @@
 /// Makes layout changes invisible to the hash: every run of Unicode
 /// whitespace becomes one space, and leading and trailing whitespace goes.
-public enum WhitespaceNormalizer {
-    public static func normalize(_ text: String) -> String {
+package enum WhitespaceNormalizer {
+    package static func normalize(_ text: String) -> String {
         var output = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {

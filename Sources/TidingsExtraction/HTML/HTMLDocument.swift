@@ -8,7 +8,7 @@ import TidingsSynchronization
 ///
 /// Not `Sendable`: libxml2 documents must not be evaluated from two threads
 /// at once. Parse, query and drop it within one call.
-public final class HTMLDocument {
+package final class HTMLDocument {
     private let document: xmlDocPtr
     private let budget: ExtractionBudget
 
@@ -17,7 +17,7 @@ public final class HTMLDocument {
     /// BOM or `<meta>`, else reads UTF-8. Broken markup is repaired, never
     /// rejected, and no diagnostics are printed. Parsing, queries and the
     /// text they return stay within `limits`, counted from now.
-    public convenience init(bytes: [UInt8], encoding: String? = nil, limits: ExtractionLimits = .default) throws {
+    package convenience init(bytes: [UInt8], encoding: String? = nil, limits: ExtractionLimits = .default) throws {
         try self.init(bytes: bytes, encoding: encoding, budget: ExtractionBudget(limits: limits))
     }
 
@@ -88,7 +88,7 @@ public final class HTMLDocument {
     /// Evaluates an XPath 1.0 expression: the text content of every matched
     /// node in document order, or the single string, number or boolean an
     /// expression such as `string(//h1)` or `count(//li)` returns.
-    public func xpath(_ expression: String) throws -> [String] {
+    package func xpath(_ expression: String) throws -> [String] {
         LibXML2.prepareCurrentThread()
         guard let context = xmlXPathNewContext(document) else {
             throw ExtractionError(code: .invalidXPath, message: "libxml2 could not create an XPath context")
@@ -140,7 +140,7 @@ public final class HTMLDocument {
 
     /// Evaluates a CSS selector of the supported subset (see
     /// `CSSSelectorTranslator`) through its XPath translation.
-    public func css(_ selector: String) throws -> [String] {
+    package func css(_ selector: String) throws -> [String] {
         try xpath(CSSSelectorTranslator.xpath(for: selector))
     }
 

@@ -1,8 +1,8 @@
 /// RFC 6901 JSON pointer evaluation: `""` is the whole document, each
 /// `/token` steps into an object member (`~1` is `/`, `~0` is `~`) or an
 /// array element (a decimal index without leading zeros).
-public enum JSONPointerEvaluator {
-    public static func value(at pointer: String, in document: JSONValue) throws -> JSONValue {
+package enum JSONPointerEvaluator {
+    package static func value(at pointer: String, in document: JSONValue) throws -> JSONValue {
         var value = document
         var evaluated = ""
         for token in try tokens(of: pointer) {

@@ -5,7 +5,7 @@ extension JSONValue {
     /// their UTF-8 bytes, no insignificant whitespace, only the escapes JSON
     /// requires. Two documents that differ only in key order or layout
     /// render identically.
-    public var canonicalJSON: String {
+    package var canonicalJSON: String {
         var writer = JSONWriter()
         write(to: &writer)
         return writer.text

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `100`, `100.0` and `1e2` are all `.integer(100)`, so the canonical text
 /// (which writes integers without a fraction or exponent) reads back as the
 /// same value.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -15,7 +15,7 @@ public enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
 
     /// Parses `bytes` as JSON (UTF-8; any top-level value).
-    public init(parsing bytes: [UInt8]) throws {
+    package init(parsing bytes: [UInt8]) throws {
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
@@ -25,7 +25,7 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: Decodable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null

@@ -1,25 +1,25 @@
 /// Limits and identity shared by every request of one `HTTPClient`.
-public struct HTTPClientConfiguration: Sendable {
+package struct HTTPClientConfiguration: Sendable {
     /// Time allowed to establish the TCP (and TLS) connection.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// Time allowed for a whole request, redirects included.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Largest body accepted, counted after content decoding.
-    public var maxResponseSize: Int
-    public var maxRedirects: Int
+    package var maxResponseSize: Int
+    package var maxRedirects: Int
     /// Lets requests reach loopback and private addresses
     /// (`TIDINGS_ALLOW_PRIVATE_TARGETS`); for local use and tests only.
-    public var allowPrivateTargets: Bool
+    package var allowPrivateTargets: Bool
     /// Addresses allowed even when private targets are not (see `SSRFGuard`).
-    public var allowedAddresses: Set<IPAddress> = []
-    public var userAgent: String
+    package var allowedAddresses: Set<IPAddress> = []
+    package var userAgent: String
     /// Concurrent connections to one host; 0 means unlimited. Transfers over
     /// the limit wait in libcurl's queue (their timeout keeps running).
-    public var maxConnectionsPerHost: Int
+    package var maxConnectionsPerHost: Int
     /// Concurrent connections overall, and the size of the keep-alive cache.
-    public var maxTotalConnections: Int
+    package var maxTotalConnections: Int
 
-    public init(
+    package init(
         connectTimeout: Duration = .seconds(10),
         timeout: Duration = .seconds(30),
         maxResponseSize: Int = 5 << 20,

@@ -1,20 +1,20 @@
 /// One request. The optional fields override the client configuration.
-public struct HTTPClientRequest: Sendable {
-    public var url: String
-    public var method: String
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]?
+package struct HTTPClientRequest: Sendable {
+    package var url: String
+    package var method: String
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]?
     /// Total time for this request instead of `HTTPClientConfiguration.timeout`.
-    public var timeout: Duration?
-    public var followRedirects: Bool
+    package var timeout: Duration?
+    package var followRedirects: Bool
     /// Body limit for this request instead of `HTTPClientConfiguration.maxResponseSize`.
-    public var maxResponseSize: Int?
+    package var maxResponseSize: Int?
     /// When true, a body over the limit is cut at the limit (and the rest
     /// read and dropped) instead of failing with `.responseTooLarge`: for
     /// callers that keep only a snippet, such as the webhook delivery log.
-    public var truncatesResponseBody: Bool
+    package var truncatesResponseBody: Bool
 
-    public init(
+    package init(
         url: String,
         method: String = "GET",
         headers: [(name: String, value: String)] = [],

@@ -1,24 +1,24 @@
 /// The final response of a request (after any redirects it followed).
-public struct HTTPClientResponse: Sendable {
-    public var status: Int
+package struct HTTPClientResponse: Sendable {
+    package var status: Int
     /// Headers of the final response only, in received order.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The decoded body (gzip, br and zstd are undone).
-    public var body: [UInt8]
-    public var effectiveURL: String
-    public var redirectCount: Int
-    public var duration: Duration
+    package var body: [UInt8]
+    package var effectiveURL: String
+    package var redirectCount: Int
+    package var duration: Duration
     /// The IP address the final response came from.
-    public var remoteAddress: String?
+    package var remoteAddress: String?
     /// Body bytes as received on the wire, before decoding.
-    public var bytesReceived: Int
+    package var bytesReceived: Int
     /// Header bytes received, of every response of the request (redirect
     /// hops and interim responses included).
-    public var headerBytesReceived: Int
+    package var headerBytesReceived: Int
     /// True when `body` was cut at the limit (requests with `truncatesResponseBody`).
-    public var isBodyTruncated: Bool
+    package var isBodyTruncated: Bool
 
-    public init(
+    package init(
         status: Int,
         headers: [(name: String, value: String)],
         body: [UInt8],
@@ -43,7 +43,7 @@ public struct HTTPClientResponse: Sendable {
     }
 
     /// The first value of a header, matched case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let wanted = name.lowercased()
         return headers.first { $0.name.lowercased() == wanted }?.value
     }

@@ -5,11 +5,11 @@ import TidingsObservability
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`), read strictly: every field has its
 /// fixed width and range, so no header value, however absurd, can make the
 /// arithmetic overflow. The day name is not checked against the date.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let dayNames: Set<String> = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    public static func parse(_ text: some StringProtocol) -> Date? {
+    package static func parse(_ text: some StringProtocol) -> Date? {
         let bytes = Array(text.utf8)
         // "Sun, 06 Nov 1994 08:49:37 GMT": 29 bytes exactly.
         guard bytes.count == 29,

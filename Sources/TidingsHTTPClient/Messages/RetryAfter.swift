@@ -6,8 +6,8 @@ import TidingsSynchronization
 /// is always within `0...longest`: a date in the past is zero, a delay or
 /// date beyond `longest` (even beyond any integer type) is `longest`.
 /// Nil for anything else, including negative seconds.
-public enum RetryAfter {
-    public static func delay(from value: String, now: Date, atMost longest: Duration) -> Duration? {
+package enum RetryAfter {
+    package static func delay(from value: String, now: Date, atMost longest: Duration) -> Duration? {
         let text = value.trimmingSpaces()
         let range = Duration.zero...max(longest, .zero)
         if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {

@@ -9,7 +9,7 @@ import Darwin
 extension IPAddress: CustomStringConvertible {
     /// Parses a literal such as "10.0.0.1", "::1" or "::ffff:127.0.0.1".
     /// Host names, brackets and zone identifiers are not accepted.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var v4 = [UInt8](repeating: 0, count: 4)
         if inet_pton(AF_INET, text, &v4) == 1 {
             self.init(bytes: v4)
@@ -23,7 +23,7 @@ extension IPAddress: CustomStringConvertible {
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         let family: Int32
         switch value {
         case .v4: family = AF_INET

@@ -1,25 +1,25 @@
 /// An IPv4 or IPv6 address as plain numbers, so range checks are integer
 /// masks and comparisons (see `SSRFGuard`).
-public struct IPAddress: Hashable, Sendable {
-    public enum Value: Hashable, Sendable {
+package struct IPAddress: Hashable, Sendable {
+    package enum Value: Hashable, Sendable {
         /// The 32 address bits, most significant byte first (network order as a number).
         case v4(UInt32)
         /// The 128 address bits, most significant byte first.
         case v6(UInt128)
     }
 
-    public var value: Value
+    package var value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    public static func v4(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> IPAddress {
+    package static func v4(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> IPAddress {
         IPAddress(.v4(UInt32(a) << 24 | UInt32(b) << 16 | UInt32(c) << 8 | UInt32(d)))
     }
 
     /// The address in network byte order: 4 bytes for IPv4, 16 for IPv6.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch value {
         case .v4(let bits):
             return (0..<4).map { UInt8(truncatingIfNeeded: bits >> (24 - 8 * $0)) }
@@ -29,7 +29,7 @@ public struct IPAddress: Hashable, Sendable {
     }
 
     /// Builds an address from 4 or 16 network-order bytes.
-    public init?(bytes: some Collection<UInt8>) {
+    package init?(bytes: some Collection<UInt8>) {
         switch bytes.count {
         case 4:
             self.init(.v4(bytes.reduce(0) { $0 << 8 | UInt32($1) }))

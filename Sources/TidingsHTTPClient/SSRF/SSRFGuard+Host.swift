@@ -4,7 +4,7 @@ extension SSRFGuard {
     /// stays the real protection because DNS answers can change later.
     /// Literal addresses (brackets allowed for IPv6) need no lookup.
     /// This blocks the calling thread for the duration of the DNS lookup.
-    public func checkHost(_ host: String) throws(HTTPClientError) {
+    package func checkHost(_ host: String) throws(HTTPClientError) {
         var name = Substring(host)
         if name.hasPrefix("["), name.hasSuffix("]") {
             name = name.dropFirst().dropLast()

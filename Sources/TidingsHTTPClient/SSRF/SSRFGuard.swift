@@ -2,29 +2,29 @@
 /// address a connection is actually about to use (after DNS, on every
 /// redirect hop), so a name that re-resolves to a private address between a
 /// check and the connect cannot slip through.
-public struct SSRFGuard: Sendable {
+package struct SSRFGuard: Sendable {
     /// Why an address was refused: the CIDR block it falls in and what that block is.
-    public struct Refusal: Hashable, Sendable {
+    package struct Refusal: Hashable, Sendable {
         /// The block, e.g. "169.254.0.0/16" or "127.0.0.0/8 via ::ffff:0:0/96".
-        public var range: String
+        package var range: String
         /// What the block is, e.g. "link-local".
-        public var reason: String
+        package var reason: String
     }
 
     /// When true every address is allowed (local development and tests).
-    public var allowPrivateTargets: Bool
+    package var allowPrivateTargets: Bool
     /// Single addresses allowed although their range is blocked (a known
     /// internal origin; tests that need one reachable loopback address next
     /// to blocked ones).
-    public var allowedAddresses: Set<IPAddress>
+    package var allowedAddresses: Set<IPAddress>
 
-    public init(allowPrivateTargets: Bool, allowedAddresses: Set<IPAddress> = []) {
+    package init(allowPrivateTargets: Bool, allowedAddresses: Set<IPAddress> = []) {
         self.allowPrivateTargets = allowPrivateTargets
         self.allowedAddresses = allowedAddresses
     }
 
     /// nil when the address may be used, otherwise the reason it may not.
-    public func check(_ address: IPAddress) -> Refusal? {
+    package func check(_ address: IPAddress) -> Refusal? {
         guard !allowPrivateTargets, !allowedAddresses.contains(address) else { return nil }
         switch address.value {
         case .v4:

@@ -4,7 +4,7 @@ import Glibc
 
 /// An IPv4 or IPv6 address. IPv4 addresses are kept in their IPv4-mapped
 /// IPv6 form (`::ffff:a.b.c.d`), so one comparison serves both families.
-public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The 128 bits, most significant first.
     let high: UInt64
     let low: UInt64
@@ -32,7 +32,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses an IPv4 (`192.0.2.7`) or IPv6 (`2001:db8::7`) literal; nothing
     /// else (no host names, ports or brackets).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         // inet_pton stops at a NUL byte, which would let "1.2.3.4\0junk" pass.
         guard !text.isEmpty, text.utf8.count < INET6_ADDRSTRLEN, !text.utf8.contains(0) else { return nil }
         var ipv4 = in_addr()
@@ -69,7 +69,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Dotted IPv4 for IPv4 addresses, RFC 5952 text for IPv6.
-    public var description: String {
+    package var description: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let converted: UnsafePointer<CChar>?
         if isIPv4 {

@@ -1,12 +1,12 @@
 /// An address range in CIDR notation (`10.0.0.0/8`, `fd00::/8`) or a single
 /// address. Parsing refuses host bits below the prefix (`10.1.2.3/8`), which
 /// is more often a typo than a wish to trust the whole range.
-public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
-    public let address: IPAddress
+package struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
+    package let address: IPAddress
     /// Leading bits that must match, counted on the 128-bit form (an IPv4 /n is /96+n).
     let prefixLength: Int
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = IPAddress(String(parts[0])) else { return nil }
         let familyBits = address.isIPv4 ? 32 : 128
@@ -24,11 +24,11 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
         guard self.address == masked(address) else { return nil }
     }
 
-    public func contains(_ candidate: IPAddress) -> Bool {
+    package func contains(_ candidate: IPAddress) -> Bool {
         masked(candidate) == address
     }
 
-    public var description: String {
+    package var description: String {
         let familyBits = address.isIPv4 ? 32 : 128
         let shownPrefix = prefixLength - (128 - familyBits)
         return shownPrefix == familyBits ? address.description : "\(address)/\(shownPrefix)"

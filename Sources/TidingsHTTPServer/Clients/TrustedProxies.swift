@@ -2,20 +2,20 @@
 /// every connection comes from the proxy's address; the header says who
 /// the proxy was talking to, but anyone can send it, so it counts only on
 /// connections from these networks.
-public struct TrustedProxies: Sendable, CustomStringConvertible {
-    public var networks: [IPNetwork]
+package struct TrustedProxies: Sendable, CustomStringConvertible {
+    package var networks: [IPNetwork]
 
-    public init(_ networks: [IPNetwork] = []) {
+    package init(_ networks: [IPNetwork] = []) {
         self.networks = networks
     }
 
-    public var isEmpty: Bool { networks.isEmpty }
+    package var isEmpty: Bool { networks.isEmpty }
 
-    public func contains(_ address: IPAddress) -> Bool {
+    package func contains(_ address: IPAddress) -> Bool {
         networks.contains { $0.contains(address) }
     }
 
-    public var description: String {
+    package var description: String {
         networks.isEmpty ? "none" : networks.map(\.description).joined(separator: ",")
     }
 

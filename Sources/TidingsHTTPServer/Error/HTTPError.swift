@@ -4,19 +4,19 @@
 ///
 /// Everything here is sent to the client, so `detail` must describe the
 /// client's problem, never internals.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public var status: HTTPStatus
+package struct HTTPError: Error, Sendable, CustomStringConvertible {
+    package var status: HTTPStatus
     /// A short summary; defaults to the status's reason phrase.
-    public var title: String
-    public var detail: String?
+    package var title: String
+    package var detail: String?
     /// A URI identifying the problem type; `about:blank` means the status says it all.
-    public var type: String
+    package var type: String
     /// Extra response headers such as `Allow`, `Retry-After` or `WWW-Authenticate`.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// Extra members of the problem document (for example `field`).
-    public var extensions: [String: String]
+    package var extensions: [String: String]
 
-    public init(
+    package init(
         _ status: HTTPStatus,
         detail: String? = nil,
         title: String? = nil,
@@ -32,12 +32,12 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         self.extensions = extensions
     }
 
-    public var description: String {
+    package var description: String {
         "HTTPError(\(status.code)\(detail.map { ": \($0)" } ?? ""))"
     }
 
     /// The problem response, without a request id.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         response(requestID: nil)
     }
 

@@ -3,10 +3,10 @@ import FoundationEssentials
 /// A problem with one field of a JSON request body, raised while decoding
 /// (unknown field, value out of range, bad enum value). `decodeJSON` turns it
 /// into 422 with the detail "<field path>: <message>".
-public struct FieldProblem: Error, Sendable {
-    public let message: String
+package struct FieldProblem: Error, Sendable {
+    package let message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 }
@@ -28,7 +28,7 @@ struct AnyCodingKey: CodingKey {
 extension Decoder {
     /// Throws a `FieldProblem` for the first key of this object that `Key`
     /// does not declare, so a misspelt field is an error rather than ignored.
-    public func rejectUnknownFields<Key: CodingKey>(_ keys: Key.Type) throws {
+    package func rejectUnknownFields<Key: CodingKey>(_ keys: Key.Type) throws {
         let container = try container(keyedBy: AnyCodingKey.self)
         // The alphabetically first unknown key, found without sorting the
         // keys of every (valid) body.
@@ -48,7 +48,7 @@ extension KeyedDecodingContainer {
     /// `Int` (a fraction, 1e300, 2^64) is a problem naming `key`:
     /// `JSONDecoder` throws an internal error for it, which surfaces without
     /// a path, as if the body were not JSON.
-    public func decodeIntegerIfPresent(forKey key: Key) throws -> Int? {
+    package func decodeIntegerIfPresent(forKey key: Key) throws -> Int? {
         do {
             return try decodeIfPresent(Int.self, forKey: key)
         } catch where (try? decodeIfPresent(Double.self, forKey: key)) != nil {
@@ -57,7 +57,7 @@ extension KeyedDecodingContainer {
     }
 
     /// A `DecodingError` carrying a client-facing message about `key`.
-    public func fieldProblem(_ key: Key, _ message: String) -> DecodingError {
+    package func fieldProblem(_ key: Key, _ message: String) -> DecodingError {
         DecodingError.dataCorrupted(DecodingError.Context(
             codingPath: codingPath + [key],
             debugDescription: message,

@@ -1,47 +1,47 @@
 /// Header fields in the order they were added. Lookups ignore ASCII case, as
 /// HTTP field names are case-insensitive.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    public typealias Element = (name: String, value: String)
+package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    package typealias Element = (name: String, value: String)
 
     private var fields: [Element]
 
-    public init() {
+    package init() {
         fields = []
     }
 
-    public init(_ pairs: [(String, String)]) {
+    package init(_ pairs: [(String, String)]) {
         fields = pairs.map { (name: $0.0, value: $0.1) }
     }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
-    public var isEmpty: Bool { fields.isEmpty }
+    package var isEmpty: Bool { fields.isEmpty }
 
     /// The first value of the field `name`, if present.
-    public subscript(_ name: String) -> String? {
+    package subscript(_ name: String) -> String? {
         fields.first { Self.namesMatch($0.name, name) }?.value
     }
 
     /// Every value of the field `name`, in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
     }
 
-    public func contains(name: String) -> Bool {
+    package func contains(name: String) -> Bool {
         fields.contains { Self.namesMatch($0.name, name) }
     }
 
-    public mutating func add(name: String, value: String) {
+    package mutating func add(name: String, value: String) {
         fields.append((name: name, value: value))
     }
 
     /// Replaces every existing value of `name` with this one, keeping the
     /// position of the first, or appends it.
-    public mutating func replaceOrAdd(name: String, value: String) {
+    package mutating func replaceOrAdd(name: String, value: String) {
         guard let first = fields.firstIndex(where: { Self.namesMatch($0.name, name) }) else {
             add(name: name, value: value)
             return
@@ -57,11 +57,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
-    public mutating func remove(name: String) {
+    package mutating func remove(name: String) {
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
-    public func makeIterator() -> IndexingIterator<[Element]> {
+    package func makeIterator() -> IndexingIterator<[Element]> {
         fields.makeIterator()
     }
 

@@ -1,19 +1,19 @@
 /// An HTTP request method. Any token is accepted, so unusual methods reach
 /// the router (which answers 405) instead of failing to parse.
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public static let get = HTTPMethod(rawValue: "GET")
-    public static let post = HTTPMethod(rawValue: "POST")
-    public static let put = HTTPMethod(rawValue: "PUT")
-    public static let patch = HTTPMethod(rawValue: "PATCH")
-    public static let delete = HTTPMethod(rawValue: "DELETE")
-    public static let head = HTTPMethod(rawValue: "HEAD")
-    public static let options = HTTPMethod(rawValue: "OPTIONS")
+package struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package static let get = HTTPMethod(rawValue: "GET")
+    package static let post = HTTPMethod(rawValue: "POST")
+    package static let put = HTTPMethod(rawValue: "PUT")
+    package static let patch = HTTPMethod(rawValue: "PATCH")
+    package static let delete = HTTPMethod(rawValue: "DELETE")
+    package static let head = HTTPMethod(rawValue: "HEAD")
+    package static let options = HTTPMethod(rawValue: "OPTIONS")
 
-    public let rawValue: String
+    package let rawValue: String
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

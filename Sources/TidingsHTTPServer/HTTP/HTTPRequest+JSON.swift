@@ -7,7 +7,7 @@ extension HTTPRequest {
     /// such as `charset` are allowed), 400 when the body is empty or not JSON,
     /// and 422 when the JSON does not fit `type`, naming the field path
     /// (`interval_seconds: expected an integer`).
-    public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
+    package func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
         guard let contentType = headers["Content-Type"], Self.isJSONMediaType(contentType) else {
             throw HTTPError(.unsupportedMediaType, detail: "The request body must be sent as application/json.")
         }

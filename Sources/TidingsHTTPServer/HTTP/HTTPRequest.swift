@@ -1,17 +1,17 @@
 /// A fully received request, as handlers see it.
-public struct HTTPRequest: Sendable {
-    public var method: HTTPMethod
+package struct HTTPRequest: Sendable {
+    package var method: HTTPMethod
     /// The percent-decoded path, without the query string.
-    public var path: String
+    package var path: String
     /// Decoded query parameters in request order; a name may repeat.
-    public var queryItems: [(String, String)]
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var queryItems: [(String, String)]
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
     /// The client's IP address as text, when known: the peer's, or behind a
     /// trusted proxy the client its `X-Forwarded-For` names.
-    public var remoteAddress: String?
+    package var remoteAddress: String?
 
-    public init(
+    package init(
         method: HTTPMethod,
         path: String,
         queryItems: [(String, String)] = [],
@@ -28,7 +28,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Query parameters by name; when a name repeats, the last value wins.
-    public var query: [String: String] {
+    package var query: [String: String] {
         Dictionary(queryItems, uniquingKeysWith: { _, last in last })
     }
 }

@@ -2,12 +2,12 @@ import FoundationEssentials
 import TidingsJSON
 
 /// A complete response: status, headers and body bytes.
-public struct HTTPResponse: Sendable {
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: HTTPStatus
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
-    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -17,7 +17,7 @@ public struct HTTPResponse: Sendable {
     /// dates with fractional seconds. Key names come from the caller's
     /// `CodingKeys`. A value that cannot be encoded (a programming error such
     /// as a NaN) yields a bare 500 problem rather than a crash.
-    public static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
+    package static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
         guard let data = try? JSONCoding.encoder.encode(value) else {
             return HTTPError(.internalServerError).response
         }
@@ -30,11 +30,11 @@ public struct HTTPResponse: Sendable {
 
     /// A value that writes its own JSON (`JSONWritable`), skipping the
     /// encoder; the bytes are the same.
-    public static func json<T: Encodable & JSONWritable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
+    package static func json<T: Encodable & JSONWritable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: value.jsonBytes)
     }
 
-    public static func text(
+    package static func text(
         _ string: String,
         status: HTTPStatus = .ok,
         contentType: String = "text/plain; charset=utf-8"
@@ -42,7 +42,7 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": contentType], body: Array(string.utf8))
     }
 
-    public static func noContent() -> HTTPResponse {
+    package static func noContent() -> HTTPResponse {
         HTTPResponse(status: .noContent)
     }
 }

@@ -1,49 +1,49 @@
 /// A response status code with its reason phrase. Equality and hashing use
 /// the code only.
-public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
-    public static let ok = HTTPStatus(code: 200)
-    public static let created = HTTPStatus(code: 201)
-    public static let accepted = HTTPStatus(code: 202)
-    public static let noContent = HTTPStatus(code: 204)
-    public static let notModified = HTTPStatus(code: 304)
-    public static let badRequest = HTTPStatus(code: 400)
-    public static let unauthorized = HTTPStatus(code: 401)
-    public static let forbidden = HTTPStatus(code: 403)
-    public static let notFound = HTTPStatus(code: 404)
-    public static let methodNotAllowed = HTTPStatus(code: 405)
-    public static let requestTimeout = HTTPStatus(code: 408)
-    public static let conflict = HTTPStatus(code: 409)
-    public static let gone = HTTPStatus(code: 410)
-    public static let payloadTooLarge = HTTPStatus(code: 413)
-    public static let uriTooLong = HTTPStatus(code: 414)
-    public static let unsupportedMediaType = HTTPStatus(code: 415)
-    public static let unprocessableContent = HTTPStatus(code: 422)
-    public static let tooManyRequests = HTTPStatus(code: 429)
-    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
-    public static let internalServerError = HTTPStatus(code: 500)
-    public static let badGateway = HTTPStatus(code: 502)
-    public static let serviceUnavailable = HTTPStatus(code: 503)
+package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
+    package static let ok = HTTPStatus(code: 200)
+    package static let created = HTTPStatus(code: 201)
+    package static let accepted = HTTPStatus(code: 202)
+    package static let noContent = HTTPStatus(code: 204)
+    package static let notModified = HTTPStatus(code: 304)
+    package static let badRequest = HTTPStatus(code: 400)
+    package static let unauthorized = HTTPStatus(code: 401)
+    package static let forbidden = HTTPStatus(code: 403)
+    package static let notFound = HTTPStatus(code: 404)
+    package static let methodNotAllowed = HTTPStatus(code: 405)
+    package static let requestTimeout = HTTPStatus(code: 408)
+    package static let conflict = HTTPStatus(code: 409)
+    package static let gone = HTTPStatus(code: 410)
+    package static let payloadTooLarge = HTTPStatus(code: 413)
+    package static let uriTooLong = HTTPStatus(code: 414)
+    package static let unsupportedMediaType = HTTPStatus(code: 415)
+    package static let unprocessableContent = HTTPStatus(code: 422)
+    package static let tooManyRequests = HTTPStatus(code: 429)
+    package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
+    package static let internalServerError = HTTPStatus(code: 500)
+    package static let badGateway = HTTPStatus(code: 502)
+    package static let serviceUnavailable = HTTPStatus(code: 503)
 
-    public let code: Int
-    public let reasonPhrase: String
+    package let code: Int
+    package let reasonPhrase: String
 
     /// A status with the standard reason phrase for `code` (or "Unknown").
-    public init(code: Int) {
+    package init(code: Int) {
         self.init(code: code, reasonPhrase: Self.standardReasonPhrase(for: code))
     }
 
-    public init(code: Int, reasonPhrase: String) {
+    package init(code: Int, reasonPhrase: String) {
         self.code = code
         self.reasonPhrase = reasonPhrase
     }
 
-    public var description: String { "\(code) \(reasonPhrase)" }
+    package var description: String { "\(code) \(reasonPhrase)" }
 
-    public static func == (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool {
+    package static func == (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool {
         lhs.code == rhs.code
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(code)
     }
 

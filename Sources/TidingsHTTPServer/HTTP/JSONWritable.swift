@@ -4,13 +4,13 @@ import TidingsJSON
 /// `Encodable` conformance produces through `JSONCoding.encoder`, only
 /// cheaper. `HTTPResponse.json` prefers it when a type has both; the
 /// `Encodable` side stays the reference (and serves lists of the value).
-public protocol JSONWritable {
+package protocol JSONWritable {
     func write(to writer: inout JSONWriter)
 }
 
 extension JSONWritable {
     /// The bytes `write(to:)` produces.
-    public var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var writer = JSONWriter()
         write(to: &writer)
         return writer.bytes

@@ -2,18 +2,18 @@ import TidingsObservability
 
 /// What the server knows about a request besides its content: its id, a
 /// logger tagged with it, and the route that matched.
-public struct RequestContext: Sendable {
-    public var requestID: String
+package struct RequestContext: Sendable {
+    package var requestID: String
     /// Carries `request.id` metadata.
-    public var logger: Logger
+    package var logger: Logger
     /// The template of the matched route (`/v1/watches/{id}`); empty before routing.
-    public var routeTemplate: String
-    public var pathParameters: [String: String]
+    package var routeTemplate: String
+    package var pathParameters: [String: String]
     /// Reports the matched template back to the server for access logs and
     /// metrics; nil when the context was built outside a server.
     let routeRecorder: RouteRecorder?
 
-    public init(
+    package init(
         requestID: String,
         logger: Logger,
         routeTemplate: String = "",
@@ -45,7 +45,7 @@ public struct RequestContext: Sendable {
     /// The value of a path parameter declared in the route template. A
     /// missing name is a mismatch between template and handler, so it is a
     /// server error rather than the client's.
-    public func parameter(_ name: String) throws(HTTPError) -> String {
+    package func parameter(_ name: String) throws(HTTPError) -> String {
         guard let value = pathParameters[name] else {
             logger.error("route has no such path parameter", metadata: ["parameter": name, "http.route": routeTemplate])
             throw HTTPError(.internalServerError)

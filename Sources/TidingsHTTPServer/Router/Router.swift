@@ -4,37 +4,37 @@
 /// parameters. An unknown path answers 404; a known path with another method
 /// answers 405 with an `Allow` header. HEAD is served by the GET handler
 /// wherever no HEAD route exists (the server sends no body for HEAD).
-public struct Router: Sendable, HTTPResponder {
+package struct Router: Sendable, HTTPResponder {
     private var root = RouteNode()
 
-    public init() {}
+    package init() {}
 
-    public mutating func on(_ method: HTTPMethod, _ template: String, use handler: @escaping HTTPHandler) {
+    package mutating func on(_ method: HTTPMethod, _ template: String, use handler: @escaping HTTPHandler) {
         let parsed = RouteTemplate(template)
         root.insert(RouteNode.Route(template: parsed, handler: handler), method: method, at: parsed.segments[...])
     }
 
-    public mutating func get(_ template: String, use handler: @escaping HTTPHandler) {
+    package mutating func get(_ template: String, use handler: @escaping HTTPHandler) {
         on(.get, template, use: handler)
     }
 
-    public mutating func post(_ template: String, use handler: @escaping HTTPHandler) {
+    package mutating func post(_ template: String, use handler: @escaping HTTPHandler) {
         on(.post, template, use: handler)
     }
 
-    public mutating func put(_ template: String, use handler: @escaping HTTPHandler) {
+    package mutating func put(_ template: String, use handler: @escaping HTTPHandler) {
         on(.put, template, use: handler)
     }
 
-    public mutating func patch(_ template: String, use handler: @escaping HTTPHandler) {
+    package mutating func patch(_ template: String, use handler: @escaping HTTPHandler) {
         on(.patch, template, use: handler)
     }
 
-    public mutating func delete(_ template: String, use handler: @escaping HTTPHandler) {
+    package mutating func delete(_ template: String, use handler: @escaping HTTPHandler) {
         on(.delete, template, use: handler)
     }
 
-    public func respond(to request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
+    package func respond(to request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
         var captured: [Substring] = []
         let segments = RouteTemplate.pathSegments(request.path)
         guard let node = root.match(segments[...], captured: &captured) else {

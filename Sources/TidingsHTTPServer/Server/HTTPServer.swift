@@ -4,7 +4,7 @@ import TidingsObservability
 /// The HTTP server: libmicrohttpd, whose threads run the responder
 /// synchronously (by default one thread per connection, see
 /// `HTTPServerThreading`). See `HTTPServerConfiguration` for its limits.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     private enum State {
         case idle
         case running(MicroHTTPDDaemon)
@@ -15,7 +15,7 @@ public final class HTTPServer: Sendable {
     private let logger: Logger
     private let state = Mutex(State.idle)
 
-    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger, metrics: MetricsRegistry) {
+    package init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger, metrics: MetricsRegistry) {
         self.logger = logger
         pipeline = RequestPipeline(
             configuration: configuration,
@@ -32,7 +32,7 @@ public final class HTTPServer: Sendable {
     /// Binds and starts serving. Throws `HTTPServerError` for an invalid
     /// configuration, an unusable host, a port that cannot be bound, or a
     /// second start.
-    public func start() throws(HTTPServerError) {
+    package func start() throws(HTTPServerError) {
         let configuration = pipeline.configuration
         try configuration.validate()
         let daemon: MicroHTTPDDaemon = try state.withLock { state throws(HTTPServerError) in
@@ -55,7 +55,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The port actually bound (useful with port 0); 0 when not running.
-    public var boundPort: Int {
+    package var boundPort: Int {
         state.withLock { state in
             if case let .running(daemon) = state { daemon.boundPort } else { 0 }
         }
@@ -66,7 +66,7 @@ public final class HTTPServer: Sendable {
     /// then closes everything. Idempotent; a concurrent second call returns
     /// at once. Must not be called from a handler, since it joins the
     /// worker threads.
-    public func shutdown() {
+    package func shutdown() {
         let running: MicroHTTPDDaemon? = state.withLock { state in
             defer { state = .stopped }
             if case let .running(daemon) = state { return daemon }

@@ -1,47 +1,47 @@
 /// Listening address, threading and the limits that keep slow or
 /// abusive clients from pinning the server.
-public struct HTTPServerConfiguration: Sendable {
+package struct HTTPServerConfiguration: Sendable {
     /// An IP address literal (IPv4 or IPv6) or `localhost`.
-    public var host: String
+    package var host: String
     /// 0 picks an ephemeral port; read it from `HTTPServer.boundPort`.
-    public var port: Int
+    package var port: Int
     /// Which thread serves which connection (handlers run inline on it).
-    public var threading: HTTPServerThreading
+    package var threading: HTTPServerThreading
     /// Most connections open at once, and so, with `.threadPerConnection`,
     /// most connection threads. Beyond it libmicrohttpd 0.9.75 accepts and
     /// closes new connections at once in `.threadPerConnection`; a `.pool`
     /// stops accepting, so they wait in the listen backlog.
-    public var connectionLimit: Int
+    package var connectionLimit: Int
     /// A connection with no traffic for this long is closed (whole seconds, at least 1).
-    public var connectionIdleTimeout: Duration
+    package var connectionIdleTimeout: Duration
     /// A request's head and body must arrive within this long, however
     /// steadily they trickle in; past it the connection is closed (with a
     /// 408 once the request line is in). It runs from the connection's
     /// opening for its first request and from the request line for later
     /// ones (at most `connectionIdleTimeout` after the previous response).
     /// At least 1 second.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// Most connections open at once from one client address (an IPv6
     /// /64), so that a few clients cannot take `connectionLimit` from
     /// everyone. Trusted proxies are exempt.
-    public var connectionsPerClient: Int
+    package var connectionsPerClient: Int
     /// Peers whose `X-Forwarded-For` names the client (`HTTPRequest
     /// .remoteAddress`, the access log) and which the per-client cap spares.
-    public var trustedProxies: TrustedProxies
+    package var trustedProxies: TrustedProxies
     /// Larger request bodies answer 413.
-    public var maxBodySize: Int
+    package var maxBodySize: Int
     /// Longer request targets (path and query) answer 414.
-    public var maxURLLength: Int
+    package var maxURLLength: Int
     /// Budget for the request line and header fields together (enforced by
     /// libmicrohttpd's per-connection memory pool); header fields alone
     /// beyond it answer 431.
-    public var maxHeaderBytes: Int
+    package var maxHeaderBytes: Int
     /// More header fields answer 431.
-    public var maxHeaderCount: Int
+    package var maxHeaderCount: Int
     /// How long `shutdown()` waits for in-flight requests.
-    public var shutdownGracePeriod: Duration
+    package var shutdownGracePeriod: Duration
 
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         threading: HTTPServerThreading = .threadPerConnection,

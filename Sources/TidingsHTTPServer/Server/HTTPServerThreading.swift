@@ -1,7 +1,7 @@
 /// How libmicrohttpd gives connections to threads. Handlers run inline on
 /// the thread that reads their request and block it until they answer (on
 /// PostgreSQL, usually), so this decides who waits behind a slow handler.
-public enum HTTPServerThreading: Sendable, Hashable, CustomStringConvertible {
+package enum HTTPServerThreading: Sendable, Hashable, CustomStringConvertible {
     /// Each accepted connection gets a thread of its own, which ends when
     /// the connection closes: a blocking handler never delays another
     /// connection. Threads are bounded by `connectionLimit`, and idle
@@ -14,7 +14,7 @@ public enum HTTPServerThreading: Sendable, Hashable, CustomStringConvertible {
     /// keep-alive connections, which then cost no thread each.
     case pool(threads: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .threadPerConnection: "thread per connection"
         case let .pool(threads): "pool of \(threads)"

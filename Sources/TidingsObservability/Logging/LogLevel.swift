@@ -1,5 +1,5 @@
 /// Severity of a log line, ordered from the most verbose to the most severe.
-public enum LogLevel: String, Sendable, CaseIterable, Comparable {
+package enum LogLevel: String, Sendable, CaseIterable, Comparable {
     case trace
     case debug
     case info
@@ -20,7 +20,7 @@ public enum LogLevel: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
         lhs.rank < rhs.rank
     }
 }

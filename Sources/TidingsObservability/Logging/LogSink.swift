@@ -7,7 +7,7 @@ import TidingsSynchronization
 
 /// Where finished log lines go. Each call receives one complete line without
 /// the trailing newline, and the level it was logged at.
-public protocol LogSink: Sendable {
+package protocol LogSink: Sendable {
     func write(line: String, level: LogLevel)
 }
 
@@ -16,8 +16,8 @@ public protocol LogSink: Sendable {
 /// saves a system call per request; `warning` and above are written at once,
 /// together with anything buffered before them, so the lines that explain a
 /// failure are never held back. Call `flush()` before the process exits.
-public final class StandardOutputLogSink: LogSink {
-    public static let shared = StandardOutputLogSink()
+package final class StandardOutputLogSink: LogSink {
+    package static let shared = StandardOutputLogSink()
 
     private static let flushThreshold = 64 * 1024
     private static let flushInterval = DispatchTimeInterval.milliseconds(50)
@@ -34,7 +34,7 @@ public final class StandardOutputLogSink: LogSink {
 
     private init() {}
 
-    public func write(line: String, level: LogLevel) {
+    package func write(line: String, level: LogLevel) {
         let pending: [UInt8]? = state.withLock { state in
             state.buffer.append(contentsOf: line.utf8)
             state.buffer.append(UInt8(ascii: "\n"))
@@ -48,7 +48,7 @@ public final class StandardOutputLogSink: LogSink {
     }
 
     /// Writes everything buffered so far.
-    public func flush() {
+    package func flush() {
         let pending = state.withLock { take(&$0) }
         emit(pending)
     }
@@ -83,16 +83,16 @@ public final class StandardOutputLogSink: LogSink {
 }
 
 /// Keeps lines in memory; tests read them back to check what was logged.
-public final class CapturingLogSink: LogSink {
+package final class CapturingLogSink: LogSink {
     private let storage = Mutex<[String]>([])
 
-    public init() {}
+    package init() {}
 
-    public func write(line: String, level: LogLevel) {
+    package func write(line: String, level: LogLevel) {
         storage.withLock { $0.append(line) }
     }
 
-    public var lines: [String] {
+    package var lines: [String] {
         storage.withLock { $0 }
     }
 }

@@ -3,29 +3,29 @@ import FoundationEssentials
 /// A structured logger: a value carrying a label, a minimum level and
 /// metadata. Enrich it by copying (`logger[metadataKey: "watch.id"] = ...`);
 /// every line is one JSON object on the sink.
-public struct Logger: Sendable {
-    public var label: String
-    public var logLevel: LogLevel
-    public var metadata: [String: String]
+package struct Logger: Sendable {
+    package var label: String
+    package var logLevel: LogLevel
+    package var metadata: [String: String]
     private let sink: any LogSink
 
-    public init(label: String, logLevel: LogLevel = .info, sink: any LogSink = StandardOutputLogSink.shared) {
+    package init(label: String, logLevel: LogLevel = .info, sink: any LogSink = StandardOutputLogSink.shared) {
         self.label = label
         self.logLevel = logLevel
         self.metadata = [:]
         self.sink = sink
     }
 
-    public subscript(metadataKey key: String) -> String? {
+    package subscript(metadataKey key: String) -> String? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func isEnabled(_ level: LogLevel) -> Bool {
+    package func isEnabled(_ level: LogLevel) -> Bool {
         level >= logLevel
     }
 
-    public func log(
+    package func log(
         level: LogLevel,
         _ message: @autoclosure () -> String,
         metadata extra: [String: String] = [:]
@@ -43,31 +43,31 @@ public struct Logger: Sendable {
         )
     }
 
-    public func trace(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+    package func trace(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
         log(level: .trace, message(), metadata: metadata)
     }
 
-    public func debug(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+    package func debug(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
         log(level: .debug, message(), metadata: metadata)
     }
 
-    public func info(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+    package func info(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
         log(level: .info, message(), metadata: metadata)
     }
 
-    public func notice(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+    package func notice(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
         log(level: .notice, message(), metadata: metadata)
     }
 
-    public func warning(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+    package func warning(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
         log(level: .warning, message(), metadata: metadata)
     }
 
-    public func error(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+    package func error(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
         log(level: .error, message(), metadata: metadata)
     }
 
-    public func critical(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
+    package func critical(_ message: @autoclosure () -> String, metadata: [String: String] = [:]) {
         log(level: .critical, message(), metadata: metadata)
     }
 }

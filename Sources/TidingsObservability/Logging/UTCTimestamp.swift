@@ -4,15 +4,15 @@ import FoundationEssentials
 /// (`2026-11-29T15:04:05.123Z`), formatted without Foundation's format styles
 /// because every request writes one. Dates outside years 1-9999 are
 /// written as the nearest supported one.
-public enum UTCTimestamp {
-    public static func format(_ date: Date) -> String {
+package enum UTCTimestamp {
+    package static func format(_ date: Date) -> String {
         var bytes = [UInt8]()
         bytes.reserveCapacity(24)
         append(date, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    public static func append(_ date: Date, to bytes: inout [UInt8]) {
+    package static func append(_ date: Date, to bytes: inout [UInt8]) {
         let milliseconds = date.unitsSince1970(perSecond: 1000)
         let (days, millisecondOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (year, month, day) = CivilCalendar.date(daysSinceEpoch: millisecondOfDay < 0 ? days - 1 : days)

@@ -1,9 +1,9 @@
 import TidingsSynchronization
 
 /// A monotonically increasing count, one value per label set.
-public final class Counter: Sendable {
-    public let name: String
-    public let help: String
+package final class Counter: Sendable {
+    package let name: String
+    package let help: String
     private let values = AdaptiveMutex<[MetricLabels: Double]>([:])
 
     init(name: String, help: String) {
@@ -11,11 +11,11 @@ public final class Counter: Sendable {
         self.help = help
     }
 
-    public func increment(by amount: Double = 1, labels: MetricLabels = [:]) {
+    package func increment(by amount: Double = 1, labels: MetricLabels = [:]) {
         values.withLock { $0[labels, default: 0] += amount }
     }
 
-    public func value(labels: MetricLabels = [:]) -> Double {
+    package func value(labels: MetricLabels = [:]) -> Double {
         values.withLock { $0[labels] ?? 0 }
     }
 }

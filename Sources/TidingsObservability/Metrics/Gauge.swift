@@ -2,9 +2,9 @@ import Synchronization
 
 /// A value read at scrape time from its owner (for example a connection
 /// pool's in-use count), so the owner never has to push updates.
-public final class Gauge: Sendable {
-    public let name: String
-    public let help: String
+package final class Gauge: Sendable {
+    package let name: String
+    package let help: String
     private let providers = Mutex<[MetricLabels: @Sendable () -> Double]>([:])
 
     init(name: String, help: String) {
@@ -13,15 +13,15 @@ public final class Gauge: Sendable {
     }
 
     /// Registers (or replaces) the function that reports the series' value.
-    public func observe(labels: MetricLabels = [:], _ provider: @escaping @Sendable () -> Double) {
+    package func observe(labels: MetricLabels = [:], _ provider: @escaping @Sendable () -> Double) {
         providers.withLock { $0[labels] = provider }
     }
 
-    public func removeObservation(labels: MetricLabels = [:]) {
+    package func removeObservation(labels: MetricLabels = [:]) {
         _ = providers.withLock { $0.removeValue(forKey: labels) }
     }
 
-    public func value(labels: MetricLabels = [:]) -> Double? {
+    package func value(labels: MetricLabels = [:]) -> Double? {
         providers.withLock { $0[labels] }?()
     }
 }

@@ -1,8 +1,8 @@
 import TidingsSynchronization
 
 /// Observations counted into cumulative buckets, one series per label set.
-public final class Histogram: Sendable {
-    public static let defaultLatencyBuckets: [Double] = [
+package final class Histogram: Sendable {
+    package static let defaultLatencyBuckets: [Double] = [
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
@@ -18,9 +18,9 @@ public final class Histogram: Sendable {
         }
     }
 
-    public let name: String
-    public let help: String
-    public let buckets: [Double]
+    package let name: String
+    package let help: String
+    package let buckets: [Double]
     private let series = AdaptiveMutex<[MetricLabels: Series]>([:])
 
     init(name: String, help: String, buckets: [Double]) {
@@ -29,7 +29,7 @@ public final class Histogram: Sendable {
         self.buckets = buckets.sorted()
     }
 
-    public func observe(_ value: Double, labels: MetricLabels = [:]) {
+    package func observe(_ value: Double, labels: MetricLabels = [:]) {
         let index = buckets.firstIndex { value <= $0 } ?? buckets.count
         let bucketCount = buckets.count + 1
         series.withLock { all in
@@ -39,7 +39,7 @@ public final class Histogram: Sendable {
         }
     }
 
-    public func count(labels: MetricLabels = [:]) -> UInt64 {
+    package func count(labels: MetricLabels = [:]) -> UInt64 {
         series.withLock { $0[labels]?.count ?? 0 }
     }
 }

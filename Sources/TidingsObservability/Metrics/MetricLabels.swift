@@ -1,9 +1,9 @@
 /// An ordered set of label pairs identifying one series of a metric.
 /// Labels must have low cardinality: route templates, never raw paths or ids.
-public struct MetricLabels: Hashable, Sendable, ExpressibleByDictionaryLiteral {
-    public let pairs: [(name: String, value: String)]
+package struct MetricLabels: Hashable, Sendable, ExpressibleByDictionaryLiteral {
+    package let pairs: [(name: String, value: String)]
 
-    public init(_ pairs: [(String, String)]) {
+    package init(_ pairs: [(String, String)]) {
         // Sorted in place: label sets are built on every recorded request,
         // and most arrive in order already.
         var labeled = pairs.map { (name: $0.0, value: $0.1) }
@@ -11,16 +11,16 @@ public struct MetricLabels: Hashable, Sendable, ExpressibleByDictionaryLiteral {
         self.pairs = labeled
     }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
-    public static func == (lhs: MetricLabels, rhs: MetricLabels) -> Bool {
+    package static func == (lhs: MetricLabels, rhs: MetricLabels) -> Bool {
         lhs.pairs.count == rhs.pairs.count
             && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for pair in pairs {
             hasher.combine(pair.name)
             hasher.combine(pair.value)

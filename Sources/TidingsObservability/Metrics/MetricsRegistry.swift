@@ -7,7 +7,7 @@ protocol PrometheusRenderable: Sendable {
 /// Owns every metric of a process and renders them in the Prometheus text
 /// exposition format (version 0.0.4). Asking twice for the same name returns
 /// the same metric, so independent components can share a series.
-public final class MetricsRegistry: Sendable {
+package final class MetricsRegistry: Sendable {
     private struct State {
         var order: [String] = []
         var metrics: [String: any PrometheusRenderable] = [:]
@@ -15,21 +15,21 @@ public final class MetricsRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public func counter(_ name: String, help: String) -> Counter {
+    package func counter(_ name: String, help: String) -> Counter {
         register(name) { Counter(name: name, help: help) }
     }
 
-    public func gauge(_ name: String, help: String) -> Gauge {
+    package func gauge(_ name: String, help: String) -> Gauge {
         register(name) { Gauge(name: name, help: help) }
     }
 
-    public func histogram(_ name: String, help: String, buckets: [Double] = Histogram.defaultLatencyBuckets) -> Histogram {
+    package func histogram(_ name: String, help: String, buckets: [Double] = Histogram.defaultLatencyBuckets) -> Histogram {
         register(name) { Histogram(name: name, help: help, buckets: buckets) }
     }
 
-    public func renderPrometheus() -> String {
+    package func renderPrometheus() -> String {
         let metrics = state.withLock { state in state.order.map { state.metrics[$0]! } }
         var output = ""
         for metric in metrics {

@@ -2,8 +2,8 @@
 /// dates (Howard Hinnant's `civil_from_days` / `days_from_civil`). Pure
 /// arithmetic shared by log timestamps and PostgreSQL timestamp text: glibc's
 /// gmtime_r takes a process-wide lock, Foundation's calendars allocate.
-public enum CivilCalendar {
-    public static func date(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+package enum CivilCalendar {
+    package static func date(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let shifted = days + 719_468
         let era = floorDivide(shifted, 146_097)
         let dayOfEra = shifted - era * 146_097
@@ -15,7 +15,7 @@ public enum CivilCalendar {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let adjustedYear = month <= 2 ? year - 1 : year
         let era = floorDivide(adjustedYear, 400)
         let yearOfEra = adjustedYear - era * 400
@@ -25,7 +25,7 @@ public enum CivilCalendar {
     }
 
     /// Division rounding towards negative infinity (dates before 1970).
-    public static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    package static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return value % divisor != 0 && (value < 0) != (divisor < 0) ? quotient - 1 : quotient
     }

@@ -7,12 +7,12 @@ import FoundationEssentials
 /// can overflow `Int64` and trap.
 extension Date {
     /// 0001-01-01T00:00:00Z.
-    public static let earliestSupported = Date(timeIntervalSince1970: -62_135_596_800)
+    package static let earliestSupported = Date(timeIntervalSince1970: -62_135_596_800)
     /// 9999-12-31T23:59:59.999999Z.
-    public static let latestSupported = Date(timeIntervalSince1970: 253_402_300_799.999_999)
+    package static let latestSupported = Date(timeIntervalSince1970: 253_402_300_799.999_999)
 
     /// Compared as numbers: `Date`'s `>=` is `!(<)`, true for a NaN date.
-    public var isSupported: Bool {
+    package var isSupported: Bool {
         let seconds = timeIntervalSince1970
         return seconds >= -62_135_596_800 && seconds < 253_402_300_800
     }
@@ -20,7 +20,7 @@ extension Date {
     /// Whole `1/perSecond` units since 1970 (`perSecond` at most 1,000,000),
     /// rounded by `rule`, the date clamped into the supported range first
     /// (a NaN date counts as the earliest).
-    public func unitsSince1970(perSecond: Int64, rounding rule: FloatingPointRoundingRule = .down) -> Int64 {
+    package func unitsSince1970(perSecond: Int64, rounding rule: FloatingPointRoundingRule = .down) -> Int64 {
         // Bounds in whole units, so that the clamping is exact.
         let lower = -62_135_596_800 * perSecond
         let upper = 253_402_300_800 * perSecond - 1

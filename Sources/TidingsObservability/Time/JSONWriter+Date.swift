@@ -4,7 +4,7 @@ import TidingsJSON
 extension JSONWriter {
     /// As `JSONEncoder` with Tidings' date strategy writes dates: an
     /// RFC 3339 `UTCTimestamp` in a string.
-    public mutating func value(_ value: Date?) {
+    package mutating func value(_ value: Date?) {
         guard let value else { return null() }
         unescapedString { UTCTimestamp.append(value, to: &$0) }
     }

@@ -18,11 +18,11 @@ import TidingsSynchronization
 /// is retried alone through `runOne`, so each caller gets its own outcome
 /// and one bad input cannot fail the others. Other errors (the connection or
 /// the pool) reach every caller of the batch as they are.
-public final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
-    public typealias RunBatch = @Sendable ([Input]) throws -> [Output]
-    public typealias RunOne = @Sendable (Input) throws -> Output
+package final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
+    package typealias RunBatch = @Sendable ([Input]) throws -> [Output]
+    package typealias RunOne = @Sendable (Input) throws -> Output
 
-    public let maxBatchSize: Int
+    package let maxBatchSize: Int
     private let runBatch: RunBatch
     private let runOne: RunOne
     /// Taken twice by every request it batches: see AdaptiveMutex.
@@ -63,7 +63,7 @@ public final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    public init(maxBatchSize: Int = 64, runBatch: @escaping RunBatch, runOne: @escaping RunOne) {
+    package init(maxBatchSize: Int = 64, runBatch: @escaping RunBatch, runOne: @escaping RunOne) {
         precondition(maxBatchSize >= 1, "maxBatchSize must be at least 1")
         self.maxBatchSize = maxBatchSize
         self.runBatch = runBatch
@@ -71,7 +71,7 @@ public final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
     }
 
     /// Runs `input` in the next batch and returns its own output.
-    public func submit(_ input: Input) throws -> Output {
+    package func submit(_ input: Input) throws -> Output {
         let slot = Slot()
         let leads = state.withLock { state in
             state.queue.append(Submission(input: input, slot: slot))

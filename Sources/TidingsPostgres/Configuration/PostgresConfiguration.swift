@@ -1,20 +1,20 @@
 /// How to reach PostgreSQL and how large the pool may grow.
-public struct PostgresConfiguration: Sendable {
+package struct PostgresConfiguration: Sendable {
     /// A libpq URL or key=value conninfo string,
     /// e.g. "postgresql://tidings@/tidings?host=/var/run/tidings".
-    public var connectionString: String
-    public var maxConnections: Int
+    package var connectionString: String
+    package var maxConnections: Int
     /// Time allowed to open one connection (libpq counts whole seconds, at least 2).
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// Time a caller waits for a free connection before `.poolTimeout`.
-    public var acquireTimeout: Duration
+    package var acquireTimeout: Duration
     /// Shown in `pg_stat_activity`; overrides one given in the connection string.
-    public var applicationName: String
+    package var applicationName: String
     /// Run-time parameters every connection starts with (sent as libpq
     /// `options`, so they survive reconnects), e.g. `tidings.badge_coalesce`.
-    public var sessionSettings: [String: String] = [:]
+    package var sessionSettings: [String: String] = [:]
 
-    public init(
+    package init(
         connectionString: String,
         maxConnections: Int = 8,
         connectTimeout: Duration = .seconds(5),

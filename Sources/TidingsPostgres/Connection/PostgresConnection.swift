@@ -3,7 +3,7 @@ internal import CLibPQ
 /// One open session with the server. It blocks the calling thread for every
 /// round trip and must be used by one thread at a time, which a lease from
 /// `PostgresClient` guarantees.
-public final class PostgresConnection {
+package final class PostgresConnection {
     // Internal for the LISTEN support in PostgresConnection+Notifications.swift.
     let handle: OpaquePointer
     private var statements = PreparedStatementCache()
@@ -28,26 +28,26 @@ public final class PostgresConnection {
 
     /// True once the connection was lost or left in a state it cannot leave;
     /// the pool discards such a connection instead of reusing it.
-    public var isBroken: Bool {
+    package var isBroken: Bool {
         markedBroken || PQstatus(handle) != CONNECTION_OK
     }
 
     /// Runs one statement with its parameters sent separately from the SQL
     /// text (extended protocol, text format), prepared once per connection.
-    public func query(_ query: PostgresQuery) throws(PostgresError) -> PostgresRows {
+    package func query(_ query: PostgresQuery) throws(PostgresError) -> PostgresRows {
         try run(query).rows()
     }
 
     /// Runs one statement and returns the number of rows it affected.
     @discardableResult
-    public func execute(_ query: PostgresQuery) throws(PostgresError) -> Int {
+    package func execute(_ query: PostgresQuery) throws(PostgresError) -> Int {
         try run(query).affectedRows
     }
 
     /// Runs SQL text as is through the simple-query protocol, which accepts
     /// several statements separated by semicolons but no parameters. Meant
     /// for migrations and fixed statements, never for text holding input.
-    public func execute(unsafeSQL sql: String) throws(PostgresError) {
+    package func execute(unsafeSQL sql: String) throws(PostgresError) {
         try checkUsable()
         _ = try check(PQexec(handle, sql))
     }

@@ -8,35 +8,35 @@ import TidingsObservability
 ///
 /// Used when Tidings runs without a database URL. As root, the server runs
 /// as the `postgres` system user, which initdb and postgres require.
-public struct LocalPostgresCluster: Sendable {
+package struct LocalPostgresCluster: Sendable {
     /// The database created for Tidings at first start.
-    public static let databaseName = "tidings"
+    package static let databaseName = "tidings"
     static let superuser = "tidings"
 
     let paths: LocalClusterPaths
     private let logger: Logger
 
-    public init(directory: String, logger: Logger) {
+    package init(directory: String, logger: Logger) {
         self.paths = LocalClusterPaths(directory: directory)
         self.logger = logger
     }
 
-    public var dataDirectory: String {
+    package var dataDirectory: String {
         paths.dataDirectory
     }
 
-    public var socketDirectory: String {
+    package var socketDirectory: String {
         paths.socketDirectory
     }
 
     /// "postgresql://tidings@/tidings?host=SOCKETDIR"
-    public var connectionString: String {
+    package var connectionString: String {
         connectionString(database: Self.databaseName)
     }
 
     /// Creates the cluster if the directory has none, starts the server
     /// unless it is already running, and creates the `tidings` database.
-    public func start() throws {
+    package func start() throws {
         let binaries = try PostgresServerBinaries.newest()
         let account = try ServerAccount.forCurrentProcess()
         let command = ServerCommand(account: account)
@@ -60,7 +60,7 @@ public struct LocalPostgresCluster: Sendable {
     }
 
     /// Stops the server (fast shutdown: open sessions are ended) if it runs.
-    public func stop() throws {
+    package func stop() throws {
         let binaries = try PostgresServerBinaries.newest()
         let command = ServerCommand(account: try ServerAccount.forCurrentProcess())
         guard clusterExists, try isRunning(command, binaries) else { return }
@@ -68,7 +68,7 @@ public struct LocalPostgresCluster: Sendable {
         logger.info("stopped local PostgreSQL", metadata: ["postgres.data": paths.dataDirectory])
     }
 
-    public func restart() throws {
+    package func restart() throws {
         try stop()
         try start()
     }

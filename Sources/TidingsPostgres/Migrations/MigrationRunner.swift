@@ -9,22 +9,22 @@ import TidingsObservability
 /// several processes take turns through a PostgreSQL advisory lock, so
 /// replicas starting together apply each file exactly once. Files must not
 /// contain their own transaction control (BEGIN/COMMIT).
-public struct MigrationRunner: Sendable {
+package struct MigrationRunner: Sendable {
     /// The advisory lock key all Tidings migration runners share ("tidings" in ASCII).
     static let advisoryLockKey: Int64 = 0x74_69_64_69_6e_67_73
 
-    public let directory: String
+    package let directory: String
     private let client: PostgresClient
     private let logger: Logger
 
-    public init(directory: String, client: PostgresClient, logger: Logger) {
+    package init(directory: String, client: PostgresClient, logger: Logger) {
         self.directory = directory
         self.client = client
         self.logger = logger
     }
 
     /// Applies every pending migration and returns their file names.
-    public func migrate() throws -> [String] {
+    package func migrate() throws -> [String] {
         let files = try MigrationFile.load(directory: directory)
         // One connection holds the session lock and does all the work, so
         // the run needs a single slot of the pool.
@@ -49,7 +49,7 @@ public struct MigrationRunner: Sendable {
 
     /// File names not yet applied, in the order `migrate()` would apply them.
     /// Throws like `migrate()` when applied files were edited or removed.
-    public func pendingMigrations() throws -> [String] {
+    package func pendingMigrations() throws -> [String] {
         let files = try MigrationFile.load(directory: directory)
         return try client.withConnection { connection in
             let table = try connection.query("SELECT to_regclass('tidings_schema_migrations') IS NOT NULL AS present")
@@ -60,19 +60,19 @@ public struct MigrationRunner: Sendable {
         }
     }
 
-    public func isUpToDate() throws -> Bool {
+    package func isUpToDate() throws -> Bool {
         try pendingMigrations().isEmpty
     }
 
     /// The highest version among the directory's files, 0 when there are none.
-    public func latestVersion() throws -> Int {
+    package func latestVersion() throws -> Int {
         try MigrationFile.load(directory: directory).last?.version ?? 0
     }
 
     /// The highest version applied in the database, 0 when none is (or the
     /// record table does not exist yet). A single-row read, cheap enough for
     /// every readiness probe.
-    public func appliedVersion() throws -> Int {
+    package func appliedVersion() throws -> Int {
         do {
             let rows = try client.query("SELECT version FROM tidings_schema_migrations ORDER BY version DESC LIMIT 1")
             return try rows.first?.decode("version", as: Int.self) ?? 0

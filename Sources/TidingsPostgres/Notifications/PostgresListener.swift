@@ -3,11 +3,11 @@
 /// drop its LISTENs when reused. Use it from one thread; after it throws,
 /// open a new one (the server forgets LISTENs with the session, and
 /// notifications sent meanwhile are lost, so callers re-check their state).
-public final class PostgresListener {
-    public let channels: [String]
+package final class PostgresListener {
+    package let channels: [String]
     private let connection: PostgresConnection
 
-    public init(configuration: PostgresConfiguration, channels: [String]) throws(PostgresError) {
+    package init(configuration: PostgresConfiguration, channels: [String]) throws(PostgresError) {
         self.channels = channels
         connection = try PostgresConnection(configuration: configuration)
         for channel in channels {
@@ -17,11 +17,11 @@ public final class PostgresListener {
 
     /// Blocks up to `timeout` for notifications; returns at once with those
     /// already received. Empty when none came in time.
-    public func wait(timeout: Duration) throws(PostgresError) -> [PostgresNotification] {
+    package func wait(timeout: Duration) throws(PostgresError) -> [PostgresNotification] {
         try connection.notifications(waitingUpTo: timeout)
     }
 
-    public var isBroken: Bool {
+    package var isBroken: Bool {
         connection.isBroken
     }
 }

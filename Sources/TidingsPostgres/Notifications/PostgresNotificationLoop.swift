@@ -6,18 +6,18 @@ import TidingsSynchronization
 /// and tries again after a doubling delay (250 ms up to 5 s). `listening`
 /// runs each time a session is (again) listening; notifications sent while
 /// none was are gone, so callers re-check their state there.
-public final class PostgresNotificationLoop: Sendable {
+package final class PostgresNotificationLoop: Sendable {
     /// How often the thread looks at the stop flag while nothing arrives.
     private static let waitSlice: Duration = .milliseconds(250)
     private static let firstRetryDelay: Duration = .milliseconds(250)
     private static let longestRetryDelay: Duration = .seconds(5)
 
-    public struct Handlers: Sendable {
-        public var listening: @Sendable () -> Void
-        public var received: @Sendable ([PostgresNotification]) -> Void
-        public var lost: @Sendable (PostgresError) -> Void
+    package struct Handlers: Sendable {
+        package var listening: @Sendable () -> Void
+        package var received: @Sendable ([PostgresNotification]) -> Void
+        package var lost: @Sendable (PostgresError) -> Void
 
-        public init(
+        package init(
             listening: @escaping @Sendable () -> Void,
             received: @escaping @Sendable ([PostgresNotification]) -> Void,
             lost: @escaping @Sendable (PostgresError) -> Void
@@ -33,19 +33,19 @@ public final class PostgresNotificationLoop: Sendable {
     private let handlers: Handlers
     private let loop: WorkerLoop
 
-    public init(configuration: PostgresConfiguration, channels: [String], threadName: String, handlers: Handlers) {
+    package init(configuration: PostgresConfiguration, channels: [String], threadName: String, handlers: Handlers) {
         self.configuration = configuration
         self.channels = channels
         self.loop = WorkerLoop(name: threadName)
         self.handlers = handlers
     }
 
-    public func start() {
+    package func start() {
         loop.start { [self] in run() }
     }
 
     /// Returns once the thread has ended (within one wait slice).
-    public func stop() {
+    package func stop() {
         loop.stop()
     }
 

@@ -8,17 +8,17 @@ import TidingsSynchronization
 /// most `maxConnections` at once; a caller that finds them all leased waits
 /// up to `acquireTimeout`. A connection that broke (for example because the
 /// server restarted) is discarded and replaced, so the next lease works.
-public final class PostgresClient: Sendable {
+package final class PostgresClient: Sendable {
     typealias StateMachine = PoolStateMachine<PooledConnection, PoolWaiter>
 
-    public let configuration: PostgresConfiguration
+    package let configuration: PostgresConfiguration
     private let logger: Logger
     /// Taken twice by every query (lease, release): see AdaptiveMutex.
     private let state: AdaptiveMutex<StateMachine>
     private let acquireTimeouts: Counter?
     private let clock = ContinuousClock()
 
-    public init(configuration: PostgresConfiguration, logger: Logger, metrics: MetricsRegistry? = nil) {
+    package init(configuration: PostgresConfiguration, logger: Logger, metrics: MetricsRegistry? = nil) {
         self.configuration = configuration
         self.logger = logger
         self.state = AdaptiveMutex(StateMachine(maxConnections: configuration.maxConnections))
@@ -30,7 +30,7 @@ public final class PostgresClient: Sendable {
 
     /// Lends a connection to `body` and takes it back on every path.
     @discardableResult
-    public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    package func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let pooled = try lease()
         defer { release(pooled) }
         return try body(pooled.connection)
@@ -39,7 +39,7 @@ public final class PostgresClient: Sendable {
     /// Runs `body` inside BEGIN ... COMMIT. Any error thrown by `body` rolls
     /// the transaction back and is rethrown; a failed COMMIT throws.
     @discardableResult
-    public func withTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    package func withTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnection { connection in
             try connection.execute(unsafeSQL: "BEGIN")
             let value: T
@@ -55,17 +55,17 @@ public final class PostgresClient: Sendable {
     }
 
     /// Runs one statement on a leased connection.
-    public func query(_ query: PostgresQuery) throws -> PostgresRows {
+    package func query(_ query: PostgresQuery) throws -> PostgresRows {
         try withConnection { try $0.query(query) }
     }
 
-    public var statistics: PostgresPoolStatistics {
+    package var statistics: PostgresPoolStatistics {
         state.withLock { $0.statistics }
     }
 
     /// Fails waiting callers, closes idle connections and closes leased ones
     /// as they are returned. Later leases fail with `.poolClosed`.
-    public func close() {
+    package func close() {
         let actions = state.withLock { $0.close() }
         perform(actions)
     }

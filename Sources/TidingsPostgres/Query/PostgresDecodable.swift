@@ -1,5 +1,5 @@
 /// A Swift value that can be read from a column in PostgreSQL's text format.
-public protocol PostgresDecodable {
+package protocol PostgresDecodable {
     init(postgresText: String) throws(PostgresError)
 
     /// What SQL NULL decodes to; nil (the default) makes NULL an error.
@@ -7,17 +7,17 @@ public protocol PostgresDecodable {
 }
 
 extension PostgresDecodable {
-    public static var postgresNullValue: Self? {
+    package static var postgresNullValue: Self? {
         nil
     }
 }
 
 extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
-    public init(postgresText: String) throws(PostgresError) {
+    package init(postgresText: String) throws(PostgresError) {
         self = try Wrapped(postgresText: postgresText)
     }
 
-    public static var postgresNullValue: Self? {
+    package static var postgresNullValue: Self? {
         .some(nil)
     }
 }

@@ -1,6 +1,6 @@
 /// A Swift value that can be sent as a query parameter in PostgreSQL's text
 /// format.
-public protocol PostgresEncodable: Sendable {
+package protocol PostgresEncodable: Sendable {
     /// The value as PostgreSQL's input function for the column type reads it.
     var postgresText: String { get }
 }

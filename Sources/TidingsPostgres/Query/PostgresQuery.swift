@@ -9,51 +9,51 @@
 ///
 /// The only way to put text into the SQL itself is `\(unsafeSQL:)`, for
 /// identifiers that code (not input) decides.
-public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
-    public let sql: String
+package struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
+    package let sql: String
     /// The text form of each `$n` parameter, in order; nil is SQL NULL.
-    public let binds: [String?]
+    package let binds: [String?]
 
-    public init(unsafeSQL sql: String, binds: [String?] = []) {
+    package init(unsafeSQL sql: String, binds: [String?] = []) {
         self.sql = sql
         self.binds = binds
     }
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(unsafeSQL: value)
     }
 
-    public init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         self.init(unsafeSQL: stringInterpolation.sql, binds: stringInterpolation.binds)
     }
 
-    public struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var sql: String
         fileprivate var binds: [String?]
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             sql = ""
             sql.reserveCapacity(literalCapacity + 3 * interpolationCount)
             binds = []
             binds.reserveCapacity(interpolationCount)
         }
 
-        public mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             sql += literal
         }
 
-        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value) {
+        package mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value) {
             appendBind(value.postgresText)
         }
 
         /// nil binds SQL NULL.
-        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
+        package mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
             appendBind(value?.postgresText)
         }
 
         /// Splices `unsafeSQL` into the statement text as is: only for
         /// identifiers or fragments built by code, never for input.
-        public mutating func appendInterpolation(unsafeSQL fragment: String) {
+        package mutating func appendInterpolation(unsafeSQL fragment: String) {
             sql += fragment
         }
 

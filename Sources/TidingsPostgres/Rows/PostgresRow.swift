@@ -1,5 +1,5 @@
 /// One row of a `PostgresRows`, read by column name.
-public struct PostgresRow: Sendable {
+package struct PostgresRow: Sendable {
     private let storage: PostgresRows.Storage
     private let row: Int
 
@@ -8,13 +8,13 @@ public struct PostgresRow: Sendable {
         self.row = row
     }
 
-    public var columns: [String] {
+    package var columns: [String] {
         storage.columns
     }
 
     /// The column's value as `T`. An `Optional` type reads NULL as nil; any
     /// other type throws `.decoding` for NULL. Errors name the column.
-    public func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws(PostgresError) -> T {
+    package func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws(PostgresError) -> T {
         guard let index = storage.index(ofColumn: column) else {
             throw PostgresError(code: .decoding, message: "column \"\(column)\" is not in the result (columns: \(storage.columns.joined(separator: ", ")))")
         }

@@ -1,9 +1,9 @@
 /// The materialized result of one statement: every value was copied out of
 /// libpq's result, which is already freed.
-public struct PostgresRows: Sendable, RandomAccessCollection {
+package struct PostgresRows: Sendable, RandomAccessCollection {
     /// Rows returned, inserted, updated or deleted, as the server's command tag reports.
-    public var affectedRows: Int
-    public var columns: [String] {
+    package var affectedRows: Int
+    package var columns: [String] {
         storage.columns
     }
 
@@ -14,15 +14,15 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
         self.affectedRows = affectedRows
     }
 
-    public var startIndex: Int {
+    package var startIndex: Int {
         0
     }
 
-    public var endIndex: Int {
+    package var endIndex: Int {
         storage.rowCount
     }
 
-    public subscript(position: Int) -> PostgresRow {
+    package subscript(position: Int) -> PostgresRow {
         precondition(indices.contains(position), "row index out of range")
         return PostgresRow(storage: storage, row: position)
     }
@@ -31,7 +31,7 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
     /// `INSERT ... RETURNING`). A row that is not there, say because a
     /// concurrent deletion won a race, throws `.noRow` instead of trapping
     /// the process as `[0]` would.
-    public func single() throws(PostgresError) -> PostgresRow {
+    package func single() throws(PostgresError) -> PostgresRow {
         guard let first = indices.first else {
             throw PostgresError(code: .noRow, message: "the statement returned no row where one was expected")
         }

@@ -1,14 +1,14 @@
 /// An absolute http(s) URL in the one spelling `URLNormalizer` produces, so
 /// equal URLs compare equal as text (and share a target).
-public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
+package struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
     /// The whole URL, e.g. `https://example.com/news?page=2`.
-    public let text: String
+    package let text: String
     /// `http` or `https`.
-    public let scheme: String
+    package let scheme: String
     /// Lower-case host name or address; IPv6 addresses keep their brackets.
-    public let host: String
+    package let host: String
     /// The port when it is not the scheme's default.
-    public let port: Int?
+    package let port: Int?
 
     init(scheme: String, host: String, port: Int?, pathAndQuery: String) {
         self.scheme = scheme
@@ -17,5 +17,5 @@ public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
         self.text = "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(pathAndQuery)"
     }
 
-    public var description: String { text }
+    package var description: String { text }
 }

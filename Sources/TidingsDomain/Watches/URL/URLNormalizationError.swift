@@ -1,7 +1,7 @@
 /// Why a URL cannot be watched. `code` is fixed and safe for logs; `message`
 /// is the client-facing detail.
-public struct URLNormalizationError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+package struct URLNormalizationError: Error, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable {
         case tooLong = "too_long"
         case malformed
         case unsupportedScheme = "unsupported_scheme"
@@ -11,13 +11,13 @@ public struct URLNormalizationError: Error, Sendable, CustomStringConvertible {
         case invalidPercentEncoding = "invalid_percent_encoding"
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
 
     init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 }

@@ -5,10 +5,10 @@
 /// case, characters that need it encoded), fragment dropped (it never
 /// reaches the server). The query is kept as is otherwise: parameter order
 /// can matter to a server.
-public enum URLNormalizer {
-    public static let maximumLength = 2048
+package enum URLNormalizer {
+    package static let maximumLength = 2048
 
-    public static func normalize(_ input: String) throws(URLNormalizationError) -> NormalizedURL {
+    package static func normalize(_ input: String) throws(URLNormalizationError) -> NormalizedURL {
         guard input.unicodeScalars.count <= maximumLength else {
             throw URLNormalizationError(.tooLong, "must be at most \(maximumLength) characters")
         }
