@@ -80,6 +80,10 @@ base_url=http://127.0.0.1:$port
 admin_token=tdga_$("$python" -c 'import secrets; print(secrets.token_urlsafe(36))')
 server_log=$work_dir/server.log
 
+# One user key makes every request: with the default per-user limits (20
+# webhooks) the generated creates would soon all be 403 and the operations
+# linked from them never run. The rate limits keep their defaults, so some
+# check and test calls get their documented 429.
 env -u TIDINGS_DATABASE_URL \
     TIDINGS_DATA_DIR="$work_dir/data" \
     TIDINGS_RESOURCES_DIR="$PWD" \
@@ -87,6 +91,10 @@ env -u TIDINGS_DATABASE_URL \
     TIDINGS_LISTEN="127.0.0.1:$port" \
     TIDINGS_ALLOW_PRIVATE_TARGETS=true \
     TIDINGS_LOG_LEVEL=warning \
+    TIDINGS_MAX_WATCHES_PER_USER=1000000 \
+    TIDINGS_MAX_WEBHOOKS_PER_USER=1000000 \
+    TIDINGS_MAX_DEVICES_PER_USER=1000000 \
+    TIDINGS_MAX_API_KEYS_PER_USER=1000000 \
     "$binary" >"$server_log" 2>&1 &
 server_pid=$!
 
