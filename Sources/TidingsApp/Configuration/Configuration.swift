@@ -15,6 +15,11 @@ package struct Configuration: Sendable {
     package var listenHost: String = "127.0.0.1"
     package var listenPort: Int = 8080
     package var adminToken: String?
+    /// When set, `GET /metrics` wants `Authorization: Bearer` with it.
+    package var metricsToken: String?
+    /// When set, `/metrics` is served only there, on a listener of its own
+    /// (with `/healthz`), and no longer on `TIDINGS_LISTEN`.
+    package var metricsListen: (host: String, port: Int)?
     package var allowPrivateTargets = false
     package var logLevel: LogLevel = .info
     /// Handlers block their thread on PostgreSQL, so by default each
@@ -80,6 +85,12 @@ package struct Configuration: Sendable {
         if let token = adminToken, token.count < 32 {
             throw ConfigurationError(variable: "TIDINGS_ADMIN_TOKEN", message: "must be at least 32 characters long (it guards the admin API)")
         }
+        metricsToken = reader.string("TIDINGS_METRICS_TOKEN")
+        if let token = metricsToken, token.count < 32 {
+            throw ConfigurationError(variable: "TIDINGS_METRICS_TOKEN", message: "must be at least 32 characters long (it guards /metrics)")
+        }
+        metricsListen = try reader.parsed("TIDINGS_METRICS_LISTEN", expected: "host:port, e.g. 127.0.0.1:9090", ValueParsers.listenAddress)
+            .map { (host: $0.0, port: $0.1) }
         allowPrivateTargets = try reader.parsed("TIDINGS_ALLOW_PRIVATE_TARGETS", expected: "true or false", ValueParsers.bool) ?? allowPrivateTargets
         logLevel = try reader.parsed("TIDINGS_LOG_LEVEL", expected: "one of trace, debug, info, notice, warning, error, critical") {
             LogLevel(rawValue: $0.lowercased())
@@ -165,6 +176,17 @@ package struct Configuration: Sendable {
         var client = httpClientConfiguration
         client.maxResponseSize = pollerMaxResponseSize ?? outboundMaxResponseSize
         return client
+    }
+
+    /// The metrics listener: the API's settings on its own address, with
+    /// a few connections (one scraper, a probe or two).
+    var metricsServerConfiguration: HTTPServerConfiguration? {
+        guard let metricsListen else { return nil }
+        var server = httpServerConfiguration
+        server.host = metricsListen.host
+        server.port = metricsListen.port
+        server.connectionLimit = min(httpConnectionLimit, 64)
+        return server
     }
 
     var httpServerConfiguration: HTTPServerConfiguration {
