@@ -50,6 +50,29 @@ import TidingsHTTPClient
         #expect(reloaded.fetchStatistics.bytesSaved > 0)
     }
 
+    /// Watches of the same URL and headers share a target, whoever owns
+    /// them; a new one's statistics start at zero, so they cannot tell its
+    /// owner that someone else already watches the page.
+    @Test func fetchStatisticsCountFromWhenTheWatchJoined() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        script["page"] = "<p>Shared page.</p>"
+        let origin = try Self.etagOrigin(script)
+        let poller = try context.poller()
+        defer { poller.shutdown(); origin.stop(); context.close() }
+        let first = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared")
+        _ = try await context.check(first, with: poller)
+        _ = try await context.check(first, with: poller)
+        #expect(try context.reload(first).fetchStatistics.requests == 2)
+
+        let second = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared")
+        #expect(second.targetID == first.targetID)
+        #expect(second.fetchStatistics == FetchStatistics(requests: 0, notModified: 0, bytesReceived: 0, bytesSaved: 0))
+        _ = try await context.check(second, with: poller)
+        #expect(try context.reload(second).fetchStatistics.requests == 1)
+        #expect(try context.reload(first).fetchStatistics.requests == 3)
+    }
+
     @Test func lastModifiedPathSendsTheServersOwnValue() async throws {
         let context = try PollerTestContext()
         let script = OriginScript()
