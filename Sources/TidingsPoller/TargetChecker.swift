@@ -247,7 +247,7 @@ struct TargetChecker: Sendable {
     }
 
     static func message(for error: Error) -> String {
-        if let error = error as? HTTPClientError { return "\(error.code): \(error.message)" }
+        if let error = error as? HTTPClientError { return error.userDescription }
         if let error = error as? ExtractionError { return "extraction failed: \(error)" }
         return "check failed: \(error)"
     }

@@ -262,9 +262,28 @@ import TidingsHTTPClient
 
         let result = try await context.check(watch, with: poller)
         #expect(result.result == .failed)
-        #expect(result.error?.hasPrefix("blocked_address: address 127.0.0.2 is in a loopback range") == true)
+        // The owner learns it was refused, not which address or range.
+        #expect(result.error == "blocked_address: the target is not allowed: its address is not publicly reachable")
+        #expect(try context.reload(watch).lastError == result.error)
         #expect(script.requests.count == 1)
         #expect(try context.reload(watch).contentHash == nil)
+    }
+
+    /// libcurl's own text names the address it tried ("Failed to connect to
+    /// 127.0.0.1 port ..."): what is stored for the owner does not.
+    @Test func connectionFailuresNameNoAddress() async throws {
+        let context = try PollerTestContext()
+        let closed = try TestOriginServer { _ in .text("") }
+        let port = closed.port
+        closed.stop()
+        let poller = try context.poller()
+        defer { poller.shutdown(); context.close() }
+        let watch = try context.watch(user: try context.user(), url: "http://127.0.0.1:\(port)/")
+
+        let result = try await context.check(watch, with: poller)
+        #expect(result.result == .failed)
+        #expect(result.error == "connection_failed: could not connect to the host")
+        #expect(try context.reload(watch).lastError == result.error)
     }
 
     @Test func everyNthCheckIsUnconditional() async throws {
