@@ -202,6 +202,15 @@ import TidingsPostgres
         let (_, openKey) = try await open.createUser()
         let allowed = try await open.send("POST", "/v1/webhooks", token: openKey, json: ["url": "http://127.0.0.1:9/x"])
         #expect(allowed.status == 201, "\(allowed.text)")
+        // Private targets allowed or not, a URL must still be one Tidings
+        // can call: a port in 1-65535 and no IPv6 zone id.
+        for url in ["http://127.0.0.1:0/x", "http://[fe80::1%25eth0]/x", "http://127.0.0.1:65536/x"] {
+            let refused = try await open.send("POST", "/v1/webhooks", token: openKey, json: ["url": url])
+            #expect(refused.status == 422, "\(url): \(refused.text)")
+        }
+        // Stored as normalized, like a watch's URL.
+        let spelled = try await open.send("POST", "/v1/webhooks", token: openKey, json: ["url": "HTTP://LOCALHOST:80/a/../b"])
+        #expect(try spelled.object()["url"] as? String == "http://localhost/b")
     }
 
     @Test(arguments: [
