@@ -68,6 +68,7 @@ package struct Configuration: Sendable {
     package var webhookRetrySchedule: [Duration] = RetryPolicy.defaultSchedule
     package var webhookDisableAfter: Duration = .seconds(5 * 86_400)
     package var webhookConcurrency = 4
+    package var webhookHostConcurrency = 256
     package var eventRetention: Duration = .seconds(30 * 86_400)
 
     package init() {}
@@ -138,6 +139,7 @@ package struct Configuration: Sendable {
         ) ?? webhookRetrySchedule
         webhookDisableAfter = try reader.duration("TIDINGS_WEBHOOK_DISABLE_AFTER") ?? webhookDisableAfter
         webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookConcurrency
+        webhookHostConcurrency = try reader.parsed("TIDINGS_WEBHOOK_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookHostConcurrency
         eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency

@@ -86,6 +86,8 @@ package struct ConfigurationVariable: Sendable {
               summary: "A webhook whose deliveries have all failed this long is disabled."),
         .init(name: "TIDINGS_WEBHOOK_CONCURRENCY", defaultValue: "4",
               summary: "Webhook requests in flight to one webhook at a time."),
+        .init(name: "TIDINGS_WEBHOOK_HOST_CONCURRENCY", defaultValue: "256",
+              summary: "Webhook requests in flight from one process to one receiver host and port, across all webhooks of all users pointed at it (the host lower-case, trailing dot removed). Below TIDINGS_WEBHOOK_CONCURRENCY times the webhooks on one host, deliveries the process queued may wait out their lease and go out late (never lost)."),
         .init(name: "TIDINGS_EVENT_RETENTION", defaultValue: "30d",
               summary: "Events, their deliveries and attempts older than this are pruned in the background."),
         .init(name: "TIDINGS_RESOURCES_DIR", defaultValue: "(auto)",
