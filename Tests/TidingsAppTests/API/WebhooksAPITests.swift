@@ -227,6 +227,7 @@ import TidingsPostgres
         (#"{"url": "https://93.184.216.34/", "event_types": ["watch.deleted"]}"#, "event_types"),
         (#"{"url": "https://93.184.216.34/", "event_types": ["watch.changed", "watch.changed"]}"#, "event_types"),
         (#"{"url": "https://93.184.216.34/", "event_types": "watch.changed"}"#, "event_types"),
+        (#"{"url": "https://93.184.216.34/", "event_types": null}"#, "event_types"),
         (#"{"url": "https://93.184.216.34/", "event_types": [1]}"#, "event_types"),
         (#"{"url": "https://93.184.216.34/", "description": 5}"#, "description"),
         (#"{"url": "https://93.184.216.34/", "description": "\#(String(repeating: "d", count: 501))"}"#, "description"),

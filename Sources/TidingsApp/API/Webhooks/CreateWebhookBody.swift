@@ -15,7 +15,7 @@ struct CreateWebhookBody: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let url = try WebhookFieldRules.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
         var eventTypes = WebhookEventType.subscribable
-        if let names = try container.decodeIfPresent([String].self, forKey: .eventTypes) {
+        if let names = try container.decodeUnlessAbsent([String].self, forKey: .eventTypes) {
             eventTypes = try WebhookFieldRules.eventTypes(names, key: .eventTypes, in: container)
         }
         let description = try TextField.decodeOptional(.description, in: container) {
