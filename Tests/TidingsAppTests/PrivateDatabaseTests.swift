@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsApp
 import TidingsHTTPClient
+import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
 

@@ -18,6 +18,7 @@ package final class Application: Sendable {
     package let dispatcher: WebhookDispatcher
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
+    private let metricsServer: HTTPServer?
     private let credentialListener: CredentialRevocationListener?
     private let logger: Logger
 
@@ -28,6 +29,11 @@ package final class Application: Sendable {
     /// The port the HTTP server listens on (useful with `TIDINGS_LISTEN=127.0.0.1:0`).
     package var port: Int {
         server.boundPort
+    }
+
+    /// The metrics listener's port, when `TIDINGS_METRICS_LISTEN` is set.
+    package var metricsPort: Int? {
+        metricsServer?.boundPort
     }
 
     package static func start(configuration: Configuration, logger: Logger) throws -> Application {
@@ -73,12 +79,14 @@ package final class Application: Sendable {
             }
 
             var router = Router()
-            OperationsController(
+            let operations = OperationsController(
                 migrations: databaseRuntime.migrations,
                 expectedSchemaVersion: databaseRuntime.expectedSchemaVersion,
                 metrics: metrics,
+                metricsToken: configuration.metricsToken,
                 openAPIDocument: openAPIDocument
-            ).register(on: &router)
+            )
+            operations.register(on: &router, includingMetrics: configuration.metricsServerConfiguration == nil)
             APIRoutes(
                 database: databaseRuntime.client,
                 adminToken: adminToken,
@@ -93,7 +101,24 @@ package final class Application: Sendable {
                 logger: logger,
                 metrics: metrics
             )
-            try server.start()
+            var metricsServer: HTTPServer?
+            if let metricsConfiguration = configuration.metricsServerConfiguration {
+                var metricsRouter = Router()
+                operations.registerMetricsListener(on: &metricsRouter)
+                // Its own registry: scrapes do not count as API traffic.
+                let started = HTTPServer(configuration: metricsConfiguration, responder: metricsRouter, logger: logger, metrics: MetricsRegistry())
+                try started.start()
+                metricsServer = started
+                logger.notice("metrics are served on their own listener", metadata: [
+                    "http.address": "\(metricsConfiguration.host):\(started.boundPort)",
+                ])
+            }
+            do {
+                try server.start()
+            } catch {
+                metricsServer?.shutdown()
+                throw error
+            }
             logger.notice("tidings is serving", metadata: [
                 "http.address": "\(configuration.listenHost):\(server.boundPort)",
                 "database": databaseRuntime.privateCluster == nil ? "external" : "private",
@@ -105,6 +130,7 @@ package final class Application: Sendable {
                 dispatcher: dispatcher,
                 databaseRuntime: databaseRuntime,
                 server: server,
+                metricsServer: metricsServer,
                 credentialListener: credentialListener,
                 logger: logger
             )
@@ -137,6 +163,7 @@ package final class Application: Sendable {
         dispatcher: WebhookDispatcher,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
+        metricsServer: HTTPServer?,
         credentialListener: CredentialRevocationListener?,
         logger: Logger
     ) {
@@ -146,6 +173,7 @@ package final class Application: Sendable {
         self.dispatcher = dispatcher
         self.databaseRuntime = databaseRuntime
         self.server = server
+        self.metricsServer = metricsServer
         self.credentialListener = credentialListener
         self.logger = logger
     }
@@ -157,6 +185,7 @@ package final class Application: Sendable {
     package func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
+        metricsServer?.shutdown()
         credentialListener?.stop()
         poller.shutdown(grace: configuration.shutdownTimeout)
         dispatcher.shutdown()
