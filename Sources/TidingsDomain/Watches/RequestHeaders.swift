@@ -10,6 +10,8 @@ import TidingsCrypto
 package struct RequestHeaders: Sendable, Equatable {
     package static let maximumCount = 20
     package static let maximumValueLength = 8192
+    /// Real header names are tens of bytes; servers refuse heads of 8-16 KiB.
+    package static let maximumNameLength = 256
     /// Headers the HTTP client must own: framing and routing.
     package static let forbiddenNames: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
 
@@ -36,6 +38,7 @@ package struct RequestHeaders: Sendable, Equatable {
     /// not one the client manages itself.
     package static func problem(withName name: String) -> String? {
         if name.isEmpty || !name.utf8.allSatisfy(isTokenCharacter) { return "is not a valid HTTP header name" }
+        if name.utf8.count > maximumNameLength { return "must be at most \(maximumNameLength) characters" }
         if forbiddenNames.contains(name.lowercased()) { return "cannot be set; the HTTP client manages this header" }
         return nil
     }
