@@ -152,12 +152,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPollerTests",
-            dependencies: ["TidingsPoller", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: ["TidingsPoller", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsDispatcherTests",
             dependencies: [
-                "TidingsDispatcher", "TidingsApp", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
+                "TidingsDispatcher", "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
                 "TidingsObservability", "TidingsPostgres", "TidingsTestSupport", "tidings",
             ]
         ),

@@ -5,6 +5,7 @@ import TidingsApp
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsPostgres
+import TidingsTestSupport
 
 /// Never lost: a killed process, a restarted database, two dispatchers.
 @Suite(.serialized) struct ResilienceTests {
@@ -31,6 +32,7 @@ import TidingsPostgres
         let port = Int.random(in: 20_000...40_000)
         let environment = [
             "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
             "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
             "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
@@ -73,6 +75,7 @@ import TidingsPostgres
     private func environment(databaseURL: String, port: Int, extra: [String: String] = [:]) -> [String: String] {
         [
             "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
             "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
             "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",

@@ -42,6 +42,9 @@ package enum TidingsCommand {
             logger.notice("signal received", metadata: ["signal": signal])
             application.shutdown()
             return 0
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("tidings: invalid configuration: \(error)\n".utf8))
+            return 78
         } catch {
             logger.critical("tidings could not start", metadata: ["error": "\(error)"])
             return 1

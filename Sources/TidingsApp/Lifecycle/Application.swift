@@ -1,4 +1,6 @@
 import Foundation
+import TidingsCrypto
+import TidingsDomain
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsDispatcher
@@ -16,6 +18,8 @@ package final class Application: Sendable {
     package let poller: Poller
     /// Posts queued deliveries to webhooks.
     package let dispatcher: WebhookDispatcher
+    /// Seals and opens the secrets stored in the database.
+    package let secrets: StoredSecrets
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let credentialListener: CredentialRevocationListener?
@@ -35,6 +39,7 @@ package final class Application: Sendable {
         let openAPIDocument = try [UInt8](Data(contentsOf: URL(fileURLWithPath: resources.openAPIPath)))
         let metrics = MetricsRegistry()
         let adminToken = try AdminToken.resolve(configuration: configuration, logger: logger)
+        let keyring = try SecretKeyFile.resolve(configuration: configuration, logger: logger)
         let databaseRuntime = try DatabaseRuntime.open(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
@@ -45,10 +50,12 @@ package final class Application: Sendable {
         var startedPoller: Poller?
         var startedDispatcher: WebhookDispatcher?
         do {
+            let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
             let poller = try Poller(
                 configuration: configuration.pollerConfiguration,
                 httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
                 database: databaseRuntime.client,
+                secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
@@ -57,6 +64,7 @@ package final class Application: Sendable {
             let dispatcher = try WebhookDispatcher(
                 configuration: configuration.dispatcherConfiguration,
                 database: databaseRuntime.client,
+                secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
@@ -81,6 +89,7 @@ package final class Application: Sendable {
             ).register(on: &router)
             APIRoutes(
                 database: databaseRuntime.client,
+                secrets: secrets,
                 adminToken: adminToken,
                 configuration: configuration,
                 credentialCache: credentialCache,
@@ -103,6 +112,7 @@ package final class Application: Sendable {
                 metrics: metrics,
                 poller: poller,
                 dispatcher: dispatcher,
+                secrets: secrets,
                 databaseRuntime: databaseRuntime,
                 server: server,
                 credentialListener: credentialListener,
@@ -130,11 +140,29 @@ package final class Application: Sendable {
         runtime.close(logger: logger)
     }
 
+    /// Loads the stored keys (failing start-up when the configured keys do
+    /// not open them) and seals whatever is still plain, before anything
+    /// else can read it: no plain secret survives a start.
+    private static func openSecrets(keyring: SecretKeyring, database: PostgresClient, logger: Logger) throws -> StoredSecrets {
+        let secrets = try StoredSecrets.load(keyring: keyring, database: database)
+        let sealed = try SecretRotationStore(database: database, secrets: secrets).run(.plainOnly)
+        if sealed.total > 0 {
+            logger.notice("plain secrets encrypted", metadata: [
+                "secret_key.id": keyring.current.id,
+                "webhooks": String(sealed.webhooks),
+                "targets": String(sealed.targets),
+                "targets.merged": String(sealed.mergedTargets),
+            ])
+        }
+        return secrets
+    }
+
     private init(
         configuration: Configuration,
         metrics: MetricsRegistry,
         poller: Poller,
         dispatcher: WebhookDispatcher,
+        secrets: StoredSecrets,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
         credentialListener: CredentialRevocationListener?,
@@ -144,6 +172,7 @@ package final class Application: Sendable {
         self.metrics = metrics
         self.poller = poller
         self.dispatcher = dispatcher
+        self.secrets = secrets
         self.databaseRuntime = databaseRuntime
         self.server = server
         self.credentialListener = credentialListener
