@@ -101,6 +101,9 @@ package struct ConfigurationVariable: Sendable {
         Usage:
           tidings [serve]     run the service (the default)
           tidings migrate     apply database migrations and exit
+          tidings rotate-secret-key
+                              re-encrypt every stored secret under TIDINGS_SECRET_KEY
+                              (after a key rotation; safe while Tidings runs)
           tidings --help      show this text
           tidings --version   print the version
 

@@ -140,6 +140,33 @@ package final class Application: Sendable {
         runtime.close(logger: logger)
     }
 
+    /// `tidings rotate-secret-key`: applies pending migrations, then
+    /// re-seals every stored secret not sealed under the current key (plain
+    /// ones, and those under the previous keys), in batches of short
+    /// transactions, while other replicas keep running.
+    package static func rotateSecretKey(configuration: Configuration, logger: Logger) throws -> SecretRotationResult {
+        let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
+        let keyring = try SecretKeyFile.resolve(configuration: configuration, logger: logger)
+        let runtime = try DatabaseRuntime.open(
+            configuration: configuration,
+            migrationsDirectory: resources.migrationsDirectory,
+            logger: logger,
+            metrics: MetricsRegistry()
+        )
+        defer { runtime.close(logger: logger) }
+        let secrets = try StoredSecrets.load(keyring: keyring, database: runtime.client)
+        let result = try SecretRotationStore(database: runtime.client, secrets: secrets).run(.notUnderCurrentKey)
+        logger.notice("stored secrets re-encrypted", metadata: [
+            "secret_key.id": keyring.current.id,
+            "rows": String(result.total),
+            "webhooks": String(result.webhooks),
+            "targets": String(result.targets),
+            "targets.merged": String(result.mergedTargets),
+            "keys": String(result.keys),
+        ])
+        return result
+    }
+
     /// Loads the stored keys (failing start-up when the configured keys do
     /// not open them) and seals whatever is still plain, before anything
     /// else can read it: no plain secret survives a start.
