@@ -156,6 +156,7 @@ package final class Application: Sendable {
         defer { runtime.close(logger: logger) }
         let secrets = try StoredSecrets.load(keyring: keyring, database: runtime.client)
         let result = try SecretRotationStore(database: runtime.client, secrets: secrets).run(.notUnderCurrentKey)
+        if result.remaining > 0 { throw StoredSecretsError.notFinished(rows: result.remaining) }
         logger.notice("stored secrets re-encrypted", metadata: [
             "secret_key.id": keyring.current.id,
             "rows": String(result.total),
@@ -172,7 +173,15 @@ package final class Application: Sendable {
     /// else can read it: no plain secret survives a start.
     private static func openSecrets(keyring: SecretKeyring, database: PostgresClient, logger: Logger) throws -> StoredSecrets {
         let secrets = try StoredSecrets.load(keyring: keyring, database: database)
-        let sealed = try SecretRotationStore(database: database, secrets: secrets).run(.plainOnly)
+        // A few passes only: rows still plain after them are being written
+        // right now by replicas of the previous version, which the next
+        // start (or `tidings rotate-secret-key`) seals; start-up goes on.
+        let sealed = try SecretRotationStore(database: database, secrets: secrets).run(.plainOnly, passes: 5)
+        if sealed.remaining > 0 {
+            logger.warning("plain secrets are still being written, by a replica of an older version?", metadata: [
+                "rows": String(sealed.remaining),
+            ])
+        }
         if sealed.total > 0 {
             logger.notice("plain secrets encrypted", metadata: [
                 "secret_key.id": keyring.current.id,

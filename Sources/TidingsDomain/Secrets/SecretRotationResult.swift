@@ -9,6 +9,9 @@ package struct SecretRotationResult: Sendable, Equatable, CustomStringConvertibl
     package var mergedTargets = 0
     /// Rows of `sealed_keys` re-sealed.
     package var keys = 0
+    /// Rows still to do when the run stopped (kept locked by others, or
+    /// written meanwhile); 0 when it finished.
+    package var remaining = 0
 
     package init() {}
 
@@ -18,5 +21,6 @@ package struct SecretRotationResult: Sendable, Equatable, CustomStringConvertibl
 
     package var description: String {
         "\(total) rows changed: \(webhooks) webhooks, \(targets) targets (\(mergedTargets) more merged into an equal target), \(keys) stored keys"
+            + (remaining > 0 ? "; \(remaining) rows left" : "")
     }
 }

@@ -20,8 +20,8 @@ package struct SecretRotationStore: Sendable {
 
     /// Rows per transaction.
     package static let batchSize = 200
-    /// Passes over the tables before rows that stay locked are an error.
-    static let maximumPasses = 50
+    /// Passes over the tables, 100 ms apart, while rows stay locked.
+    package static let defaultPasses = 50
 
     private let database: PostgresClient
     private let secrets: StoredSecrets
@@ -31,19 +31,22 @@ package struct SecretRotationStore: Sendable {
         self.secrets = secrets
     }
 
-    /// Re-seals everything in `scope`, in batches, until nothing is left.
-    package func run(_ scope: Scope) throws -> SecretRotationResult {
+    /// Re-seals everything in `scope`, in batches, until nothing is left
+    /// or `passes` passes are done; `remaining` in the result says what is
+    /// still in scope then (rows other transactions kept locked, or wrote
+    /// meanwhile: a replica of the previous version still writes plain
+    /// values). The caller decides whether that is an error.
+    package func run(_ scope: Scope, passes: Int = defaultPasses) throws -> SecretRotationResult {
         let prefix = self.prefix(scope)
         var result = SecretRotationResult()
-        for pass in 1...Self.maximumPasses {
+        for pass in 1...max(passes, 1) {
             result.keys += try resealKeys(prefix: prefix)
             result.webhooks += try resealWebhooks(prefix: prefix)
             let targets = try resealTargets(scope, prefix: prefix)
             result.targets += targets.resealed
             result.mergedTargets += targets.merged
-            let remaining = try remaining(scope, prefix: prefix)
-            if remaining == 0 { break }
-            if pass == Self.maximumPasses { throw StoredSecretsError.stillLocked(rows: remaining) }
+            result.remaining = try remaining(scope, prefix: prefix)
+            if result.remaining == 0 || pass == passes { break }
             // Another transaction held them; they are free again soon.
             WakeSignal().wait(timeout: .milliseconds(100))
         }
