@@ -69,6 +69,12 @@ let package = Package(
             name: "TidingsPostgres",
             dependencies: ["CLibPQ", "TidingsCrypto", "TidingsObservability", "TidingsSynchronization"]
         ),
+        // The private PostgreSQL server of `make run`: initdb, start, stop,
+        // as the postgres account when running as root.
+        .target(
+            name: "TidingsLocalPostgres",
+            dependencies: ["TidingsCrypto", "TidingsObservability", "TidingsPostgres"]
+        ),
 
         // Domain: users, devices, watches, webhooks and their SQL; no C.
         .target(
@@ -102,6 +108,7 @@ let package = Package(
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",
                 "TidingsJSON",
+                "TidingsLocalPostgres",
                 "TidingsPoller",
                 "TidingsPostgres",
                 "TidingsSynchronization",
@@ -148,7 +155,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPostgresTests",
-            dependencies: ["TidingsPostgres", "TidingsObservability"]
+            dependencies: ["TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+        ),
+        .testTarget(
+            name: "TidingsLocalPostgresTests",
+            dependencies: ["TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsPollerTests",
@@ -158,12 +169,12 @@ let package = Package(
             name: "TidingsDispatcherTests",
             dependencies: [
                 "TidingsDispatcher", "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
-                "TidingsObservability", "TidingsPostgres", "TidingsTestSupport", "tidings",
+                "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsTestSupport", "tidings",
             ]
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsTestSupport", "tidings"]
+            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsLocalPostgres", "TidingsTestSupport", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,7 @@
 #   image         docker/Dockerfile built unchanged; binary, user, health
 #                 check and stop signal inspected
 #   compose       `docker-compose config`, `up -d`, every container healthy
+#   metrics       /metrics on the replica's port 9090, 404 through the proxy
 #   smoke         through the published port with curl: the admin creates a
 #                 user; the user creates a device, a watch on a test origin,
 #                 a webhook to a test receiver, and reads the badge
@@ -228,6 +229,17 @@ wait_for 120 service_healthy tidings 1 || fail "tidings not healthy: $(service_h
 wait_for 60 curl -fsS "$base_url/readyz" || fail "$base_url/readyz does not answer 200"
 curl -fsS "$base_url/readyz" >&2
 echo >&2
+pass
+
+step "metrics: on the replica's own port 9090, not through the proxy"
+status=$(curl -s -o /dev/null -w '%{http_code}' "$base_url/metrics")
+[ "$status" = 404 ] || fail "$base_url/metrics answered $status through the proxy, expected 404"
+# The image has no curl: bash's /dev/tcp, as the health check does.
+metrics_head=$(compose exec -T tidings bash -c 'exec 3<>/dev/tcp/127.0.0.1/9090; printf "GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n" >&3; head -c 4096 <&3')
+case $metrics_head in
+    "HTTP/1."?" 200 "*tidings_*) ;;
+    *) fail "tidings:9090/metrics did not answer 200 with metrics: ${metrics_head:0:200}" ;;
+esac
 pass
 
 # --- Smoke ---------------------------------------------------------------------

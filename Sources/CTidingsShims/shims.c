@@ -33,6 +33,41 @@ struct MHD_OptionItem CTidingsShims_MHD_option_logger(struct CTidingsShims_MHD_l
     return item;
 }
 
+static int CTidingsShims_hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static size_t CTidingsShims_MHD_unescape_keeping_nul(void *cls, struct MHD_Connection *connection, char *text) {
+    (void)cls;
+    (void)connection;
+    const char *read = text;
+    char *write = text;
+    while (*read != '\0') {
+        if (read[0] == '%') {
+            int high = CTidingsShims_hex_value(read[1]);
+            int low = high < 0 ? -1 : CTidingsShims_hex_value(read[2]);
+            if (high >= 0 && low >= 0 && (high != 0 || low != 0)) {
+                *write++ = (char)(high * 16 + low);
+                read += 3;
+                continue;
+            }
+        }
+        *write++ = *read++;
+    }
+    *write = '\0';
+    return (size_t)(write - text);
+}
+
+struct MHD_OptionItem CTidingsShims_MHD_option_unescape_keeping_nul(void) {
+    struct MHD_OptionItem item = {
+        MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)CTidingsShims_MHD_unescape_keeping_nul, NULL
+    };
+    return item;
+}
+
 struct MHD_OptionItem CTidingsShims_MHD_option_sock_addr(const struct sockaddr *address) {
     struct MHD_OptionItem item = { MHD_OPTION_SOCK_ADDR, 0, (void *)address };
     return item;

@@ -1,10 +1,14 @@
 import FoundationEssentials
 import TidingsDomain
+import TidingsHTTPClient
 
 /// Which of this process's leased deliveries go out now and which wait:
-/// at most `cap` in flight per webhook, the rest queued per webhook in
-/// claim order and started the moment one of that webhook's requests
-/// finishes, without waiting for a database turn. Nothing starts after
+/// at most `cap` in flight per webhook and `hostCap` per receiver host
+/// across all webhooks (many webhooks of many users pointed at one host
+/// must not multiply what it receives), the rest queued per webhook in
+/// claim order and started the moment a request of that webhook, or of
+/// another webhook on its host, finishes, without waiting for a database
+/// turn. Nothing starts after
 /// `startBy`, until when the process's heartbeat keeps it alive (see
 /// `LeaseLiveness`); a queue that could not start then waits for `resume`.
 /// Pure logic: the clock is passed in.
@@ -16,12 +20,18 @@ struct DeliverySlots {
 
     /// Requests in flight per webhook.
     let cap: Int
+    /// Requests in flight per receiver host and port (lower-case, no
+    /// trailing dot).
+    let hostCap: Int
     /// The least lease a queued delivery must have left to be started: the
     /// attempt's timeout plus time to write it back. One with less is
     /// dropped unsent; its lease runs out and it is claimed again.
     let leaseNeeded: Duration
     private var inFlight: [UUID: Int] = [:]
     private var queues: [UUID: [Queued]] = [:]
+    /// The receiver host of each webhook with something here.
+    private var hosts: [UUID: String] = [:]
+    private var hostInFlight: [String: Int] = [:]
     private var isClosed = false
     /// Some queue has a free slot it could not fill because the process was
     /// not alive at the time.
@@ -34,10 +44,17 @@ struct DeliverySlots {
     /// Queued deliveries dropped because their lease ran too short.
     private(set) var droppedCount = 0
 
-    init(cap: Int, leaseNeeded: Duration) {
-        precondition(cap > 0, "at least one request per webhook")
+    init(cap: Int, hostCap: Int = .max, leaseNeeded: Duration) {
+        precondition(cap > 0 && hostCap > 0, "at least one request per webhook and host")
         self.cap = cap
+        self.hostCap = hostCap
         self.leaseNeeded = leaseNeeded
+    }
+
+    /// The politeness unit of a webhook URL, `host:port`; the URL itself
+    /// when it has no parsable host (the request will fail on its own).
+    static func host(of url: String) -> String {
+        HTTPOrigin(url: url)?.hostAndPort ?? url
     }
 
     /// Leases held here: in flight or queued.
@@ -70,9 +87,10 @@ struct DeliverySlots {
         }
         for (offset, delivery) in shortLeasesFirst {
             let webhook = delivery.webhookID
-            if alive && inFlight[webhook, default: 0] < cap && queues[webhook, default: []].isEmpty {
-                inFlight[webhook, default: 0] += 1
-                inFlightCount += 1
+            let host = hosts[webhook] ?? Self.host(of: delivery.url)
+            hosts[webhook] = host
+            if alive && hasRoom(webhook, host: host) && queues[webhook, default: []].isEmpty {
+                countStart(webhook, host: host)
                 start.append((offset, delivery))
             } else {
                 queues[webhook, default: []].append(Queued(delivery: delivery, leaseEnds: claimedAt + delivery.leaseDuration))
@@ -82,18 +100,27 @@ struct DeliverySlots {
         return start.sorted { $0.offset < $1.offset }.map(\.delivery)
     }
 
-    /// A request of `webhook` finished; returns the next queued delivery of
-    /// that webhook to send in its place, if one still has lease enough.
+    /// A request of `webhook` finished; returns the next queued delivery to
+    /// send in its place, if one still has lease enough: the same
+    /// webhook's, else another's waiting for a slot of the same host.
     mutating func finish(webhook: UUID, now: ContinuousClock.Instant) -> ClaimedDelivery? {
-        guard let running = inFlight[webhook], running > 0 else { return nil }
+        guard let running = inFlight[webhook], running > 0, let host = hosts[webhook] else { return nil }
         inFlight[webhook] = running == 1 ? nil : running - 1
         inFlightCount -= 1
+        let hostRunning = hostInFlight[host, default: 1]
+        hostInFlight[host] = hostRunning <= 1 ? nil : hostRunning - 1
+        defer { forgetIfIdle(webhook) }
         guard !isClosed else { return nil }
         guard mayStart(at: now) else {
-            if queues[webhook] != nil { isPaused = true }
+            if !queues.isEmpty { isPaused = true }
             return nil
         }
-        return startNext(webhook: webhook, now: now)
+        if let next = startNext(webhook: webhook, now: now) { return next }
+        // The host slot may serve another webhook that waited for it.
+        for (other, otherHost) in hosts where otherHost == host && other != webhook && queues[other] != nil {
+            if let next = startNext(webhook: other, now: now) { return next }
+        }
+        return nil
     }
 
     /// Fills the slots left free while the process was not alive, once it
@@ -103,7 +130,7 @@ struct DeliverySlots {
         isPaused = false
         var start: [ClaimedDelivery] = []
         for webhook in Array(queues.keys) {
-            while inFlight[webhook, default: 0] < cap, let next = startNext(webhook: webhook, now: now) {
+            while let next = startNext(webhook: webhook, now: now) {
                 start.append(next)
             }
         }
@@ -117,16 +144,32 @@ struct DeliverySlots {
         queues.removeAll()
         queuedCount = 0
         isPaused = false
+        hosts = hosts.filter { inFlight[$0.key] != nil }
         return dropped
     }
 
+    private func hasRoom(_ webhook: UUID, host: String) -> Bool {
+        inFlight[webhook, default: 0] < cap && hostInFlight[host, default: 0] < hostCap
+    }
+
+    private mutating func countStart(_ webhook: UUID, host: String) {
+        inFlight[webhook, default: 0] += 1
+        hostInFlight[host, default: 0] += 1
+        inFlightCount += 1
+    }
+
+    private mutating func forgetIfIdle(_ webhook: UUID) {
+        if inFlight[webhook] == nil && queues[webhook] == nil { hosts[webhook] = nil }
+    }
+
     /// Takes `webhook`'s next queued delivery with lease enough left and
-    /// counts it in flight.
+    /// counts it in flight, if the webhook and its host have room.
     private mutating func startNext(webhook: UUID, now: ContinuousClock.Instant) -> ClaimedDelivery? {
+        guard let host = hosts[webhook] else { return nil }
         // Taken from the queue in place, not from a copy: the queue is up
         // to eight times the cap deep, and this runs under the lock on the
         // HTTP client's thread for every finished request.
-        while let next = queues[webhook]?.first {
+        while hasRoom(webhook, host: host), let next = queues[webhook]?.first {
             queues[webhook]?.removeFirst()
             if queues[webhook]?.isEmpty == true { queues[webhook] = nil }
             queuedCount -= 1
@@ -134,10 +177,10 @@ struct DeliverySlots {
                 droppedCount += 1
                 continue
             }
-            inFlight[webhook, default: 0] += 1
-            inFlightCount += 1
+            countStart(webhook, host: host)
             return next.delivery
         }
+        forgetIfIdle(webhook)
         return nil
     }
 
@@ -160,5 +203,6 @@ struct DeliverySlots {
         isClosed = true
         queues.removeAll()
         queuedCount = 0
+        hosts = hosts.filter { inFlight[$0.key] != nil }
     }
 }

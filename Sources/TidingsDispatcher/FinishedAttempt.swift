@@ -26,7 +26,7 @@ struct FinishedAttempt: Sendable {
                 error = "redirects are not followed"
             }
         case .failure(let failure):
-            error = failure.description
+            error = failure.userDescription
         }
         let decision = policy.decide(attemptsMade: delivery.attemptCount + 1, statusCode: statusCode, retryAfter: retryAfter)
         let outcome: CompletedAttempt.Outcome

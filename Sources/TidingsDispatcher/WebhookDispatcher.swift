@@ -86,7 +86,11 @@ package final class WebhookDispatcher: Sendable {
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
         // A queued delivery is started only with a whole fresh lease left,
         // and nothing starts before the first heartbeat.
-        var slots = DeliverySlots(cap: configuration.perWebhookConcurrency, leaseNeeded: configuration.leaseDuration)
+        var slots = DeliverySlots(
+            cap: configuration.perWebhookConcurrency,
+            hostCap: configuration.perHostConcurrency,
+            leaseNeeded: configuration.leaseDuration
+        )
         slots.startBy = .now
         self.slots = Mutex(slots)
         var logger = logger

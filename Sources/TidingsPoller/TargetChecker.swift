@@ -102,48 +102,6 @@ struct TargetChecker: Sendable {
         }
     }
 
-    // MARK: Steps
-
-    private enum Fetch {
-        case response(HTTPClientResponse, retryAfter: Duration?)
-        case failure(HTTPClientError)
-        /// The host asked (Retry-After) for nothing before this long from now.
-        case held(Duration)
-        case abandoned
-    }
-
-    /// One request through the host limiter. A 429 or 503 with Retry-After
-    /// closes the host that sent it (the last redirect hop) for that long,
-    /// capped at the longest back-off, for every target on it.
-    private func fetch(_ url: String, target: ClaimedTarget, headers: [(name: String, value: String)], conditional: Bool) async -> Fetch {
-        let host = Self.hostKey(of: url)
-        switch await limiter.acquire(host: host) {
-        case .granted: break
-        case .closed: return .abandoned
-        case .held(let until): return .held(ContinuousClock.now.duration(to: until))
-        }
-        var request = HTTPClientRequest(url: url, headers: headers)
-        if conditional {
-            if let etag = target.etag { request.headers.append((name: "If-None-Match", value: etag)) }
-            if let lastModified = target.lastModified { request.headers.append((name: "If-Modified-Since", value: lastModified)) }
-        }
-        do {
-            let response = try await client.execute(request)
-            limiter.release(host: host)
-            var retryAfter: Duration?
-            if response.status == 429 || response.status == 503, let value = response.header("Retry-After") {
-                retryAfter = RetryAfter.delay(from: value, now: Date(), atMost: configuration.maximumBackoff)
-            }
-            if let retryAfter {
-                limiter.hold(host: Self.hostKey(of: response.effectiveURL), for: retryAfter)
-            }
-            return .response(response, retryAfter: retryAfter)
-        } catch {
-            limiter.release(host: host)
-            return error.code == .shutdown || error.code == .cancelled ? .abandoned : .failure(error)
-        }
-    }
-
     /// A full response: extract per watch (once per distinct rule), then
     /// decide which validators may be kept with the content.
     private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) -> CheckOutcome {
@@ -250,16 +208,8 @@ struct TargetChecker: Sendable {
         return ExtractionSpec(selector: selector, ignorePatterns: rule.ignorePatterns)
     }
 
-    /// `host[:port]` of an http(s) URL, lower-cased: the unit of politeness.
-    static func hostKey(of url: String) -> String {
-        guard let start = url.range(of: "://")?.upperBound else { return url }
-        let rest = url[start...]
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        return rest[..<end].lowercased()
-    }
-
     static func message(for error: Error) -> String {
-        if let error = error as? HTTPClientError { return "\(error.code): \(error.message)" }
+        if let error = error as? HTTPClientError { return error.userDescription }
         if let error = error as? ExtractionError { return "extraction failed: \(error)" }
         return "check failed: \(error)"
     }

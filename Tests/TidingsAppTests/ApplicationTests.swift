@@ -123,6 +123,56 @@ import TidingsObservability
         }
     }
 
+    @Test func metricsCanWantAToken() async throws {
+        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        let token = String(repeating: "m", count: 40)
+        configuration.metricsToken = token
+        let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
+        defer { application.shutdown() }
+        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        defer { client.shutdown() }
+        let port = application.port
+
+        let anonymous = try await get(client, port, "/metrics")
+        #expect(anonymous.status == 401)
+        #expect(anonymous.header("www-authenticate")?.hasPrefix("Bearer") == true)
+        #expect(!String(decoding: anonymous.body, as: UTF8.self).contains("tidings_"))
+        #expect(try await get(client, port, "/metrics", headers: [("Authorization", "Bearer wrong")]).status == 401)
+        #expect(try await get(client, port, "/metrics", headers: [("Authorization", "Basic \(token)")]).status == 401)
+        let scraped = try await get(client, port, "/metrics", headers: [("Authorization", "Bearer \(token)")])
+        #expect(scraped.status == 200)
+        #expect(String(decoding: scraped.body, as: UTF8.self).contains("tidings_http_requests_total"))
+        // Probes stay open.
+        #expect(try await get(client, port, "/healthz").status == 200)
+    }
+
+    @Test func metricsCanMoveToAListenerOfTheirOwn() async throws {
+        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        configuration.metricsListen = (host: "127.0.0.1", port: 0)
+        let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
+        defer { application.shutdown() }
+        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        defer { client.shutdown() }
+        let metricsPort = try #require(application.metricsPort)
+        #expect(metricsPort != application.port)
+
+        #expect(try await get(client, application.port, "/healthz").status == 200)
+        #expect(try await get(client, application.port, "/metrics").status == 404)
+        let scraped = try await get(client, metricsPort, "/metrics")
+        #expect(scraped.status == 200)
+        #expect(String(decoding: scraped.body, as: UTF8.self).contains(#"route="/healthz",status="200""#))
+        #expect(try await get(client, metricsPort, "/healthz").status == 200)
+        // Only metrics and liveness there: not the API.
+        #expect(try await get(client, metricsPort, "/v1/watches").status == 404)
+    }
+
+    @Test func metricsTokensAreLongAndListenAddressesValid() {
+        #expect(throws: ConfigurationError.self) { try Configuration(environment: ["TIDINGS_METRICS_TOKEN": "short"]) }
+        #expect(throws: ConfigurationError.self) { try Configuration(environment: ["TIDINGS_METRICS_LISTEN": "nowhere"]) }
+        let parsed = try? Configuration(environment: ["TIDINGS_METRICS_LISTEN": "0.0.0.0:9090"])
+        #expect(parsed?.metricsListen?.host == "0.0.0.0" && parsed?.metricsListen?.port == 9090)
+    }
+
     @Test func readmeDocumentsEveryVariable() throws {
         let readme = try String(contentsOfFile: TestEnvironment.repositoryRoot + "/README.md", encoding: .utf8)
         for variable in ConfigurationVariable.all {

@@ -4,6 +4,7 @@ import TidingsApp
 import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPClient
+import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
 

@@ -200,6 +200,8 @@ import TidingsPostgres
         #expect(try await TestSupport.eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE error LIKE 'blocked_address%'") == 1
         })
+        // What the owner can read names neither the address nor its range.
+        #expect(try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE error ~ '127\\.0\\.0|loopback'") == 0)
         #expect(receiver.requests().isEmpty)
     }
 }

@@ -9,10 +9,10 @@ import TidingsDomain
     let first = UUID()
     let second = UUID()
 
-    func delivery(_ webhook: UUID, lease: Duration = .seconds(20)) -> ClaimedDelivery {
+    func delivery(_ webhook: UUID, lease: Duration = .seconds(20), url: String = "http://127.0.0.1/") -> ClaimedDelivery {
         ClaimedDelivery(
             id: UUID(), webhookID: webhook, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
-            eventTimestamp: "2026-11-30T12:00:00.000Z", url: "http://127.0.0.1/", secrets: [], attemptCount: 0,
+            eventTimestamp: "2026-11-30T12:00:00.000Z", url: url, secrets: [], attemptCount: 0,
             leaseDuration: lease
         )
     }
@@ -31,6 +31,40 @@ import TidingsDomain
         // The second webhook has nothing queued; its slot stays free.
         #expect(slots.finish(webhook: second, now: start + .seconds(1)) == nil)
         #expect(slots.inFlightCount == 2 && slots.queuedCount == 1)
+    }
+
+    /// Many webhooks (of many users) on one receiver host share its cap;
+    /// a slot the host frees goes to whichever webhook waits for it, and
+    /// another host is not held up.
+    @Test func webhooksOnOneHostShareTheHostCap() {
+        var slots = DeliverySlots(cap: 4, hostCap: 3, leaseNeeded: .seconds(20))
+        let webhooks = (0..<4).map { _ in UUID() }
+        let spellings = ["http://receiver.example/a", "http://RECEIVER.example./b", "http://receiver.example:80/c", "http://receiver.example/d"]
+        let batch = webhooks.enumerated().flatMap { index, webhook in
+            (0..<2).map { _ in delivery(webhook, lease: .seconds(40), url: spellings[index]) }
+        }
+        let elsewhere = delivery(second, url: "http://other.example/")
+        let sent = slots.admit(batch + [elsewhere], claimedAt: start)
+        #expect(sent.filter { $0.webhookID != second }.count == 3)
+        #expect(sent.contains { $0.id == elsewhere.id })
+        #expect(slots.inFlightCount == 4 && slots.queuedCount == 5)
+
+        // Each finish on the host starts exactly one waiting delivery there.
+        var inFlight = sent.filter { $0.webhookID != second }
+        var started = 0
+        while let finished = inFlight.first {
+            inFlight.removeFirst()
+            if let next = slots.finish(webhook: finished.webhookID, now: start + .seconds(1)) {
+                #expect(next.webhookID != second)
+                inFlight.append(next)
+                started += 1
+            }
+            #expect(slots.inFlightCount - 1 <= 3, "the host never has more than its cap")
+        }
+        #expect(started == 5)
+        #expect(slots.queuedCount == 0)
+        #expect(slots.finish(webhook: second, now: start + .seconds(1)) == nil)
+        #expect(slots.inFlightCount == 0)
     }
 
     @Test func aNewClaimQueuesBehindWhatAlreadyWaits() {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TidingsApp
 import TidingsHTTPClient
+import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
 import TidingsTestSupport

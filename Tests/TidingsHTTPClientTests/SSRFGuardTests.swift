@@ -36,9 +36,16 @@ import TidingsHTTPClient
         ("::ffff:169.254.169.254", "169.254.0.0/16 via ::ffff:0:0/96", "link-local"),
         ("64:ff9b::a9fe:a9fe", "169.254.0.0/16 via 64:ff9b::/96", "link-local"),
         ("2002:7f00:1::", "127.0.0.0/8 via 2002::/16", "loopback"),
+        ("64:ff9b:1::a00:1", "64:ff9b:1::/48", "local-use NAT64"),
+        ("64:ff9b:1:ffff::1", "64:ff9b:1::/48", "local-use NAT64"),
         ("100::1", "100::/64", "discard-only"),
+        ("100:0:0:1::1", "100:0:0:1::/64", "dummy prefix"),
         ("2001:db8::1", "2001:db8::/32", "documentation"),
         ("2001::1", "2001::/23", "IETF special-purpose"),
+        ("2001:1ff:ffff::1", "2001::/23", "IETF special-purpose"),
+        ("3fff::1", "3fff::/20", "documentation"),
+        ("3fff:fff:ffff::1", "3fff::/20", "documentation"),
+        ("5f00::1", "5f00::/16", "segment routing SIDs"),
         ("fd00::1", "fc00::/7", "unique-local"),
         ("fc00::1", "fc00::/7", "unique-local"),
         ("fe80::1", "fe80::/10", "link-local"),
@@ -59,6 +66,10 @@ import TidingsHTTPClient
         #expect(guardian.check(try #require(IPAddress("11.0.0.0"))) == nil)
         #expect(guardian.check(try #require(IPAddress("2002:808:808::"))) == nil)
         #expect(guardian.check(try #require(IPAddress("2001:200::1"))) == nil)
+        #expect(guardian.check(try #require(IPAddress("64:ff9b:2::1"))) == nil)
+        #expect(guardian.check(try #require(IPAddress("100:0:0:2::1"))) == nil)
+        #expect(guardian.check(try #require(IPAddress("3fff:1000::1"))) == nil)
+        #expect(guardian.check(try #require(IPAddress("5f01::1"))) == nil)
     }
 
     @Test func allowingPrivateTargetsAllowsEverything() throws {
@@ -97,6 +108,26 @@ import TidingsHTTPClient
         } catch {
             #expect(error.message == "address 10.0.0.5 is in a private range (10.0.0.0/8); set TIDINGS_ALLOW_PRIVATE_TARGETS=true to allow it")
         }
+    }
+
+    /// Not resolvable now is not a reason to refuse; neither is a resolver
+    /// that does not answer in time.
+    @Test func checkHostAcceptsNamesThatDoNotResolve() throws {
+        let started = ContinuousClock.now
+        try guardian.checkHost("no-such-host.invalid")
+        #expect(ContinuousClock.now - started < SSRFGuard.hostCheckTimeout + .seconds(3))
+    }
+
+    /// A tenant sees that a target is refused, never which address or range.
+    @Test func userDescriptionsNameNoAddress() throws {
+        do {
+            try guardian.checkHost("10.0.0.5")
+            Issue.record("10.0.0.5 was allowed")
+        } catch {
+            #expect(error.userDescription == "blocked_address: the target is not allowed: its address is not publicly reachable")
+        }
+        let curlText = HTTPClientError(code: .connectionFailed, message: "Failed to connect to 10.1.2.3 port 8080 after 1 ms: Couldn't connect to server")
+        #expect(curlText.userDescription == "connection_failed: could not connect to the host")
     }
 
     @Test func checkHostAcceptsPublicLiteralsAndPrivateWhenAllowed() throws {

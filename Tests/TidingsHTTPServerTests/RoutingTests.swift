@@ -30,6 +30,19 @@ import TidingsHTTPServer
         #expect(check.text == "check 42 via /v1/watches/{id}/check")
     }
 
+    /// An encoded NUL is not decoded: decoded, it would end the path early
+    /// and route "/v1/watches%00/x" as "/v1/watches".
+    @Test func anEncodedNulNeverCutsThePath() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let cut = try server.request("GET", "/v1/search%00/anything")
+        #expect(cut.status == 404)
+        let parameter = try server.request("GET", "/v1/watches/a%00b")
+        #expect(parameter.status == 200)
+        #expect(parameter.text == "watch a%00b")
+        #expect(try server.request("GET", "/v1/search?q=a%00b").text == "q=a%00b items=1")
+        #expect(try server.request("GET", "/v1/search?q=a%41b").text == "q=aAb items=1")
+    }
+
     @Test func literalSegmentsWinOverParameters() throws {
         let server = try TestServer(router: Self.makeRouter())
         #expect(try server.request("GET", "/v1/watches/special").text == "literal")

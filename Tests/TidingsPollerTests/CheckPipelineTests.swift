@@ -50,6 +50,29 @@ import TidingsHTTPClient
         #expect(reloaded.fetchStatistics.bytesSaved > 0)
     }
 
+    /// Watches of the same URL and headers share a target, whoever owns
+    /// them; a new one's statistics start at zero, so they cannot tell its
+    /// owner that someone else already watches the page.
+    @Test func fetchStatisticsCountFromWhenTheWatchJoined() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        script["page"] = "<p>Shared page.</p>"
+        let origin = try Self.etagOrigin(script)
+        let poller = try context.poller()
+        defer { poller.shutdown(); origin.stop(); context.close() }
+        let first = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared")
+        _ = try await context.check(first, with: poller)
+        _ = try await context.check(first, with: poller)
+        #expect(try context.reload(first).fetchStatistics.requests == 2)
+
+        let second = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared")
+        #expect(second.targetID == first.targetID)
+        #expect(second.fetchStatistics == FetchStatistics(requests: 0, notModified: 0, bytesReceived: 0, bytesSaved: 0))
+        _ = try await context.check(second, with: poller)
+        #expect(try context.reload(second).fetchStatistics.requests == 1)
+        #expect(try context.reload(first).fetchStatistics.requests == 3)
+    }
+
     @Test func lastModifiedPathSendsTheServersOwnValue() async throws {
         let context = try PollerTestContext()
         let script = OriginScript()
@@ -239,9 +262,28 @@ import TidingsHTTPClient
 
         let result = try await context.check(watch, with: poller)
         #expect(result.result == .failed)
-        #expect(result.error?.hasPrefix("blocked_address: address 127.0.0.2 is in a loopback range") == true)
+        // The owner learns it was refused, not which address or range.
+        #expect(result.error == "blocked_address: the target is not allowed: its address is not publicly reachable")
+        #expect(try context.reload(watch).lastError == result.error)
         #expect(script.requests.count == 1)
         #expect(try context.reload(watch).contentHash == nil)
+    }
+
+    /// libcurl's own text names the address it tried ("Failed to connect to
+    /// 127.0.0.1 port ..."): what is stored for the owner does not.
+    @Test func connectionFailuresNameNoAddress() async throws {
+        let context = try PollerTestContext()
+        let closed = try TestOriginServer { _ in .text("") }
+        let port = closed.port
+        closed.stop()
+        let poller = try context.poller()
+        defer { poller.shutdown(); context.close() }
+        let watch = try context.watch(user: try context.user(), url: "http://127.0.0.1:\(port)/")
+
+        let result = try await context.check(watch, with: poller)
+        #expect(result.result == .failed)
+        #expect(result.error == "connection_failed: could not connect to the host")
+        #expect(try context.reload(watch).lastError == result.error)
     }
 
     @Test func everyNthCheckIsUnconditional() async throws {

@@ -48,16 +48,22 @@ import TidingsPostgres
         #expect(try await context.eventually { try context.reload(watch).contentHash != nil })
     }
 
-    @Test func perHostConcurrencyCapHolds() async throws {
-        let context = try PollerTestContext()
-        let script = OriginScript()
-        let origin = try TestOriginServer { request in
+    /// An origin that takes 50 ms per request and counts how many it
+    /// serves at once.
+    private static func slowOrigin(_ script: OriginScript) throws -> TestOriginServer {
+        try TestOriginServer { request in
             script.record(request)
             return script.inFlight {
                 Thread.sleep(forTimeInterval: 0.05)
                 return .text("page \(request.path)")
             }
         }
+    }
+
+    @Test func perHostConcurrencyCapHolds() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try Self.slowOrigin(script)
         defer { origin.stop(); context.close() }
         let user = try context.user()
         for index in 0..<20 { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)") }
@@ -66,6 +72,37 @@ import TidingsPostgres
 
         #expect(try await context.eventually { script.requests.count >= 20 })
         #expect(script.maximumActive == 2)
+    }
+
+    /// The cap counts against the host each request goes to: watches of
+    /// many tenants behind redirectors on other hosts and ports (and a
+    /// trailing-dot spelling) still send at most two requests at a time to
+    /// the one origin they all lead to.
+    @Test func perHostCapHoldsAcrossRedirectorsAndTenants() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try Self.slowOrigin(script)
+        let target = origin.port
+        let redirectors = try (0..<3).map { _ in
+            try TestOriginServer { request in .redirect(to: "http://127.0.0.1:\(target)/landing\(request.path)") }
+        }
+        defer { redirectors.forEach { $0.stop() }; origin.stop(); context.close() }
+        let spellings = ["localhost", "LOCALHOST", "localhost."]
+        for (index, redirector) in redirectors.enumerated() {
+            for tenant in 0..<3 {
+                let user = try context.user()
+                for page in 0..<3 {
+                    _ = try context.watch(user: user, url: "http://\(spellings[index]):\(redirector.port)/\(tenant)-\(page)")
+                }
+            }
+        }
+        for page in 0..<5 { _ = try context.watch(user: try context.user(), url: "\(origin.baseURL)/direct-\(page)") }
+        let poller = try context.poller(concurrency: 32) { $0.hostConcurrency = 2 }
+        defer { poller.shutdown() }
+
+        #expect(try await context.eventually { script.requests.count >= 20 })
+        #expect(script.maximumActive <= 2, "the origin saw \(script.maximumActive) requests at once")
+        #expect(script.requests.contains { $0.path.hasPrefix("/landing/") })
     }
 
     @Test func hostMinimumGapSpacesRequestStarts() async throws {

@@ -35,6 +35,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "rfc3339", run: RFC3339Target.run),
     FuzzTarget(name: "ip-address", run: IPAddressTarget.run),
     FuzzTarget(name: "page-content", run: PageContentTarget.run),
+    FuzzTarget(name: "redirect-location", run: RedirectLocationTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {

@@ -23,7 +23,7 @@ enum RequestHeadersTarget {
             index += 2
         }
 
-        _ = TargetChecker.hostKey(of: url)
+        _ = HTTPOrigin(url: url)
         let request = HTTPClientRequest(url: url, method: method, headers: headers)
         if (try? request.validate()) != nil {
             check(!url.utf8.contains { $0 <= 0x20 || $0 == 0x7F }, "URL \(url.debugDescription) passed")

@@ -38,6 +38,12 @@ struct CTidingsShims_MHD_logger {
 /// MHD_OPTION_EXTERNAL_LOGGER as an option item.
 struct MHD_OptionItem CTidingsShims_MHD_option_logger(struct CTidingsShims_MHD_logger *logger);
 
+/// MHD_OPTION_UNESCAPE_CALLBACK as an option item: percent-decoding of the
+/// path and query like libmicrohttpd's own, except that "%00" stays as it
+/// is. Decoded in place into a C string, a NUL would cut the path short
+/// ("/v1/watches%00/x" would route as "/v1/watches").
+struct MHD_OptionItem CTidingsShims_MHD_option_unescape_keeping_nul(void);
+
 /// MHD_OPTION_SOCK_ADDR as an option item.
 struct MHD_OptionItem CTidingsShims_MHD_option_sock_addr(const struct sockaddr *address);
 

@@ -10,6 +10,7 @@ extension Configuration {
         dispatcher.retrySchedule = webhookRetrySchedule
         dispatcher.disableAfter = webhookDisableAfter
         dispatcher.perWebhookConcurrency = webhookConcurrency
+        dispatcher.perHostConcurrency = webhookHostConcurrency
         dispatcher.eventRetention = eventRetention
         dispatcher.allowPrivateTargets = allowPrivateTargets
         dispatcher.connectTimeout = outboundConnectTimeout

@@ -23,6 +23,11 @@ package struct Configuration: Sendable {
     /// Keys that still open values sealed before a rotation
     /// (`TIDINGS_PREVIOUS_SECRET_KEYS`); they never seal.
     package var previousSecretKeys: [SecretKey] = []
+    /// When set, `GET /metrics` wants `Authorization: Bearer` with it.
+    package var metricsToken: String?
+    /// When set, `/metrics` is served only there, on a listener of its own
+    /// (with `/healthz`), and no longer on `TIDINGS_LISTEN`.
+    package var metricsListen: (host: String, port: Int)?
     package var allowPrivateTargets = false
     package var logLevel: LogLevel = .info
     /// Handlers block their thread on PostgreSQL, so by default each
@@ -71,6 +76,7 @@ package struct Configuration: Sendable {
     package var webhookRetrySchedule: [Duration] = RetryPolicy.defaultSchedule
     package var webhookDisableAfter: Duration = .seconds(5 * 86_400)
     package var webhookConcurrency = 4
+    package var webhookHostConcurrency = 256
     package var eventRetention: Duration = .seconds(30 * 86_400)
 
     package init() {}
@@ -93,6 +99,12 @@ package struct Configuration: Sendable {
         if databaseURL != nil && secretKey == nil {
             throw ConfigurationError.missingSecretKey
         }
+        metricsToken = reader.string("TIDINGS_METRICS_TOKEN")
+        if let token = metricsToken, token.count < 32 {
+            throw ConfigurationError(variable: "TIDINGS_METRICS_TOKEN", message: "must be at least 32 characters long (it guards /metrics)")
+        }
+        metricsListen = try reader.parsed("TIDINGS_METRICS_LISTEN", expected: "host:port, e.g. 127.0.0.1:9090", ValueParsers.listenAddress)
+            .map { (host: $0.0, port: $0.1) }
         allowPrivateTargets = try reader.parsed("TIDINGS_ALLOW_PRIVATE_TARGETS", expected: "true or false", ValueParsers.bool) ?? allowPrivateTargets
         logLevel = try reader.parsed("TIDINGS_LOG_LEVEL", expected: "one of trace, debug, info, notice, warning, error, critical") {
             LogLevel(rawValue: $0.lowercased())
@@ -140,6 +152,7 @@ package struct Configuration: Sendable {
         ) ?? webhookRetrySchedule
         webhookDisableAfter = try reader.duration("TIDINGS_WEBHOOK_DISABLE_AFTER") ?? webhookDisableAfter
         webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookConcurrency
+        webhookHostConcurrency = try reader.parsed("TIDINGS_WEBHOOK_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookHostConcurrency
         eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
@@ -178,6 +191,17 @@ package struct Configuration: Sendable {
         var client = httpClientConfiguration
         client.maxResponseSize = pollerMaxResponseSize ?? outboundMaxResponseSize
         return client
+    }
+
+    /// The metrics listener: the API's settings on its own address, with
+    /// a few connections (one scraper, a probe or two).
+    var metricsServerConfiguration: HTTPServerConfiguration? {
+        guard let metricsListen else { return nil }
+        var server = httpServerConfiguration
+        server.host = metricsListen.host
+        server.port = metricsListen.port
+        server.connectionLimit = min(httpConnectionLimit, 64)
+        return server
     }
 
     var httpServerConfiguration: HTTPServerConfiguration {

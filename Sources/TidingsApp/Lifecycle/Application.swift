@@ -22,6 +22,7 @@ package final class Application: Sendable {
     package let secrets: StoredSecrets
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
+    private let metricsServer: HTTPServer?
     private let credentialListener: CredentialRevocationListener?
     private let logger: Logger
 
@@ -32,6 +33,11 @@ package final class Application: Sendable {
     /// The port the HTTP server listens on (useful with `TIDINGS_LISTEN=127.0.0.1:0`).
     package var port: Int {
         server.boundPort
+    }
+
+    /// The metrics listener's port, when `TIDINGS_METRICS_LISTEN` is set.
+    package var metricsPort: Int? {
+        metricsServer?.boundPort
     }
 
     package static func start(configuration: Configuration, logger: Logger) throws -> Application {
@@ -81,12 +87,14 @@ package final class Application: Sendable {
             }
 
             var router = Router()
-            OperationsController(
+            let operations = OperationsController(
                 migrations: databaseRuntime.migrations,
                 expectedSchemaVersion: databaseRuntime.expectedSchemaVersion,
                 metrics: metrics,
+                metricsToken: configuration.metricsToken,
                 openAPIDocument: openAPIDocument
-            ).register(on: &router)
+            )
+            operations.register(on: &router, includingMetrics: configuration.metricsServerConfiguration == nil)
             APIRoutes(
                 database: databaseRuntime.client,
                 secrets: secrets,
@@ -102,7 +110,24 @@ package final class Application: Sendable {
                 logger: logger,
                 metrics: metrics
             )
-            try server.start()
+            var metricsServer: HTTPServer?
+            if let metricsConfiguration = configuration.metricsServerConfiguration {
+                var metricsRouter = Router()
+                operations.registerMetricsListener(on: &metricsRouter)
+                // Its own registry: scrapes do not count as API traffic.
+                let started = HTTPServer(configuration: metricsConfiguration, responder: metricsRouter, logger: logger, metrics: MetricsRegistry())
+                try started.start()
+                metricsServer = started
+                logger.notice("metrics are served on their own listener", metadata: [
+                    "http.address": "\(metricsConfiguration.host):\(started.boundPort)",
+                ])
+            }
+            do {
+                try server.start()
+            } catch {
+                metricsServer?.shutdown()
+                throw error
+            }
             logger.notice("tidings is serving", metadata: [
                 "http.address": "\(configuration.listenHost):\(server.boundPort)",
                 "database": databaseRuntime.privateCluster == nil ? "external" : "private",
@@ -115,6 +140,7 @@ package final class Application: Sendable {
                 secrets: secrets,
                 databaseRuntime: databaseRuntime,
                 server: server,
+                metricsServer: metricsServer,
                 credentialListener: credentialListener,
                 logger: logger
             )
@@ -201,6 +227,7 @@ package final class Application: Sendable {
         secrets: StoredSecrets,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
+        metricsServer: HTTPServer?,
         credentialListener: CredentialRevocationListener?,
         logger: Logger
     ) {
@@ -211,6 +238,7 @@ package final class Application: Sendable {
         self.secrets = secrets
         self.databaseRuntime = databaseRuntime
         self.server = server
+        self.metricsServer = metricsServer
         self.credentialListener = credentialListener
         self.logger = logger
     }
@@ -222,6 +250,7 @@ package final class Application: Sendable {
     package func shutdown() {
         logger.notice("shutting down")
         server.shutdown()
+        metricsServer?.shutdown()
         credentialListener?.stop()
         poller.shutdown(grace: configuration.shutdownTimeout)
         dispatcher.shutdown()

@@ -1,4 +1,5 @@
 import Foundation
+import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
 

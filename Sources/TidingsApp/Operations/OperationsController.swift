@@ -5,28 +5,47 @@ import TidingsPostgres
 
 /// `/healthz`, `/readyz`, `/metrics` and `/openapi.yaml`: what load
 /// balancers, orchestrators, Prometheus and API clients ask of every replica.
+/// `/metrics` says how busy the service is and how its tenants' targets
+/// fare, so it can want a token (`TIDINGS_METRICS_TOKEN`) and move to a
+/// listener of its own (`TIDINGS_METRICS_LISTEN`).
 struct OperationsController: Sendable {
     let migrations: MigrationRunner
     let expectedSchemaVersion: Int
     let metrics: MetricsRegistry
+    let metricsToken: ExpectedToken?
     let openAPIDocument: [UInt8]
     /// The usual readiness answer, encoded once: probes and load balancers
     /// ask many times a second.
     private let upToDate: HTTPResponse
 
-    init(migrations: MigrationRunner, expectedSchemaVersion: Int, metrics: MetricsRegistry, openAPIDocument: [UInt8]) {
+    init(
+        migrations: MigrationRunner,
+        expectedSchemaVersion: Int,
+        metrics: MetricsRegistry,
+        metricsToken: String?,
+        openAPIDocument: [UInt8]
+    ) {
         self.migrations = migrations
         self.expectedSchemaVersion = expectedSchemaVersion
         self.metrics = metrics
+        self.metricsToken = metricsToken.map(ExpectedToken.init)
         self.openAPIDocument = openAPIDocument
         self.upToDate = Self.readinessResponse(applied: expectedSchemaVersion, expected: expectedSchemaVersion)
     }
 
-    func register(on router: inout Router) {
+    /// The API listener's routes; `/metrics` only when it has no listener
+    /// of its own.
+    func register(on router: inout Router, includingMetrics: Bool) {
         router.get("/healthz", use: health)
         router.get("/readyz", use: readiness)
-        router.get("/metrics", use: prometheusMetrics)
+        if includingMetrics { router.get("/metrics", use: prometheusMetrics) }
         router.get("/openapi.yaml", use: openAPI)
+    }
+
+    /// The metrics listener's routes.
+    func registerMetricsListener(on router: inout Router) {
+        router.get("/healthz", use: health)
+        router.get("/metrics", use: prometheusMetrics)
     }
 
     struct Health: Encodable {
@@ -76,8 +95,12 @@ struct OperationsController: Sendable {
         .json(Readiness(status: "ready", database: "ok", schemaVersion: applied, expectedSchemaVersion: expected))
     }
 
-    @Sendable func prometheusMetrics(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
-        .text(metrics.renderPrometheus(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+    @Sendable func prometheusMetrics(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        if let metricsToken {
+            let token = try BearerCredential.token(in: request, missing: "Send the metrics token as \"Authorization: Bearer <token>\".")
+            guard metricsToken.matches(token) else { throw BearerCredential.unauthorized("The metrics token is wrong.") }
+        }
+        return .text(metrics.renderPrometheus(), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
     @Sendable func openAPI(_ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {

@@ -17,7 +17,11 @@ extension WatchStore {
                    AS last_checked_at,
                w.last_check_result, w.last_changed_at, w.content_hash,
                w.unread_count, w.consecutive_failures, w.last_error, w.created_at, w.updated_at,
-               t.request_count, t.not_modified_count, t.bytes_received, t.bytes_saved
+               -- Since the watch joined its shared target (migration 0016).
+               t.request_count - w.statistics_base_requests AS request_count,
+               t.not_modified_count - w.statistics_base_not_modified AS not_modified_count,
+               t.bytes_received - w.statistics_base_bytes_received AS bytes_received,
+               t.bytes_saved - w.statistics_base_bytes_saved AS bytes_saved
         FROM watches w JOIN targets t ON t.id = w.target_id
         """
 

@@ -1,7 +1,11 @@
 /// The address space a server-side fetcher must never reach unless private
 /// targets are allowed: loopback, private networks, link-local (cloud
 /// metadata at 169.254.169.254), CGNAT, multicast, documentation and reserved
-/// blocks (IANA special-purpose registries).
+/// blocks. Every block of IANA's IPv4 and IPv6 special-purpose address
+/// registries whose "globally reachable" is false is covered (checked
+/// against the registries of 2025); a few globally reachable anycast
+/// addresses inside 192.0.0.0/24 and 2001::/23 are blocked with their
+/// block, which no watched page or receiver needs.
 enum BlockedRanges {
     static let ipv4: [BlockedRange] = [
         BlockedRange("0.0.0.0/8", "this-network"),
@@ -36,9 +40,13 @@ enum BlockedRanges {
         BlockedRange("::/128", "unspecified"),
         BlockedRange("::1/128", "loopback"),
         BlockedRange("::/96", "IPv4-compatible (deprecated)"),
+        BlockedRange("64:ff9b:1::/48", "local-use NAT64"),
         BlockedRange("100::/64", "discard-only"),
+        BlockedRange("100:0:0:1::/64", "dummy prefix"),
         BlockedRange("2001:db8::/32", "documentation"),
         BlockedRange("2001::/23", "IETF special-purpose"),
+        BlockedRange("3fff::/20", "documentation"),
+        BlockedRange("5f00::/16", "segment routing SIDs"),
         BlockedRange("fc00::/7", "unique-local"),
         BlockedRange("fe80::/10", "link-local"),
         BlockedRange("fec0::/10", "site-local (deprecated)"),

@@ -3,22 +3,54 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
+import Synchronization
+import TidingsSynchronization
 
-/// Blocking getaddrinfo lookup, used only by `SSRFGuard.checkHost`; transfers
-/// resolve inside libcurl.
+/// getaddrinfo for `SSRFGuard.checkHost`, bounded in time; transfers
+/// resolve inside libcurl. getaddrinfo cannot be cancelled and may block
+/// for the resolver's whole timeout (seconds per attempt), so a lookup runs
+/// on a Dispatch thread and the caller waits at most `timeout` for it.
+/// Lookups still running are capped: past the cap no new one starts, and
+/// the caller hears "unknown", as after a timeout.
 enum HostResolver {
-    static func resolve(_ host: String) throws(HTTPClientError) -> [IPAddress] {
+    enum Answer: Equatable {
+        case addresses([IPAddress])
+        /// Not resolvable now: no such name, no address, the resolver
+        /// failed or did not answer within the time.
+        case unknown
+    }
+
+    /// Lookups at most running at once, answered or abandoned.
+    static let maximumRunning = 16
+    private static let running = Atomic<Int>(0)
+
+    static func resolve(_ host: String, within timeout: Duration) -> Answer {
+        guard running.add(1, ordering: .acquiringAndReleasing).newValue <= maximumRunning else {
+            running.subtract(1, ordering: .acquiringAndReleasing)
+            return .unknown
+        }
+        let answer = Mutex(Answer.unknown)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let addresses = lookUp(host)
+            answer.withLock { $0 = addresses.isEmpty ? .unknown : .addresses(addresses) }
+            running.subtract(1, ordering: .acquiringAndReleasing)
+            done.signal()
+        }
+        guard done.wait(timeout: timeout.dispatchDeadline) == .success else { return .unknown }
+        return answer.withLock { $0 }
+    }
+
+    /// Every address the name has; empty when it has none or the lookup failed.
+    private static func lookUp(_ host: String) -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         // Socket type 0 lists each address once per type; the caller only
         // checks addresses, so duplicates are harmless.
         var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, nil, &hints, &list)
-        defer { if let list { freeaddrinfo(list) } }
-        guard status == 0 else {
-            let reason = String(cString: gai_strerror(status))
-            throw HTTPClientError(code: .dnsFailure, message: "could not resolve host \(host): \(reason)")
-        }
+        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return [] }
+        defer { freeaddrinfo(list) }
         var addresses: [IPAddress] = []
         var entry = list
         while let current = entry {
@@ -27,9 +59,6 @@ enum HostResolver {
                 addresses.append(address)
             }
             entry = current.pointee.ai_next
-        }
-        guard !addresses.isEmpty else {
-            throw HTTPClientError(code: .dnsFailure, message: "host \(host) has no IPv4 or IPv6 address")
         }
         return addresses
     }

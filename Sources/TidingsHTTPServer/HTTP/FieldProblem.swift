@@ -44,13 +44,22 @@ extension Decoder {
 }
 
 extension KeyedDecodingContainer {
+    /// An optional field the contract gives no null: nil when absent, a
+    /// problem naming `key` when null. (`decodeIfPresent` takes null for
+    /// absent, which accepts bodies openapi.yaml calls invalid.)
+    package func decodeUnlessAbsent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) { throw fieldProblem(key, "must not be null") }
+        return try decode(type, forKey: key)
+    }
+
     /// An integer field, or nil when absent. A number that is not a whole
     /// `Int` (a fraction, 1e300, 2^64) is a problem naming `key`:
     /// `JSONDecoder` throws an internal error for it, which surfaces without
     /// a path, as if the body were not JSON.
     package func decodeIntegerIfPresent(forKey key: Key) throws -> Int? {
         do {
-            return try decodeIfPresent(Int.self, forKey: key)
+            return try decodeUnlessAbsent(Int.self, forKey: key)
         } catch where (try? decodeIfPresent(Double.self, forKey: key)) != nil {
             throw fieldProblem(key, "must be a whole number from \(Int.min) to \(Int.max)")
         }

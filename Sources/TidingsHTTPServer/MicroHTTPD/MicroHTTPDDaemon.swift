@@ -63,6 +63,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
                 CTidingsShims_MHD_option_notify_completed(MicroHTTPDCallbacks.completed, pipelinePointer),
                 CTidingsShims_MHD_option_notify_connection(MicroHTTPDCallbacks.connectionChanged, pipelinePointer),
                 CTidingsShims_MHD_option_sock_addr(socketAddress),
+                CTidingsShims_MHD_option_unescape_keeping_nul(),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             return options.withUnsafeBufferPointer { options in

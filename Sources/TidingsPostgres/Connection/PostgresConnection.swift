@@ -11,7 +11,7 @@ package final class PostgresConnection {
 
     /// Opens a connection outside any pool (the pool and the local cluster's
     /// setup use this).
-    init(configuration: PostgresConfiguration) throws(PostgresError) {
+    package init(configuration: PostgresConfiguration) throws(PostgresError) {
         handle = try LibPQConnector.connect(configuration)
         do {
             // Timestamps are read back in this form; a server-wide DateStyle

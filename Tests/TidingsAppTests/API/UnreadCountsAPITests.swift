@@ -65,7 +65,7 @@ import TidingsPostgres
 
         // A change of another watch, or none at all, is refused by name and reads nothing.
         let foreign = try #require(try server.recordChange(watchID: watches[1], text: "w2"))
-        for bogus in [foreign, UUID().uuidString] {
+        for bogus: Any in [foreign, UUID().uuidString, NSNull()] {
             let refused = try await server.send("POST", "/v1/watches/\(watches[0])/read", token: key, json: ["up_to_change_id": bogus])
             #expect(refused.status == 422)
             #expect(refused.isProblem)

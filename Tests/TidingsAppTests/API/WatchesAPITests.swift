@@ -302,20 +302,23 @@ import TidingsPostgres
     }
 
     @Test(arguments: [
-        ("http://127.0.0.1/", "loopback"),
-        ("http://169.254.169.254/latest", "link-local"),
-        ("http://[::1]:8080/", "loopback"),
-        ("http://10.1.2.3/", "private"),
+        ("http://127.0.0.1/", "127.0.0.1"),
+        ("http://169.254.169.254/latest", "169.254."),
+        ("http://[::1]:8080/", "::1"),
+        ("http://10.1.2.3/", "10."),
+        ("http://localhost:9000/status", "127.0.0.1"),
     ])
-    func blockedAddressesAreRefusedWithTheReason(url: String, reason: String) async throws {
+    func blockedAddressesAreRefusedWithoutSayingWhich(url: String, address: String) async throws {
         let server = try APITestServer()
         defer { server.shutdown() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/watches", token: key, json: ["url": url])
         #expect(response.status == 422)
         let detail = try #require(try response.object()["detail"] as? String)
-        #expect(detail.hasPrefix("url: "))
-        #expect(detail.contains(reason), "\(detail)")
+        #expect(detail == "url: the target is not allowed: its address is not publicly reachable")
+        for oracle in [address, "loopback", "private", "link-local", "/8", "/16"] {
+            #expect(!detail.contains(oracle), "\(detail) names \(oracle)")
+        }
         #expect(try response.object()["field"] as? String == "url")
 
         let version = try await server.send("POST", "/v1/watches", token: key, json: [
@@ -340,13 +343,16 @@ import TidingsPostgres
         }
     }
 
-    @Test func unresolvableHostsAreRefused() async throws {
+    /// Offline, a DNS hiccup or a site not yet live is no reason to refuse:
+    /// the check fails later with a reason, and retries.
+    @Test func unresolvableHostsAreAccepted() async throws {
         let server = try APITestServer()
         defer { server.shutdown() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://no-such-host.invalid/"])
-        #expect(response.status == 422)
-        #expect(try response.object()["detail"] as? String == "url: host could not be resolved")
+        #expect(response.status == 201, "\(response.text)")
+        let webhook = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": "https://no-such-host.invalid/hook"])
+        #expect(webhook.status == 201, "\(webhook.text)")
     }
 
     @Test func listPaginatesInCreationOrderUnderInsertsAndFilters() async throws {

@@ -45,10 +45,12 @@ final class PollerTestContext: Sendable {
         url: String,
         interval: Int = 60,
         extract: ExtractionRule? = nil,
+        headers: [String: String] = [:],
         version: (url: String, pointer: String)? = nil
     ) throws -> Watch {
         let settings = WatchSettings(
             url: try URLNormalizer.normalize(url),
+            headers: RequestHeaders(fields: headers),
             intervalSeconds: interval,
             versionCheck: try version.map { VersionCheck(url: try URLNormalizer.normalize($0.url), pointer: $0.pointer) },
             extract: extract

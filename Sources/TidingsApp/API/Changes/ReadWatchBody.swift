@@ -17,6 +17,6 @@ struct ReadWatchBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        upToChangeID = try container.decodeIfPresent(UUID.self, forKey: .upToChangeID)
+        upToChangeID = try container.decodeUnlessAbsent(UUID.self, forKey: .upToChangeID)
     }
 }

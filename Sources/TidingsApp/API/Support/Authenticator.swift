@@ -7,14 +7,12 @@ import TidingsHTTPServer
 /// The two never stand in for each other: each gets 403 on the other's
 /// endpoints, so a leaked user key cannot reach the admin API.
 struct Authenticator: Sendable {
-    /// SHA-256 of the admin token: comparing fixed-length hashes in constant
-    /// time hides the token's length as well as its content.
-    private let adminTokenHash: [UInt8]?
+    private let adminToken: ExpectedToken?
     private let accounts: AccountStore
     private let cache: CredentialCache?
 
     init(adminToken: String?, accounts: AccountStore, cache: CredentialCache? = nil) {
-        self.adminTokenHash = adminToken.map { SHA256.hash($0).bytes }
+        self.adminToken = adminToken.map(ExpectedToken.init)
         self.accounts = accounts
         self.cache = cache
     }
@@ -35,7 +33,7 @@ struct Authenticator: Sendable {
     }
 
     func requireAdmin(_ request: HTTPRequest) throws {
-        guard adminTokenHash != nil else {
+        guard adminToken != nil else {
             throw HTTPError(.forbidden, detail: "The admin API is disabled: set TIDINGS_ADMIN_TOKEN to enable it.")
         }
         switch try caller(request) {
@@ -56,16 +54,9 @@ struct Authenticator: Sendable {
     }
 
     private func caller(_ request: HTTPRequest) throws -> Caller {
-        guard let header = request.headers["Authorization"] else {
-            throw Self.unauthorized("Send an API key as \"Authorization: Bearer <key>\".")
-        }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
-            throw Self.unauthorized("The Authorization header must use the Bearer scheme.")
-        }
-        let token = String(parts[1]).trimmingWhitespace()
+        let token = try BearerCredential.token(in: request, missing: "Send an API key as \"Authorization: Bearer <key>\".")
         let tokenHash = SHA256.hash(token)
-        if let adminTokenHash, ConstantTime.isEqual(tokenHash.bytes, adminTokenHash) {
+        if let adminToken, adminToken.matches(digest: tokenHash.bytes) {
             return .admin
         }
         if let cached = cache?.lookup(tokenHash) {
@@ -74,13 +65,9 @@ struct Authenticator: Sendable {
         }
         let generation = cache?.generation
         guard let key = try accounts.authenticate(token: token) else {
-            throw Self.unauthorized("The API key is unknown or revoked.")
+            throw BearerCredential.unauthorized("The API key is unknown or revoked.")
         }
         cache?.store(key, for: tokenHash, generation: generation)
         return .user(key.userID)
-    }
-
-    private static func unauthorized(_ detail: String) -> HTTPError {
-        HTTPError(.unauthorized, detail: detail, headers: ["WWW-Authenticate": "Bearer realm=\"tidings\""])
     }
 }

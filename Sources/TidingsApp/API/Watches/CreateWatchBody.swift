@@ -22,13 +22,13 @@ struct CreateWatchBody: Decodable {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         url = try WatchValidation.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
-        name = try container.decodeIfPresent(String.self, forKey: .name)
+        name = try container.decodeUnlessAbsent(String.self, forKey: .name)
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
         intervalSeconds = try container.decodeIntegerIfPresent(forKey: .intervalSeconds)
-        let versionURL = try container.decodeIfPresent(String.self, forKey: .versionURL).map {
+        let versionURL = try container.decodeUnlessAbsent(String.self, forKey: .versionURL).map {
             try WatchValidation.url($0, key: .versionURL, in: container)
         }
-        let versionPointer = try container.decodeIfPresent(String.self, forKey: .versionPointer)
+        let versionPointer = try container.decodeUnlessAbsent(String.self, forKey: .versionPointer)
         if let versionPointer { try WatchValidation.jsonPointer(versionPointer, key: .versionPointer, in: container) }
         if let problem = WatchValidation.versionPairProblem(url: versionURL, pointer: versionPointer) {
             throw container.fieldProblem(CodingKeys(stringValue: problem.field) ?? .versionURL, problem.message)
@@ -38,7 +38,7 @@ struct CreateWatchBody: Decodable {
         } else {
             versionCheck = nil
         }
-        extract = try container.decodeIfPresent(ExtractionRuleBody.self, forKey: .extract)?.rule
-        headers = try container.decodeIfPresent(RequestHeadersBody.self, forKey: .headers)?.headers ?? .none
+        extract = try container.decodeUnlessAbsent(ExtractionRuleBody.self, forKey: .extract)?.rule
+        headers = try container.decodeUnlessAbsent(RequestHeadersBody.self, forKey: .headers)?.headers ?? .none
     }
 }

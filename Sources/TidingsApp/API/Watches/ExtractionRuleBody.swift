@@ -12,7 +12,7 @@ struct ExtractionRuleBody: Decodable {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let selectors: [(CodingKeys, String)] = try [CodingKeys.css, .xpath, .jsonPointer].compactMap { key in
-            try container.decodeIfPresent(String.self, forKey: key).map { (key, $0) }
+            try container.decodeUnlessAbsent(String.self, forKey: key).map { (key, $0) }
         }
         guard selectors.count == 1, let (key, value) = selectors.first else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
@@ -37,7 +37,8 @@ struct ExtractionRuleBody: Decodable {
     }
 
     private static func ignorePatterns(in container: KeyedDecodingContainer<CodingKeys>) throws -> [String] {
-        guard container.contains(.ignore), try !container.decodeNil(forKey: .ignore) else { return [] }
+        guard container.contains(.ignore) else { return [] }
+        if try container.decodeNil(forKey: .ignore) { throw container.fieldProblem(.ignore, "must not be null") }
         var list = try container.nestedUnkeyedContainer(forKey: .ignore)
         if let count = list.count, count > ExtractionRule.maximumIgnorePatterns {
             throw container.fieldProblem(.ignore, "must have at most \(ExtractionRule.maximumIgnorePatterns) patterns")

@@ -26,14 +26,11 @@ struct UpdateWatchBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        for key in [CodingKeys.url, .name, .intervalSeconds, .paused] where container.contains(key) {
-            if try container.decodeNil(forKey: key) { throw container.fieldProblem(key, "must not be null") }
-        }
-        url = try container.decodeIfPresent(String.self, forKey: .url).map { try WatchValidation.url($0, key: .url, in: container) }
-        name = try container.decodeIfPresent(String.self, forKey: .name)
+        url = try container.decodeUnlessAbsent(String.self, forKey: .url).map { try WatchValidation.url($0, key: .url, in: container) }
+        name = try container.decodeUnlessAbsent(String.self, forKey: .name)
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
         intervalSeconds = try container.decodeIntegerIfPresent(forKey: .intervalSeconds)
-        paused = try container.decodeIfPresent(Bool.self, forKey: .paused)
+        paused = try container.decodeUnlessAbsent(Bool.self, forKey: .paused)
         versionURL = try Self.nullable(String.self, .versionURL, in: container).map { text in
             try text.map { try WatchValidation.url($0, key: .versionURL, in: container) }
         }

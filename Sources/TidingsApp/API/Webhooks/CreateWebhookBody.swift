@@ -13,15 +13,14 @@ struct CreateWebhookBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let url = try container.decode(String.self, forKey: .url)
-        try WebhookFieldRules.validateURL(url, key: .url, in: container)
+        let url = try WebhookFieldRules.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
         var eventTypes = WebhookEventType.subscribable
-        if let names = try container.decodeIfPresent([String].self, forKey: .eventTypes) {
+        if let names = try container.decodeUnlessAbsent([String].self, forKey: .eventTypes) {
             eventTypes = try WebhookFieldRules.eventTypes(names, key: .eventTypes, in: container)
         }
         let description = try TextField.decodeOptional(.description, in: container) {
             try WebhookFieldRules.validateDescription($0, key: .description, in: container)
         }
-        webhook = NewWebhook(url: url, eventTypes: eventTypes, description: description)
+        webhook = NewWebhook(url: url.text, eventTypes: eventTypes, description: description)
     }
 }

@@ -17,9 +17,7 @@ struct UpdateWebhookBody: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var changes = WebhookChanges()
         if container.contains(.url) {
-            let url = try container.decode(String.self, forKey: .url)
-            try WebhookFieldRules.validateURL(url, key: .url, in: container)
-            changes.url = url
+            changes.url = try WebhookFieldRules.url(try container.decode(String.self, forKey: .url), key: .url, in: container).text
         }
         if container.contains(.eventTypes) {
             changes.eventTypes = try WebhookFieldRules.eventTypes(

@@ -9,24 +9,15 @@ enum WebhookFieldRules {
     static let urlMaxLength = 2048
     static let descriptionMaxLength = 500
 
-    static func validateURL<Key: CodingKey>(_ text: String, key: Key, in container: KeyedDecodingContainer<Key>) throws {
+    /// The URL as stored: normalized by the same rules as a watch's URL
+    /// (`URLNormalizer`: http or https, a host, a port in 1-65535, no user
+    /// name or password, no IPv6 zone id), so both kinds of outbound URL
+    /// are parsed once and alike.
+    static func url<Key: CodingKey>(_ text: String, key: Key, in container: KeyedDecodingContainer<Key>) throws -> NormalizedURL {
         guard text.unicodeScalars.count <= urlMaxLength else {
             throw container.fieldProblem(key, "must be at most \(urlMaxLength) characters")
         }
-        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            throw container.fieldProblem(key, "must not contain spaces or control characters")
-        }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            throw container.fieldProblem(key, "must be an absolute http or https URL")
-        }
-        guard let host = url.host(percentEncoded: false), !host.isEmpty else {
-            throw container.fieldProblem(key, "must name a host")
-        }
-        // Credentials in the URL would be shown by every read of the webhook;
-        // receivers verify the signature instead.
-        guard url.user(percentEncoded: true) == nil, url.password(percentEncoded: true) == nil else {
-            throw container.fieldProblem(key, "must not contain a user name or password")
-        }
+        return try WatchValidation.url(text, key: key, in: container)
     }
 
     /// Known, distinct event types in their canonical order.

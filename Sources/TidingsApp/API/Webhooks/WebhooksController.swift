@@ -81,13 +81,12 @@ struct WebhooksController: Sendable {
         return .json(WebhookRepresentation(webhook))
     }
 
-    /// Runs after body validation, which guarantees the URL parses and
-    /// names a host.
+    /// Runs after body validation, which normalized the URL.
     private func checkTarget(_ url: String) throws {
-        guard let host = URL(string: url)?.host(percentEncoded: false) else {
-            throw HTTPError.field("url", "must name a host")
+        guard let normalized = try? URLNormalizer.normalize(url) else {
+            throw HTTPError.field("url", "must be an absolute http or https URL")
         }
-        try addresses.check(host: host, field: "url")
+        try addresses.check(host: normalized.host, field: "url")
     }
 
     private static func metadata(_ owner: WebhookOwner, _ id: UUID) -> [String: String] {

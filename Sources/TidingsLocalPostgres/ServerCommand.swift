@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import TidingsPostgres
 
 /// Runs a PostgreSQL server program (initdb, pg_ctl) to completion as the
 /// server account, keeping what it printed for error messages.
@@ -53,7 +54,7 @@ struct ServerCommand: Sendable {
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw failure("waitpid", errno) }
         }
-        return Result(exitStatus: Self.exitStatus(status), output: Self.readAll(output).trimmingTrailingWhitespace)
+        return Result(exitStatus: Self.exitStatus(status), output: String(Self.readAll(output).reversed().drop { $0.isWhitespace }.reversed()))
     }
 
     /// Runs the program and throws `.localCluster` with its output unless it exits 0.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TidingsPostgres
 
 /// The newest PostgreSQL server installed the Debian way, under
 /// /usr/lib/postgresql/VERSION/bin.

@@ -1,20 +1,27 @@
 import Foundation
 import Testing
+import TidingsTestSupport
+import TidingsLocalPostgres
+import TidingsObservability
 import TidingsPostgres
 
 /// A private server in a temporary directory, restarted under a live pool.
 @Suite struct LocalClusterRestartTests {
+    static var logger: Logger {
+        Logger(label: "tidings.postgres.test", logLevel: .warning, sink: CapturingLogSink())
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func nextRequestSucceedsAfterTheServerRestarts() throws {
         try TemporaryDirectory.with(prefix: "tidings-pg-restart") { directory in
-            let cluster = LocalPostgresCluster(directory: directory, logger: TestDatabase.logger)
+            let cluster = LocalPostgresCluster(directory: directory, logger: Self.logger)
             try cluster.start()
             defer { try? cluster.stop() }
             #expect(cluster.connectionString == "postgresql://tidings@/tidings?host=\(directory)/run")
 
             let client = PostgresClient(
                 configuration: PostgresConfiguration(connectionString: cluster.connectionString, maxConnections: 2),
-                logger: TestDatabase.logger
+                logger: Self.logger
             )
             defer { client.close() }
             _ = try client.query("CREATE TABLE notes (body text)")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TidingsPostgres
 
 /// The system account the PostgreSQL server runs as. initdb and postgres
 /// refuse to run as root, so a root process hands them to `postgres`;

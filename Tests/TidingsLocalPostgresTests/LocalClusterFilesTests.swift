@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TidingsPostgres
+import TidingsTestSupport
+@testable import TidingsLocalPostgres
 
 /// Paths and file-system preparation of the local cluster, without starting a server.
 @Suite struct LocalClusterFilesTests {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsObservability
+import TidingsPostgres
 
 /// A private PostgreSQL server living in one directory: data in
 /// `DIR/postgres`, log in `DIR/postgres.log`, and a unix socket (no TCP
