@@ -1,9 +1,9 @@
 import FoundationEssentials
-import TidingsCrypto
 
 /// Extra request headers a target is fetched with (e.g. `Authorization` for a
-/// private page). Values are secrets: they are stored to fetch with and never
-/// shown again; only `names` leave the domain.
+/// private page). Values are secrets: they are stored sealed
+/// (`StoredSecrets`), opened only to fetch, and never shown again; only
+/// `names` leave the domain.
 ///
 /// Names are kept in lower case (HTTP names are case-insensitive, and one
 /// spelling makes equal header sets share a target).
@@ -54,14 +54,15 @@ package struct RequestHeaders: Sendable, Equatable {
         return nil
     }
 
-    /// SHA-256 (hex) of `name:value\n` lines sorted by name: unambiguous,
-    /// since names are tokens (no `:`) and values hold no line breaks.
-    var fingerprint: String {
+    /// `name:value\n` lines sorted by name: unambiguous, since names are
+    /// tokens (no `:`) and values hold no line breaks. Targets are told
+    /// apart by a keyed hash of it (`StoredSecrets.fingerprint`).
+    var canonicalText: String {
         var canonical = ""
         for name in names {
             canonical += "\(name):\(fields[name] ?? "")\n"
         }
-        return SHA256.hash(canonical).hex
+        return canonical
     }
 
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
