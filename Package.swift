@@ -163,12 +163,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPollerTests",
-            dependencies: ["TidingsPoller", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: ["TidingsPoller", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsDispatcherTests",
             dependencies: [
-                "TidingsDispatcher", "TidingsApp", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
+                "TidingsDispatcher", "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
                 "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsTestSupport", "tidings",
             ]
         ),

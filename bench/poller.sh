@@ -45,6 +45,7 @@ bench_start_origin "$work" "$origin_port" "$watches"
 # --- database and Tidings ----------------------------------------------------
 database_url=$(scripts/test-postgres.sh start "$work/pg")
 bench_start_tidings "$port" "$work/tidings" TIDINGS_DATABASE_URL="$database_url" TIDINGS_ADMIN_TOKEN="$admin_token" \
+    TIDINGS_SECRET_KEY="$(openssl rand -hex 32)" \
     TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
     TIDINGS_POLL_CONCURRENCY="$concurrency" TIDINGS_HOST_CONCURRENCY="$concurrency" \
     TIDINGS_DATABASE_POOL_SIZE=8

@@ -188,6 +188,7 @@ printf 'POSTGRES_PASSWORD=%s\n' "$password" > "$env_dir/postgres.env"
 {
     printf 'TIDINGS_ADMIN_TOKEN=%s\n' "$admin_token"
     printf 'TIDINGS_DATABASE_URL=postgres://tidings:%s@postgres:5432/tidings\n' "$password"
+    printf 'TIDINGS_SECRET_KEY=%s\n' "$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
     # The test origin and receiver are on the compose network's gateway.
     printf 'TIDINGS_ALLOW_PRIVATE_TARGETS=true\n'
     printf 'TIDINGS_MIN_INTERVAL=2s\n'

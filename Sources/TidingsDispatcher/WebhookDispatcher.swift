@@ -43,6 +43,8 @@ package final class WebhookDispatcher: Sendable {
 
     private let pool: PostgresClient
     private let store: DeliveryStore
+    /// Opens the sealed signing secrets when a message is signed.
+    private let secrets: StoredSecrets
     private let client: HTTPClient
     private let policy: RetryPolicy
     private let logger: Logger
@@ -62,8 +64,12 @@ package final class WebhookDispatcher: Sendable {
     /// last moment of attempt records and leases is lost and those
     /// deliveries are sent again with the same `webhook-id`, which
     /// at-least-once delivery allows. The API's writes keep full durability.
-    package init(configuration: DispatcherConfiguration, database: PostgresClient, logger: Logger, metrics: MetricsRegistry? = nil) throws {
+    package init(
+        configuration: DispatcherConfiguration, database: PostgresClient, secrets: StoredSecrets,
+        logger: Logger, metrics: MetricsRegistry? = nil
+    ) throws {
         self.configuration = configuration
+        self.secrets = secrets
         self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.prefix(8))"
         var postgres = database.configuration
         // One for claims, one for the writer; the heartbeat borrows one for
@@ -264,22 +270,40 @@ package final class WebhookDispatcher: Sendable {
     /// and on the HTTP client's thread for what follows from a queue.
     private func send(_ delivery: ClaimedDelivery) {
         let attemptedAt = Date()
-        let request = WebhookMessage.request(
-            for: delivery,
-            timestamp: attemptedAt.unitsSince1970(perSecond: 1),
-            configuration: configuration
-        )
+        let request: HTTPClientRequest
+        do {
+            request = try WebhookMessage.request(
+                for: delivery,
+                timestamp: attemptedAt.unitsSince1970(perSecond: 1),
+                secrets: secrets,
+                configuration: configuration
+            )
+        } catch {
+            // Never sent unsigned: a secret that does not open (its key is
+            // not configured) makes a failed attempt, retried on schedule.
+            logger.error("webhook signing secret cannot be decrypted", metadata: [
+                "webhook.id": delivery.webhookID.uuidString.lowercased(), "error": "\(error)",
+            ])
+            let failure = HTTPClientError(code: .invalidRequest, message: "the webhook's signing secret cannot be decrypted: \(error)")
+            finish(delivery, attemptedAt: attemptedAt, elapsed: .zero, result: .failure(failure))
+            return
+        }
         let started = ContinuousClock.now
         client.execute(request) { [self] result in
-            let finishedAt = ContinuousClock.now
-            if let next = slots.withLock({ $0.finish(webhook: delivery.webhookID, now: finishedAt) }) {
-                send(next)
-            }
-            let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: finishedAt - started, result: result)
-            let completed = attempt.completed(policy: policy, now: Date())
-            attempts?.increment(labels: ["result": completed.outcome.metricName])
-            writer.add(completed)
+            finish(delivery, attemptedAt: attemptedAt, elapsed: ContinuousClock.now - started, result: result)
         }
+    }
+
+    /// Frees the slot (starting the webhook's next queued delivery) and
+    /// hands the attempt to the writer.
+    private func finish(_ delivery: ClaimedDelivery, attemptedAt: Date, elapsed: Duration, result: Result<HTTPClientResponse, HTTPClientError>) {
+        if let next = slots.withLock({ $0.finish(webhook: delivery.webhookID, now: ContinuousClock.now) }) {
+            send(next)
+        }
+        let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: elapsed, result: result)
+        let completed = attempt.completed(policy: policy, now: Date())
+        attempts?.increment(labels: ["result": completed.outcome.metricName])
+        writer.add(completed)
     }
 
     private func prune() {

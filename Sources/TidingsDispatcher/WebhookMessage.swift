@@ -23,12 +23,20 @@ enum WebhookMessage {
 
     /// The POST for one attempt: `webhook-id` is the event id (the same on
     /// every attempt), `webhook-timestamp` this attempt's time, and one
-    /// signature per live secret (two during a rotation).
-    static func request(for delivery: ClaimedDelivery, timestamp: Int64, configuration: DispatcherConfiguration) -> HTTPClientRequest {
+    /// signature per live secret (two during a rotation). The sealed
+    /// secrets are opened here, for this signature only; one that does not
+    /// open, or is not a `whsec_` secret, fails the attempt rather than
+    /// sending it with fewer signatures or none.
+    static func request(
+        for delivery: ClaimedDelivery, timestamp: Int64, secrets: StoredSecrets, configuration: DispatcherConfiguration
+    ) throws -> HTTPClientRequest {
         let body = body(of: delivery)
         let messageID = delivery.eventID.uuidString.lowercased()
-        let signatures = delivery.secrets.compactMap(WebhookSecret.init(encoded:)).map {
-            $0.signature(messageID: messageID, timestamp: timestamp, body: body)
+        let signatures = try delivery.secrets.map { stored in
+            guard let secret = WebhookSecret(encoded: try secrets.openWebhookSecret(stored)) else {
+                throw SecretError.malformed
+            }
+            return secret.signature(messageID: messageID, timestamp: timestamp, body: body)
         }
         var request = HTTPClientRequest(
             url: delivery.url,

@@ -55,6 +55,7 @@ package final class Poller: TargetCheckRunner, Sendable {
         configuration: PollerConfiguration,
         httpClientConfiguration: HTTPClientConfiguration,
         database: PostgresClient,
+        secrets: StoredSecrets,
         logger: Logger,
         metrics: MetricsRegistry
     ) throws {
@@ -71,7 +72,8 @@ package final class Poller: TargetCheckRunner, Sendable {
             extraction: extraction,
             limiter: limiter,
             configuration: configuration,
-            schedule: CheckSchedule(jitter: configuration.scheduleJitter, maximumBackoff: configuration.maximumBackoff)
+            schedule: CheckSchedule(jitter: configuration.scheduleJitter, maximumBackoff: configuration.maximumBackoff),
+            secrets: secrets
         )
         self.logger = logger
         self.metrics = PollerMetrics(registry: metrics)

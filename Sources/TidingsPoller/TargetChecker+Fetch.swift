@@ -23,7 +23,9 @@ extension TargetChecker {
     /// - a 429 or 503 with Retry-After closes the host that sent it for that
     ///   long, capped at the longest back-off, for every target on it.
     /// The response carries the bytes and time of every hop.
-    func fetch(_ url: String, target: ClaimedTarget, conditional: Bool) async -> Fetch {
+    ///
+    /// `headers` are the target's, already opened (`TargetChecker.check`).
+    func fetch(_ url: String, target: ClaimedTarget, headers: [(name: String, value: String)], conditional: Bool) async -> Fetch {
         let watchOrigin = HTTPOrigin(url: target.url)
         var hopURL = url
         var hops = 0
@@ -40,7 +42,7 @@ extension TargetChecker {
             var request = HTTPClientRequest(url: hopURL)
             request.followRedirects = false
             if origin == watchOrigin {
-                request.headers = target.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+                request.headers = headers
             }
             if conditional {
                 if let etag = target.etag { request.headers.append((name: "If-None-Match", value: etag)) }

@@ -15,17 +15,29 @@ struct TargetChecker: Sendable {
     let limiter: HostLimiter
     let configuration: PollerConfiguration
     let schedule: CheckSchedule
+    /// Opens the target's sealed header values for the request, here and
+    /// nowhere earlier, so they are plain only while a check needs them.
+    let secrets: StoredSecrets
 
     func check(_ target: ClaimedTarget) async -> CheckOutcome {
         let now = Date()
         var record = TargetCheckRecord(targetID: target.id, checkedAt: now, nextCheckAt: now)
+        let headers: [(name: String, value: String)]
+        do {
+            headers = try secrets.openHeaders(target.headers, sealed: target.headersSealed)
+                .sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        } catch {
+            // Not sent without them: the check fails (and retries on the
+            // failure schedule) until a configured key opens them.
+            return failed(target, record, message: "the watch's request headers cannot be decrypted: \(error)", retryAfter: nil)
+        }
         // A watch without a baseline needs a full body; so does every Nth check.
         let unconditional = target.watches.contains { $0.contentHash == nil }
             || target.checksSinceFull + 1 >= configuration.unconditionalEvery
 
         var newVersion: String?
         if let versionURL = target.versionURL, let pointer = target.versionPointer {
-            switch await fetch(versionURL, target: target, conditional: false) {
+            switch await fetch(versionURL, target: target, headers: headers, conditional: false) {
             case .abandoned:
                 return abandoned(target, record)
             case .failure:
@@ -56,7 +68,7 @@ struct TargetChecker: Sendable {
             }
         }
 
-        let page = await fetch(target.url, target: target, conditional: !unconditional)
+        let page = await fetch(target.url, target: target, headers: headers, conditional: !unconditional)
         switch page {
         case .abandoned:
             return abandoned(target, record)

@@ -1,8 +1,10 @@
 import Testing
 @testable import TidingsApp
+import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsObservability
+import TidingsTestSupport
 
 @Suite struct ConfigurationTests {
     @Test func defaultsWhenNothingIsSet() throws {
@@ -25,6 +27,8 @@ import TidingsObservability
     @Test func readsEveryVariable() throws {
         let configuration = try Configuration(environment: [
             "TIDINGS_DATABASE_URL": "postgresql://u@db/tidings",
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
+            "TIDINGS_PREVIOUS_SECRET_KEYS": "\(TestSecretKeys.b), \(TestSecretKeys.a.uppercased())",
             "TIDINGS_DATA_DIR": "/var/lib/tidings",
             "TIDINGS_LISTEN": "0.0.0.0:9090",
             "TIDINGS_ADMIN_TOKEN": String(repeating: "a", count: 40),
@@ -67,6 +71,29 @@ import TidingsObservability
         #expect(configuration.outboundTimeout == .seconds(5400))
         #expect(configuration.outboundMaxResponseSize == 512 << 10)
         #expect(configuration.resourcesDirectory == "/usr/share/tidings")
+        #expect(configuration.secretKey?.id == (try SecretKey(hex: TestSecretKeys.a)).id)
+        #expect(configuration.previousSecretKeys.map(\.id) == [try SecretKey(hex: TestSecretKeys.b).id, try SecretKey(hex: TestSecretKeys.a).id])
+    }
+
+    @Test func aDatabaseURLNeedsASecretKey() throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try Configuration(environment: ["TIDINGS_DATABASE_URL": "postgresql://u@db/tidings"])
+        }
+        #expect(error.variable == "TIDINGS_SECRET_KEY" && error.message.contains("openssl rand -hex 32"))
+        // Without a database URL the private-database mode generates one at start.
+        #expect(try Configuration(environment: [:]).secretKey == nil)
+    }
+
+    @Test func aBadSecretKeyIsNeverEchoed() throws {
+        let value = "deadbeef" + String(repeating: "x", count: 56)
+        let error = try #require(throws: ConfigurationError.self) {
+            try Configuration(environment: ["TIDINGS_SECRET_KEY": value])
+        }
+        #expect(error.variable == "TIDINGS_SECRET_KEY" && !error.description.contains(value) && !error.description.contains("deadbeef"))
+        let previous = try #require(throws: ConfigurationError.self) {
+            try Configuration(environment: ["TIDINGS_SECRET_KEY": TestSecretKeys.a, "TIDINGS_PREVIOUS_SECRET_KEYS": "\(TestSecretKeys.b),abc"])
+        }
+        #expect(previous.variable == "TIDINGS_PREVIOUS_SECRET_KEYS" && previous.message.hasPrefix("key 2 "))
     }
 
     @Test(arguments: [
@@ -109,6 +136,12 @@ import TidingsObservability
         ("TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE", "9223372036854775807"),
         ("TIDINGS_MAX_BODY_SIZE", "2GiB"),
         ("TIDINGS_MAX_BODY", "8589934592GiB"),
+        ("TIDINGS_SECRET_KEY", "not-hex-" + String(repeating: "0", count: 56)),
+        ("TIDINGS_SECRET_KEY", String(repeating: "ab", count: 31)),
+        ("TIDINGS_SECRET_KEY", String(repeating: "0", count: 64)),
+        ("TIDINGS_SECRET_KEY", TestSecretKeys.a + "," + TestSecretKeys.b),
+        ("TIDINGS_PREVIOUS_SECRET_KEYS", TestSecretKeys.a + ",c0ffee"),
+        ("TIDINGS_PREVIOUS_SECRET_KEYS", TestSecretKeys.a + ",,"),
         ("TIDINGS_MAX_WATCHES_PER_USER", "0"),
         ("TIDINGS_MAX_WATCHES_PER_USER", "-5"),
         ("TIDINGS_MAX_WEBHOOKS_PER_USER", "1000001"),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsTestSupport
 
 /// The `tidings` binary as an operator meets it: help, bad configuration,
 /// and a clean exit on SIGTERM.
@@ -44,6 +45,7 @@ import TidingsObservability
         let port = Int.random(in: 20_000...40_000)
         let (process, output, _) = try launch([], environment: [
             "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
         ])
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))

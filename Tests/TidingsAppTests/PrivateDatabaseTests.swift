@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TidingsApp
+import TidingsCrypto
+import TidingsDomain
 import TidingsHTTPClient
 import TidingsLocalPostgres
 import TidingsObservability
@@ -19,6 +21,13 @@ import TidingsPostgres
         defer { client.shutdown() }
 
         let first = try Application.start(configuration: configuration, logger: logger)
+        // No TIDINGS_SECRET_KEY: one is generated beside the cluster, for
+        // this user only, and kept for the next start.
+        let keyFile = dataDirectory + "/secret-key"
+        let keyText = try String(contentsOfFile: keyFile, encoding: .utf8)
+        #expect(try SecretKey(hex: keyText).id == first.secrets.keyring.current.id)
+        let permissions = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
         let ready = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(first.port)/readyz"))
         #expect(ready.status == 200)
         try first.database.withConnection { connection in
@@ -44,6 +53,8 @@ import TidingsPostgres
 
         let second = try Application.start(configuration: configuration, logger: logger)
         defer { second.shutdown() }
+        #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == keyText)
+        #expect(second.secrets.keyring.current.id == first.secrets.keyring.current.id, "the stored key is reused")
         let names = try second.database.withConnection { connection in
             try connection.query("SELECT name FROM users").map { try $0.decode("name", as: String.self) }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsCrypto
 import TidingsObservability
 import TidingsApp
 import TidingsPostgres
@@ -20,6 +21,8 @@ enum TestEnvironment {
     static func configuration(databaseURL: String?, dataDirectory: String? = nil) -> Configuration {
         var configuration = Configuration()
         configuration.databaseURL = databaseURL
+        // Private-database tests generate their own key, as `make run` does.
+        if databaseURL != nil { configuration.secretKey = try! SecretKey(hex: TestSecretKeys.a) }
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
         configuration.listenHost = "127.0.0.1"
         configuration.listenPort = 0

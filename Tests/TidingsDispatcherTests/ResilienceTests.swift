@@ -6,6 +6,7 @@ import TidingsHTTPClient
 import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
+import TidingsTestSupport
 
 /// Never lost: a killed process, a restarted database, two dispatchers.
 @Suite(.serialized) struct ResilienceTests {
@@ -32,6 +33,7 @@ import TidingsPostgres
         let port = Int.random(in: 20_000...40_000)
         let environment = [
             "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
             "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
             "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
@@ -74,6 +76,7 @@ import TidingsPostgres
     private func environment(databaseURL: String, port: Int, extra: [String: String] = [:]) -> [String: String] {
         [
             "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
             "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
             "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",

@@ -63,6 +63,28 @@ import TidingsHTTPServer
         #expect(response.status == 422)
     }
 
+    /// JSONDecoder keeps one of two values silently; the body is refused,
+    /// naming the member, however its name is spelled.
+    @Test(arguments: [
+        (#"{"name": "a", "interval_seconds": 1, "name": "b"}"#, "name"),
+        (#"{"name": "a", "interval_seconds": 1, "n\u0061me": "b"}"#, "name"),
+        (#"{"name": "a", "interval_seconds": 1, "tags": [{"label": "x"}, {"label": "y", "label": "z"}]}"#, "tags[1].label"),
+    ])
+    func aMemberNamedTwiceIs422(body: String, field: String) throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request("POST", "/v1/watches", headers: Self.json, body: Array(body.utf8))
+        #expect(response.status == 422)
+        #expect(response.problem?.detail == "\(field): appears more than once")
+    }
+
+    /// The same name in different objects, or as a value, is no repeat.
+    @Test func namesRepeatedAcrossObjectsAreFine() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let body = #"{"name": "name", "interval_seconds": 1, "tags": [{"label": "a"}, {"label": "a\"label"}]}"#
+        let response = try server.request("POST", "/v1/watches", headers: Self.json, body: Array(body.utf8))
+        #expect(response.status == 201, "\(response.text)")
+    }
+
     @Test func emptyBodyIs400() throws {
         let server = try TestServer(router: Self.makeRouter())
         let response = try server.request("POST", "/v1/watches", headers: Self.json)

@@ -24,7 +24,7 @@ import TidingsPostgres
         defer { poller.shutdown(); origin.stop(); context.close() }
         let user = try context.user()
         let stranger = try context.user()
-        let webhooks = WebhookStore(database: context.database)
+        let webhooks = WebhookStore(database: context.database, secrets: context.secrets)
         func create(_ owner: WebhookOwner, _ types: [WebhookEventType] = WebhookEventType.subscribable, enabled: Bool = true) throws -> UUID {
             let id = try webhooks.create(owner: owner, NewWebhook(url: "https://93.184.215.14/hook", eventTypes: types)).webhook.id
             if !enabled { _ = try webhooks.update(id: id, owner: owner, WebhookChanges(enabled: false)) }
@@ -74,7 +74,7 @@ import TidingsPostgres
         let context = try PollerTestContext()
         defer { context.close() }
         let user = try context.user()
-        let webhooks = WebhookStore(database: context.database)
+        let webhooks = WebhookStore(database: context.database, secrets: context.secrets)
         let hook = try webhooks.create(owner: .user(user), NewWebhook(url: "https://93.184.215.14/hook")).webhook.id
         let rows = try context.database.query("""
             SELECT e.id, e.n FROM queue_events(ARRAY[

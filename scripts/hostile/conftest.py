@@ -4,6 +4,7 @@ suite, with short outbound timeouts so slow peers are cut off quickly."""
 
 import json
 import os
+import secrets
 import socket
 import subprocess
 import time
@@ -85,6 +86,9 @@ def tidings(tmp_path_factory):
     environment = dict(
         os.environ,
         TIDINGS_DATABASE_URL=os.environ["TIDINGS_HOSTILE_DATABASE_URL"],
+        # A deployment with its own database must bring the key that
+        # encrypts the stored secrets.
+        TIDINGS_SECRET_KEY=secrets.token_hex(32),
         TIDINGS_LISTEN=f"127.0.0.1:{port}",
         TIDINGS_ADMIN_TOKEN=ADMIN,
         TIDINGS_ALLOW_PRIVATE_TARGETS="true",

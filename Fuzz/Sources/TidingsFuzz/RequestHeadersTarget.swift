@@ -55,7 +55,7 @@ enum RequestHeadersTarget {
         }
         let stored = RequestHeaders(fields: Dictionary(headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
         check(stored.names.allSatisfy { $0 == $0.lowercased() }, "names not lower-cased: \(stored.names)")
-        _ = stored.fingerprint
+        _ = stored.canonicalText
     }
 
     private static func asciiLowercased(_ text: String) -> [UInt8] {

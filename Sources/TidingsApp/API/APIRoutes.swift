@@ -6,6 +6,7 @@ import TidingsPostgres
 /// Every `/v1` endpoint, with the stores and services they share.
 struct APIRoutes {
     let database: PostgresClient
+    let secrets: StoredSecrets
     let adminToken: String?
     let configuration: Configuration
     let credentialCache: CredentialCache?
@@ -33,16 +34,16 @@ struct APIRoutes {
         AccountsController(accounts: accounts, authenticator: authenticator, defaultLimits: configuration.userLimits).register(on: &router)
         DevicesController(devices: DeviceStore(database: database), authenticator: authenticator).register(on: &router)
         WatchesController(
-            watches: WatchStore(database: database),
+            watches: WatchStore(database: database, secrets: secrets),
             authenticator: authenticator,
             intervals: IntervalBounds(configuration: configuration),
             addresses: addresses
         ).register(on: &router)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
-        WatchCheckController(watches: WatchStore(database: database), authenticator: authenticator, checks: checks, rates: checkRates)
+        WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates)
             .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
-        let webhooks = WebhookStore(database: database)
+        let webhooks = WebhookStore(database: database, secrets: secrets)
         let deliveries = DeliveryStore(database: database)
         for scope in [WebhookScope.user, .global] {
             WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, addresses: addresses).register(on: &router)

@@ -1,8 +1,9 @@
 import Foundation
 import TidingsObservability
 
-/// The `tidings` command line: `serve` (default), `migrate`, `--help`,
-/// `--version`. Returns the process exit status.
+/// The `tidings` command line: `serve` (default), `migrate`,
+/// `rotate-secret-key`, `--help`, `--version`. Returns the process exit
+/// status.
 package enum TidingsCommand {
     package static let version = "0.1.0"
 
@@ -15,7 +16,7 @@ package enum TidingsCommand {
         case "--version", "version":
             print("tidings \(version)")
             return 0
-        case "serve", "migrate":
+        case "serve", "migrate", "rotate-secret-key":
             break
         default:
             FileHandle.standardError.write(Data("tidings: unknown command \"\(command)\"\n\n\(ConfigurationVariable.helpText)".utf8))
@@ -37,13 +38,22 @@ package enum TidingsCommand {
                 try Application.migrate(configuration: configuration, logger: logger)
                 return 0
             }
+            if command == "rotate-secret-key" {
+                let result = try Application.rotateSecretKey(configuration: configuration, logger: logger)
+                StandardOutputLogSink.shared.flush()
+                print("tidings rotate-secret-key: \(result)")
+                return 0
+            }
             let application = try Application.start(configuration: configuration, logger: logger)
             let signal = ShutdownSignal.wait()
             logger.notice("signal received", metadata: ["signal": signal])
             application.shutdown()
             return 0
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("tidings: invalid configuration: \(error)\n".utf8))
+            return 78
         } catch {
-            logger.critical("tidings could not start", metadata: ["error": "\(error)"])
+            logger.critical(command == "serve" ? "tidings could not start" : "tidings \(command) failed", metadata: ["error": "\(error)"])
             return 1
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TidingsCrypto
 import TidingsDispatcher
 import TidingsDomain
 import TidingsExtraction
@@ -16,6 +17,13 @@ package struct Configuration: Sendable {
     package var listenHost: String = "127.0.0.1"
     package var listenPort: Int = 8080
     package var adminToken: String?
+    /// Seals stored secrets (`TIDINGS_SECRET_KEY`). Required with
+    /// `databaseURL`; without one the private-database mode keeps a
+    /// generated key in the data folder (`SecretKeyFile`).
+    package var secretKey: SecretKey?
+    /// Keys that still open values sealed before a rotation
+    /// (`TIDINGS_PREVIOUS_SECRET_KEYS`); they never seal.
+    package var previousSecretKeys: [SecretKey] = []
     /// When set, `GET /metrics` wants `Authorization: Bearer` with it.
     package var metricsToken: String?
     /// When set, `/metrics` is served only there, on a listener of its own
@@ -99,6 +107,11 @@ package struct Configuration: Sendable {
         adminToken = reader.string("TIDINGS_ADMIN_TOKEN")
         if let token = adminToken, token.count < 32 {
             throw ConfigurationError(variable: "TIDINGS_ADMIN_TOKEN", message: "must be at least 32 characters long (it guards the admin API)")
+        }
+        secretKey = try reader.secretKeys("TIDINGS_SECRET_KEY", atMost: 1).first
+        previousSecretKeys = try reader.secretKeys("TIDINGS_PREVIOUS_SECRET_KEYS", atMost: 10)
+        if databaseURL != nil && secretKey == nil {
+            throw ConfigurationError.missingSecretKey
         }
         metricsToken = reader.string("TIDINGS_METRICS_TOKEN")
         if let token = metricsToken, token.count < 32 {
@@ -286,6 +299,26 @@ private struct EnvironmentReader {
             throw ConfigurationError(variable: name, message: "must be at most \(limit.components.seconds)s")
         }
         return value
+    }
+
+    /// Comma-separated 64-hex-character keys. The error names the variable
+    /// and the key's position, never the value (it is a secret).
+    func secretKeys(_ name: String, atMost limit: Int) throws(ConfigurationError) -> [SecretKey] {
+        guard let raw = string(name) else { return [] }
+        let items = raw.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.count <= limit else {
+            throw ConfigurationError(variable: name, message: limit == 1 ? "must be one key, not a list" : "must list at most \(limit) keys")
+        }
+        var keys: [SecretKey] = []
+        for (index, item) in items.enumerated() {
+            do {
+                keys.append(try SecretKey(hex: String(item)))
+            } catch {
+                let which = items.count == 1 ? "" : "key \(index + 1) "
+                throw ConfigurationError(variable: name, message: "\(which)\(error)")
+            }
+        }
+        return keys
     }
 
     func size(_ name: String) throws(ConfigurationError) -> Int? {

@@ -14,6 +14,10 @@ package struct ConfigurationVariable: Sendable {
               summary: "HTTP listen address as host:port (0.0.0.0:8080 for all interfaces)."),
         .init(name: "TIDINGS_ADMIN_TOKEN", defaultValue: "(unset)",
               summary: "Bearer token for the admin API (at least 32 characters)."),
+        .init(name: "TIDINGS_SECRET_KEY", defaultValue: "(generated in TIDINGS_DATA_DIR without TIDINGS_DATABASE_URL)",
+              summary: "Key that encrypts webhook secrets and watch header values at rest (AES-256-GCM): 64 hex characters, `openssl rand -hex 32`. Required with TIDINGS_DATABASE_URL; the same on every replica."),
+        .init(name: "TIDINGS_PREVIOUS_SECRET_KEYS", defaultValue: "(none)",
+              summary: "Comma-separated older secret keys (at most 10) that still decrypt values during a key rotation; `tidings rotate-secret-key` re-encrypts them under TIDINGS_SECRET_KEY."),
         .init(name: "TIDINGS_METRICS_TOKEN", defaultValue: "(unset)",
               summary: "Bearer token Prometheus must send for /metrics (at least 32 characters). Unset: /metrics is open to whoever reaches its listener."),
         .init(name: "TIDINGS_METRICS_LISTEN", defaultValue: "(unset)",
@@ -119,6 +123,9 @@ package struct ConfigurationVariable: Sendable {
         Usage:
           tidings [serve]     run the service (the default)
           tidings migrate     apply database migrations and exit
+          tidings rotate-secret-key
+                              re-encrypt every stored secret under TIDINGS_SECRET_KEY
+                              (after a key rotation; safe while Tidings runs)
           tidings --help      show this text
           tidings --version   print the version
 

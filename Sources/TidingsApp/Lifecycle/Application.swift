@@ -1,4 +1,6 @@
 import Foundation
+import TidingsCrypto
+import TidingsDomain
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsDispatcher
@@ -16,6 +18,8 @@ package final class Application: Sendable {
     package let poller: Poller
     /// Posts queued deliveries to webhooks.
     package let dispatcher: WebhookDispatcher
+    /// Seals and opens the secrets stored in the database.
+    package let secrets: StoredSecrets
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let metricsServer: HTTPServer?
@@ -41,6 +45,7 @@ package final class Application: Sendable {
         let openAPIDocument = try [UInt8](Data(contentsOf: URL(fileURLWithPath: resources.openAPIPath)))
         let metrics = MetricsRegistry()
         let adminToken = try AdminToken.resolve(configuration: configuration, logger: logger)
+        let keyring = try SecretKeyFile.resolve(configuration: configuration, logger: logger)
         let databaseRuntime = try DatabaseRuntime.open(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
@@ -51,10 +56,12 @@ package final class Application: Sendable {
         var startedPoller: Poller?
         var startedDispatcher: WebhookDispatcher?
         do {
+            let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
             let poller = try Poller(
                 configuration: configuration.pollerConfiguration,
                 httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
                 database: databaseRuntime.client,
+                secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
@@ -63,6 +70,7 @@ package final class Application: Sendable {
             let dispatcher = try WebhookDispatcher(
                 configuration: configuration.dispatcherConfiguration,
                 database: databaseRuntime.client,
+                secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
@@ -89,6 +97,7 @@ package final class Application: Sendable {
             operations.register(on: &router, includingMetrics: configuration.metricsServerConfiguration == nil)
             APIRoutes(
                 database: databaseRuntime.client,
+                secrets: secrets,
                 adminToken: adminToken,
                 configuration: configuration,
                 credentialCache: credentialCache,
@@ -128,6 +137,7 @@ package final class Application: Sendable {
                 metrics: metrics,
                 poller: poller,
                 dispatcher: dispatcher,
+                secrets: secrets,
                 databaseRuntime: databaseRuntime,
                 server: server,
                 metricsServer: metricsServer,
@@ -156,11 +166,65 @@ package final class Application: Sendable {
         runtime.close(logger: logger)
     }
 
+    /// `tidings rotate-secret-key`: applies pending migrations, then
+    /// re-seals every stored secret not sealed under the current key (plain
+    /// ones, and those under the previous keys), in batches of short
+    /// transactions, while other replicas keep running.
+    package static func rotateSecretKey(configuration: Configuration, logger: Logger) throws -> SecretRotationResult {
+        let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
+        let keyring = try SecretKeyFile.resolve(configuration: configuration, logger: logger)
+        let runtime = try DatabaseRuntime.open(
+            configuration: configuration,
+            migrationsDirectory: resources.migrationsDirectory,
+            logger: logger,
+            metrics: MetricsRegistry()
+        )
+        defer { runtime.close(logger: logger) }
+        let secrets = try StoredSecrets.load(keyring: keyring, database: runtime.client)
+        let result = try SecretRotationStore(database: runtime.client, secrets: secrets).run(.notUnderCurrentKey)
+        if result.remaining > 0 { throw StoredSecretsError.notFinished(rows: result.remaining) }
+        logger.notice("stored secrets re-encrypted", metadata: [
+            "secret_key.id": keyring.current.id,
+            "rows": String(result.total),
+            "webhooks": String(result.webhooks),
+            "targets": String(result.targets),
+            "targets.merged": String(result.mergedTargets),
+            "keys": String(result.keys),
+        ])
+        return result
+    }
+
+    /// Loads the stored keys (failing start-up when the configured keys do
+    /// not open them) and seals whatever is still plain, before anything
+    /// else can read it: no plain secret survives a start.
+    private static func openSecrets(keyring: SecretKeyring, database: PostgresClient, logger: Logger) throws -> StoredSecrets {
+        let secrets = try StoredSecrets.load(keyring: keyring, database: database)
+        // A few passes only: rows still plain after them are being written
+        // right now by replicas of the previous version, which the next
+        // start (or `tidings rotate-secret-key`) seals; start-up goes on.
+        let sealed = try SecretRotationStore(database: database, secrets: secrets).run(.plainOnly, passes: 5)
+        if sealed.remaining > 0 {
+            logger.warning("plain secrets are still being written, by a replica of an older version?", metadata: [
+                "rows": String(sealed.remaining),
+            ])
+        }
+        if sealed.total > 0 {
+            logger.notice("plain secrets encrypted", metadata: [
+                "secret_key.id": keyring.current.id,
+                "webhooks": String(sealed.webhooks),
+                "targets": String(sealed.targets),
+                "targets.merged": String(sealed.mergedTargets),
+            ])
+        }
+        return secrets
+    }
+
     private init(
         configuration: Configuration,
         metrics: MetricsRegistry,
         poller: Poller,
         dispatcher: WebhookDispatcher,
+        secrets: StoredSecrets,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
         metricsServer: HTTPServer?,
@@ -171,6 +235,7 @@ package final class Application: Sendable {
         self.metrics = metrics
         self.poller = poller
         self.dispatcher = dispatcher
+        self.secrets = secrets
         self.databaseRuntime = databaseRuntime
         self.server = server
         self.metricsServer = metricsServer

@@ -169,7 +169,7 @@ package struct CheckStore: Sendable {
     // MARK: Rows
 
     private static let targetColumns = """
-        t.id, t.url, t.headers::text AS headers, t.etag, t.last_modified, t.version_url, t.version_pointer,
+        t.id, t.url, t.headers::text AS headers, t.secrets_sealed, t.etag, t.last_modified, t.version_url, t.version_pointer,
         t.last_version, t.checks_since_full, t.interval_seconds, t.consecutive_failures, t.last_body_size
         """
 
@@ -181,6 +181,7 @@ package struct CheckStore: Sendable {
             id: try row.decode("id"),
             url: try row.decode("url"),
             headers: headers,
+            headersSealed: try row.decode("secrets_sealed"),
             etag: try row.decode("etag"),
             lastModified: try row.decode("last_modified"),
             versionURL: try row.decode("version_url"),

@@ -6,8 +6,11 @@ import FoundationEssentials
 package struct ClaimedTarget: Sendable {
     package let id: UUID
     package let url: String
-    /// Lower-case name -> value; secrets, never logged.
+    /// Lower-case name -> value as stored: sealed when `headersSealed`
+    /// (`StoredSecrets.openHeaders` opens them where the request is built);
+    /// secrets either way, never logged.
     package let headers: [String: String]
+    package let headersSealed: Bool
     package let etag: String?
     package let lastModified: String?
     package let versionURL: String?

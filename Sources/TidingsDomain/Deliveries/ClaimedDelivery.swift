@@ -13,7 +13,9 @@ package struct ClaimedDelivery: Sendable {
     /// ISO 8601 creation time of the event.
     package let eventTimestamp: String
     package let url: String
-    /// The current secret first, then the previous one while it still signs.
+    /// The current secret first, then the previous one while it still
+    /// signs, as stored: sealed (`StoredSecrets.openWebhookSecret` opens
+    /// them where the message is signed).
     package let secrets: [String]
     /// Attempts made before this one.
     package let attemptCount: Int

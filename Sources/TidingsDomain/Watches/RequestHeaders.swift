@@ -1,15 +1,17 @@
 import FoundationEssentials
-import TidingsCrypto
 
 /// Extra request headers a target is fetched with (e.g. `Authorization` for a
-/// private page). Values are secrets: they are stored to fetch with and never
-/// shown again; only `names` leave the domain.
+/// private page). Values are secrets: they are stored sealed
+/// (`StoredSecrets`), opened only to fetch, and never shown again; only
+/// `names` leave the domain.
 ///
 /// Names are kept in lower case (HTTP names are case-insensitive, and one
 /// spelling makes equal header sets share a target).
 package struct RequestHeaders: Sendable, Equatable {
     package static let maximumCount = 20
     package static let maximumValueLength = 8192
+    /// Real header names are tens of bytes; servers refuse heads of 8-16 KiB.
+    package static let maximumNameLength = 256
     /// Headers the HTTP client must own: framing and routing.
     package static let forbiddenNames: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
 
@@ -36,6 +38,7 @@ package struct RequestHeaders: Sendable, Equatable {
     /// not one the client manages itself.
     package static func problem(withName name: String) -> String? {
         if name.isEmpty || !name.utf8.allSatisfy(isTokenCharacter) { return "is not a valid HTTP header name" }
+        if name.utf8.count > maximumNameLength { return "must be at most \(maximumNameLength) characters" }
         if forbiddenNames.contains(name.lowercased()) { return "cannot be set; the HTTP client manages this header" }
         return nil
     }
@@ -51,14 +54,15 @@ package struct RequestHeaders: Sendable, Equatable {
         return nil
     }
 
-    /// SHA-256 (hex) of `name:value\n` lines sorted by name: unambiguous,
-    /// since names are tokens (no `:`) and values hold no line breaks.
-    var fingerprint: String {
+    /// `name:value\n` lines sorted by name: unambiguous, since names are
+    /// tokens (no `:`) and values hold no line breaks. Targets are told
+    /// apart by a keyed hash of it (`StoredSecrets.fingerprint`).
+    var canonicalText: String {
         var canonical = ""
         for name in names {
             canonical += "\(name):\(fields[name] ?? "")\n"
         }
-        return SHA256.hash(canonical).hex
+        return canonical
     }
 
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {

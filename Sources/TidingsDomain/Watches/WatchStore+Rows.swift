@@ -74,15 +74,18 @@ extension WatchStore {
         )
     }
 
-    /// The editable settings, header values included; only `update` reads them.
-    static func settings(from row: PostgresRow) throws -> WatchSettings {
+    /// The editable settings, header values opened; only `update` reads them.
+    static func settings(from row: PostgresRow, secrets: StoredSecrets) throws -> WatchSettings {
         var versionCheck: VersionCheck?
         if let versionURL = try row.decode("version_url", as: String?.self) {
             versionCheck = VersionCheck(url: try storedURL(versionURL, column: "version_url"), pointer: try row.decode("version_pointer"))
         }
         return WatchSettings(
             url: try storedURL(try row.decode("url"), column: "url"),
-            headers: RequestHeaders(fields: try decodeJSON([String: String].self, column: "headers", of: row)),
+            headers: RequestHeaders(fields: try secrets.openHeaders(
+                try decodeJSON([String: String].self, column: "headers", of: row),
+                sealed: try row.decode("secrets_sealed")
+            )),
             name: try row.decode("name"),
             intervalSeconds: try row.decode("interval_seconds"),
             versionCheck: versionCheck,
@@ -95,8 +98,9 @@ extension WatchStore {
         try rule.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
     }
 
-    static func headersJSON(_ headers: RequestHeaders) throws -> String {
-        String(decoding: try encoder.encode(headers.fields), as: UTF8.self)
+    /// `targets.headers`: lower-case name -> sealed value.
+    static func headersJSON(_ sealedFields: [String: String]) throws -> String {
+        String(decoding: try encoder.encode(sealedFields), as: UTF8.self)
     }
 
     private static func extract(from row: PostgresRow) throws -> ExtractionRule? {

@@ -11,10 +11,14 @@ import TidingsPostgres
 /// the cascade from a deleted user).
 package struct WatchStore: Sendable {
     private let database: PostgresClient
+    private let secrets: StoredSecrets
     private let reads: BatchingQueue<WatchKey, Watch?>
 
-    package init(database: PostgresClient) {
+    /// `secrets` seals header values on the way in; reads of a watch never
+    /// open them (only `update` does, to compare and to move them).
+    package init(database: PostgresClient, secrets: StoredSecrets) {
         self.database = database
+        self.secrets = secrets
         reads = BatchingQueue(
             runBatch: { try Self.watches($0, on: database) },
             runOne: { try Self.watch($0, on: database) }
@@ -28,7 +32,7 @@ package struct WatchStore: Sendable {
     package func create(userID: UUID, settings: WatchSettings) throws -> Watch {
         try UserLimitExceeded.mapping(.watches) {
             try database.withTransaction { connection in
-                let targetID = try Self.attachTarget(settings, on: connection)
+                let targetID = try Self.attachTarget(settings, secrets: secrets, on: connection)
                 let id = try connection.query("""
                     INSERT INTO watches (user_id, target_id, name, interval_seconds, extract, paused)
                     VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
@@ -99,14 +103,14 @@ package struct WatchStore: Sendable {
     package func update(userID: UUID, id: UUID, _ edit: (inout WatchSettings) throws -> Void) throws -> Watch? {
         try database.withTransaction { connection in
             guard let row = try connection.query("""
-                SELECT w.target_id, t.url, t.headers::text AS headers, w.name, w.interval_seconds,
+                SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
                        t.version_url, t.version_pointer, w.extract::text AS extract, w.paused
                 FROM watches w JOIN targets t ON t.id = w.target_id
                 WHERE w.id = \(id) AND w.user_id = \(userID)
                 FOR UPDATE OF w
                 """).first
             else { return nil }
-            let current = try Self.settings(from: row)
+            let current = try Self.settings(from: row, secrets: secrets)
             var updated = current
             try edit(&updated)
             guard updated != current else {
@@ -115,7 +119,7 @@ package struct WatchStore: Sendable {
 
             var targetID = try row.decode("target_id", as: UUID.self)
             if !updated.fetchesSameTarget(as: current) {
-                targetID = try Self.attachTarget(updated, on: connection)
+                targetID = try Self.attachTarget(updated, secrets: secrets, on: connection)
             } else if updated.extract != current.extract {
                 try Self.requireFullFetch(targetID: targetID, on: connection)
             }
@@ -170,10 +174,16 @@ package struct WatchStore: Sendable {
     ///
     /// A watch joining a target needs a baseline from a full body, so the
     /// target's validators are dropped and it becomes due now.
-    private static func attachTarget(_ settings: WatchSettings, on connection: PostgresConnection) throws -> UUID {
-        try connection.query("""
-            INSERT INTO targets (url, headers, headers_fingerprint, version_url, version_pointer)
-            VALUES (\(settings.url.text), \(try headersJSON(settings.headers))::jsonb, \(settings.headers.fingerprint),
+    ///
+    /// Header values are sealed (a fresh nonce each time, so the stored
+    /// text differs per insert); the identity is the keyed fingerprint of
+    /// the plain values, so equal headers still find the same target, and
+    /// a target that exists keeps its sealed values.
+    private static func attachTarget(_ settings: WatchSettings, secrets: StoredSecrets, on connection: PostgresConnection) throws -> UUID {
+        let sealedHeaders = try headersJSON(secrets.sealHeaders(settings.headers.fields))
+        return try connection.query("""
+            INSERT INTO targets (url, headers, headers_fingerprint, secrets_sealed, version_url, version_pointer)
+            VALUES (\(settings.url.text), \(sealedHeaders)::jsonb, \(secrets.fingerprint(settings.headers)), true,
                     \(settings.versionCheck?.url.text), \(settings.versionCheck?.pointer))
             ON CONFLICT ON CONSTRAINT targets_identity_key DO UPDATE
             SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(targets.next_check_at, now())

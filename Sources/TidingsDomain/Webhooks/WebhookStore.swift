@@ -3,6 +3,7 @@ import TidingsCrypto
 import TidingsPostgres
 
 /// Webhooks and their signing secrets: all SQL for the webhooks aggregate.
+/// Secrets are stored sealed (`StoredSecrets`).
 ///
 /// Every statement is scoped by a `WebhookOwner` with the condition
 /// `(user_id = <user> OR (global AND <is global>))`: a user's id matches only
@@ -18,21 +19,27 @@ package struct WebhookStore: Sendable {
     private static let columns = "id, user_id, url, event_types, description, disabled_at, disabled_reason, created_at, updated_at"
 
     private let database: PostgresClient
+    private let secrets: StoredSecrets
 
-    package init(database: PostgresClient) {
+    /// `secrets` seals each new signing secret; this store never opens one
+    /// (the dispatcher does, to sign).
+    package init(database: PostgresClient, secrets: StoredSecrets) {
         self.database = database
+        self.secrets = secrets
     }
 
-    /// Creates a webhook with a new signing secret. Throws
-    /// `UserLimitExceeded` when a user already has as many webhooks as it
-    /// may (migration 0018); global webhooks are not limited.
+    /// Creates a webhook with a new signing secret, stored sealed and
+    /// returned in plain this once. Throws `UserLimitExceeded` when a user
+    /// already has as many webhooks as it may (migration 0018); global
+    /// webhooks are not limited.
     package func create(owner: WebhookOwner, _ webhook: NewWebhook) throws -> WebhookWithSecret {
         let secret = WebhookSecret.generate().encoded
+        let sealed = try secrets.sealWebhookSecret(secret)
         let row = try UserLimitExceeded.mapping(.webhooks) {
             try database.query("""
                 INSERT INTO webhooks (user_id, global, url, event_types, description, secret)
                 VALUES (\(owner.userID), \(owner.isGlobal), \(webhook.url),
-                        \(WebhookEventType.postgresArray(webhook.eventTypes))::text[], \(webhook.description), \(secret))
+                        \(WebhookEventType.postgresArray(webhook.eventTypes))::text[], \(webhook.description), \(sealed))
                 RETURNING \(unsafeSQL: Self.columns)
                 """).single()
         }
@@ -87,14 +94,17 @@ package struct WebhookStore: Sendable {
 
     /// Issues a new signing secret. The current one becomes the previous
     /// secret and keeps signing for `rotationOverlap`; a secret that was
-    /// still in its overlap from an earlier rotation is dropped.
+    /// still in its overlap from an earlier rotation is dropped. The sealed
+    /// current value moves to `previous_secret` as it is (both columns seal
+    /// with the same context).
     package func rotateSecret(id: UUID, owner: WebhookOwner) throws -> WebhookWithSecret? {
         let secret = WebhookSecret.generate().encoded
+        let sealed = try secrets.sealWebhookSecret(secret)
         let row = try database.query("""
             UPDATE webhooks SET
                 previous_secret = secret,
                 previous_secret_expires_at = now() + \(Self.rotationOverlap)::interval,
-                secret = \(secret),
+                secret = \(sealed),
                 updated_at = now()
             WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
             RETURNING \(unsafeSQL: Self.columns)

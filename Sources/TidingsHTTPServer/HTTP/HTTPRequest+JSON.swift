@@ -6,7 +6,8 @@ extension HTTPRequest {
     /// Throws 415 unless the media type is `application/json` (parameters
     /// such as `charset` are allowed), 400 when the body is empty or not JSON,
     /// and 422 when the JSON does not fit `type`, naming the field path
-    /// (`interval_seconds: expected an integer`).
+    /// (`interval_seconds: expected an integer`), or names a member twice
+    /// in one object.
     package func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
         guard let contentType = headers["Content-Type"], Self.isJSONMediaType(contentType) else {
             throw HTTPError(.unsupportedMediaType, detail: "The request body must be sent as application/json.")
@@ -16,7 +17,13 @@ extension HTTPRequest {
         }
         let data = Data(body)
         do {
-            return try JSONCoding.decoder.decode(T.self, from: data)
+            let value = try JSONCoding.decoder.decode(T.self, from: data)
+            if let repeated = JSONDuplicateMembers.firstRepeated(in: body) {
+                throw HTTPError.field(repeated, "appears more than once")
+            }
+            return value
+        } catch let error as HTTPError {
+            throw error
         } catch let error as DecodingError {
             throw JSONDecodingProblem.httpError(for: error, body: data)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsDomain
 import TidingsPostgres
 
 @Suite struct WatchesAPITests {
@@ -292,8 +293,12 @@ import TidingsPostgres
         #expect(log.contains("watch created"))
         #expect(!log.contains("s3cr3t"))
 
+        // Stored for the poller, encrypted: opened, it is the latest value.
         let stored = try server.application.database.query("SELECT headers->>'authorization' AS value FROM targets")[0]
-        #expect(try stored.decode("value", as: String.self) == secret + "-2", "the value is stored for the poller")
+            .decode("value", as: String.self)
+        #expect(stored.hasPrefix("enc:v1:") && !stored.contains("s3cr3t"))
+        let opened = try server.application.secrets.openHeaders(["authorization": stored], sealed: true)
+        #expect(opened["authorization"] == secret + "-2")
     }
 
     @Test(arguments: [

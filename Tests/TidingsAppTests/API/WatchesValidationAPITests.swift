@@ -55,6 +55,8 @@ import TidingsDomain
         (#"{"url": "https://93.184.215.14/", "headers": {"X-Count": 5}}"#, "headers.X-Count"),
         (#"{"url": "https://93.184.215.14/", "headers": {"Bad Name": "v"}}"#, "headers.Bad Name"),
         (#"{"url": "https://93.184.215.14/", "headers": {"Host": "evil.example"}}"#, "headers.Host"),
+        (#"{"url": "https://93.184.215.14/", "headers": {"\#(String(repeating: "a", count: 257))": "v"}}"#, "headers." + String(repeating: "a", count: 257)),
+        (#"{"url": "https://93.184.215.14/", "url": "https://93.184.215.15/"}"#, "url"),
         (#"{"url": "https://93.184.215.14/", "headers": {"content-length": "5"}}"#, "headers.content-length"),
         (#"{"url": "https://93.184.215.14/", "headers": {"Transfer-Encoding": "chunked"}}"#, "headers.Transfer-Encoding"),
         (#"{"url": "https://93.184.215.14/", "headers": {"Connection": "close"}}"#, "headers.Connection"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsDomain
 import TidingsPostgres
 
 @Suite struct WebhooksAPITests {
@@ -80,8 +81,13 @@ import TidingsPostgres
                    extract(epoch FROM previous_secret_expires_at - now()) AS expires_in
             FROM webhooks WHERE id = \(webhookID)
             """).first)
-        #expect(try row.decode("secret", as: String.self) == secondSecret)
-        #expect(try row.decode("previous_secret", as: String.self) == firstSecret)
+        // Stored sealed (encrypted at rest); opened, they are the secrets issued.
+        let storedSecret = try row.decode("secret", as: String.self)
+        let storedPrevious = try row.decode("previous_secret", as: String.self)
+        #expect(storedSecret.hasPrefix("enc:v1:") && storedPrevious.hasPrefix("enc:v1:"))
+        #expect(!storedSecret.contains(String(secondSecret.dropFirst(6))) && !storedPrevious.contains(String(firstSecret.dropFirst(6))))
+        #expect(try server.application.secrets.openWebhookSecret(storedSecret) == secondSecret)
+        #expect(try server.application.secrets.openWebhookSecret(storedPrevious) == firstSecret)
         let expiresIn = try row.decode("expires_in", as: Double.self)
         #expect(abs(expiresIn - 86_400) < 60, "the previous secret expires about 24 h from now")
 

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 import TidingsApp
+import TidingsCrypto
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsPostgres
+import TidingsTestSupport
 
 /// A running Tidings (API and dispatcher) on a fresh database, with a JSON
 /// client for its API and direct SQL for setting up events.
@@ -17,6 +19,7 @@ final class DispatcherHarness: Sendable {
     init(databaseURL: String? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration()
         configuration.databaseURL = try databaseURL ?? TestSupport.createDatabase()
+        configuration.secretKey = try SecretKey(hex: TestSecretKeys.a)
         configuration.listenHost = "127.0.0.1"
         configuration.listenPort = 0
         configuration.resourcesDirectory = TestSupport.repositoryRoot

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
@@ -14,6 +15,7 @@ final class PollerTestContext: Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     let database: PostgresClient
+    let secrets: StoredSecrets
     let watches: WatchStore
     let accounts: AccountStore
     let logSink = CapturingLogSink()
@@ -25,7 +27,8 @@ final class PollerTestContext: Sendable {
         configuration.sessionSettings["tidings.badge_coalesce"] = "0ms"
         database = PostgresClient(configuration: configuration, logger: quiet)
         _ = try MigrationRunner(directory: Self.repositoryRoot + "/migrations", client: database, logger: quiet).migrate()
-        watches = WatchStore(database: database)
+        secrets = try StoredSecrets.load(keyring: SecretKeyring(current: try SecretKey(hex: TestSecretKeys.a)), database: database)
+        watches = WatchStore(database: database, secrets: secrets)
         accounts = AccountStore(database: database)
     }
 
@@ -79,6 +82,7 @@ final class PollerTestContext: Sendable {
             configuration: configuration,
             httpClientConfiguration: client,
             database: database,
+            secrets: secrets,
             logger: Logger(label: "poller", logLevel: .info, sink: logSink),
             metrics: MetricsRegistry()
         )

@@ -1,0 +1,48 @@
+import Foundation
+import TidingsCrypto
+import TidingsObservability
+
+/// The keyring for stored secrets: `TIDINGS_SECRET_KEY` (and
+/// `TIDINGS_PREVIOUS_SECRET_KEYS`), or, when Tidings runs its own
+/// PostgreSQL (the `make run` laptop mode) and no key is configured, a key
+/// generated at first start and kept in the data folder beside the cluster
+/// (mode 0600), like the admin token. A deployment with
+/// `TIDINGS_DATABASE_URL` must configure one: a key made up at start would
+/// not open the secrets after a restart or on another replica.
+enum SecretKeyFile {
+    static let fileName = "secret-key"
+
+    static func resolve(configuration: Configuration, logger: Logger) throws -> SecretKeyring {
+        if let configured = configuration.secretKey {
+            return SecretKeyring(current: configured, previous: configuration.previousSecretKeys)
+        }
+        guard configuration.databaseURL == nil else {
+            throw ConfigurationError.missingSecretKey
+        }
+        let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL
+        let file = directory.appendingPathComponent(fileName)
+        if FileManager.default.fileExists(atPath: file.path) {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            do {
+                let key = try SecretKey(hex: text)
+                logger.notice("secret key loaded", metadata: ["secret_key.file": file.path, "secret_key.id": key.id])
+                return SecretKeyring(current: key, previous: configuration.previousSecretKeys)
+            } catch {
+                // Not replaced silently: the secrets in the private database
+                // were sealed with what this file held.
+                throw ConfigurationError(variable: "TIDINGS_SECRET_KEY", message: "unset, and \(file.path) is unusable: it \(error)")
+            }
+        }
+        let key = SecretKey.generate()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(
+            atPath: file.path,
+            contents: Data((key.hex + "\n").utf8),
+            attributes: [.posixPermissions: 0o600]
+        ) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+        logger.notice("secret key generated", metadata: ["secret_key.file": file.path, "secret_key.id": key.id])
+        return SecretKeyring(current: key, previous: configuration.previousSecretKeys)
+    }
+}
