@@ -24,7 +24,9 @@ stop() {
     rm -rf "$data"
 }
 trap stop EXIT
-bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token"
+# One user registers 10,000 devices below, past the default per-user limit
+# of 100 (docs/LIMITS.md).
+bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token" TIDINGS_MAX_DEVICES_PER_USER=20000
 key=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
     -H 'Content-Type: application/json' -d '{"name": "bench"}' | json '["api_key"]')
 # A public address literal: passes the SSRF guard without DNS; never fetched here.

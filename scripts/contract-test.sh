@@ -83,6 +83,10 @@ server_log=$work_dir/server.log
 # Generated watches name hosts such as example.com, which may not resolve
 # (or answer) from a test machine: POST .../check must give its answer, a
 # result or the documented 504, well within schemathesis' 10 s read timeout.
+# One user key makes every request: with the default per-user limits (20
+# webhooks) the generated creates would soon all be 403 and the operations
+# linked from them never run. The rate limits keep their defaults, so some
+# check and test calls get their documented 429.
 env -u TIDINGS_DATABASE_URL \
     TIDINGS_CHECK_NOW_TIMEOUT=4s \
     TIDINGS_OUTBOUND_CONNECT_TIMEOUT=3s \
@@ -92,6 +96,10 @@ env -u TIDINGS_DATABASE_URL \
     TIDINGS_LISTEN="127.0.0.1:$port" \
     TIDINGS_ALLOW_PRIVATE_TARGETS=true \
     TIDINGS_LOG_LEVEL=warning \
+    TIDINGS_MAX_WATCHES_PER_USER=1000000 \
+    TIDINGS_MAX_WEBHOOKS_PER_USER=1000000 \
+    TIDINGS_MAX_DEVICES_PER_USER=1000000 \
+    TIDINGS_MAX_API_KEYS_PER_USER=1000000 \
     "$binary" >"$server_log" 2>&1 &
 server_pid=$!
 

@@ -1,6 +1,7 @@
 import Testing
 @testable import TidingsApp
 import TidingsCrypto
+import TidingsDomain
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsTestSupport
@@ -141,6 +142,19 @@ import TidingsTestSupport
         ("TIDINGS_SECRET_KEY", TestSecretKeys.a + "," + TestSecretKeys.b),
         ("TIDINGS_PREVIOUS_SECRET_KEYS", TestSecretKeys.a + ",c0ffee"),
         ("TIDINGS_PREVIOUS_SECRET_KEYS", TestSecretKeys.a + ",,"),
+        ("TIDINGS_MAX_WATCHES_PER_USER", "0"),
+        ("TIDINGS_MAX_WATCHES_PER_USER", "-5"),
+        ("TIDINGS_MAX_WEBHOOKS_PER_USER", "1000001"),
+        ("TIDINGS_MAX_DEVICES_PER_USER", "99999999999999999999999"),
+        ("TIDINGS_MAX_API_KEYS_PER_USER", "2.5"),
+        ("TIDINGS_CHECK_NOW_RATE", "30"),
+        ("TIDINGS_CHECK_NOW_RATE", "0/1m"),
+        ("TIDINGS_CHECK_NOW_USER_RATE", "5/0s"),
+        ("TIDINGS_CHECK_NOW_USER_RATE", "5/60"),
+        ("TIDINGS_WEBHOOK_TEST_RATE", "1000001/1s"),
+        ("TIDINGS_WEBHOOK_TEST_RATE", "1/3651d"),
+        ("TIDINGS_WEBHOOK_TEST_USER_RATE", "1/1m/1m"),
+        ("TIDINGS_WEBHOOK_TEST_USER_RATE", "/1m"),
     ])
     func invalidValueNamesTheVariable(variable: String, value: String) {
         #expect {
@@ -174,6 +188,47 @@ import TidingsTestSupport
         #expect(ValueParsers.listenAddress("[::1]:8080")! == ("::1", 8080))
         #expect(ValueParsers.listenAddress(":9000")! == ("127.0.0.1", 9000))
         #expect(ValueParsers.listenAddress("[::1]8080") == nil)
+    }
+
+    @Test func perUserLimitsAndRates() throws {
+        let defaults = try Configuration(environment: [:])
+        #expect(defaults.userLimits == UserLimits(watches: 1000, webhooks: 20, devices: 100, apiKeys: 10))
+        #expect(defaults.checkNowRate == RatePolicy(count: 2, per: .seconds(20)))
+        #expect(defaults.checkNowUserRate == RatePolicy(count: 30, per: .seconds(60)))
+        #expect(defaults.webhookTestRate == RatePolicy(count: 2, per: .seconds(20)))
+        #expect(defaults.webhookTestUserRate == RatePolicy(count: 30, per: .seconds(60)))
+
+        let configuration = try Configuration(environment: [
+            "TIDINGS_MAX_WATCHES_PER_USER": "5000",
+            "TIDINGS_MAX_WEBHOOKS_PER_USER": "1",
+            "TIDINGS_MAX_DEVICES_PER_USER": " 1000000 ",
+            "TIDINGS_MAX_API_KEYS_PER_USER": "3",
+            "TIDINGS_CHECK_NOW_RATE": "1/10s",
+            "TIDINGS_CHECK_NOW_USER_RATE": "100/1h",
+            "TIDINGS_WEBHOOK_TEST_RATE": "5/1m30s",
+            "TIDINGS_WEBHOOK_TEST_USER_RATE": "1000000/500ms",
+        ])
+        #expect(configuration.userLimits == UserLimits(watches: 5000, webhooks: 1, devices: 1_000_000, apiKeys: 3))
+        #expect(configuration.checkNowRate == RatePolicy(count: 1, per: .seconds(10)))
+        #expect(configuration.checkNowUserRate == RatePolicy(count: 100, per: .seconds(3600)))
+        #expect(configuration.webhookTestRate == RatePolicy(count: 5, per: .seconds(90)))
+        #expect(configuration.webhookTestUserRate == RatePolicy(count: 1_000_000, per: .milliseconds(500)))
+        // The names migration 0018's trigger reads.
+        #expect(configuration.userLimitSettings == [
+            "tidings.max_watches_per_user": "5000",
+            "tidings.max_webhooks_per_user": "1",
+            "tidings.max_devices_per_user": "1000000",
+            "tidings.max_api_keys_per_user": "3",
+        ])
+    }
+
+    @Test func rateSyntax() {
+        #expect(ValueParsers.rate("30/1m") == RatePolicy(count: 30, per: .seconds(60)))
+        #expect(ValueParsers.rate(" 2/20s ")?.interval == .seconds(10))
+        #expect(ValueParsers.rate("3/1s")?.interval == Duration.seconds(1) / 3)
+        for invalid in ["", "30", "/1m", "30/", "30/1", "0/1m", "-1/1m", "1.5/1m", "1/0s", "1/1m/1m", "x/1m", "1/1y"] {
+            #expect(ValueParsers.rate(invalid) == nil, "\(invalid)")
+        }
     }
 
     @Test func helpListsEveryVariable() {

@@ -97,7 +97,11 @@ import TidingsTestSupport
         defer { receiver.stop() }
         let databaseURL = try TestSupport.createDatabase()
         let port = Int.random(in: 20_000...40_000)
-        let environment = environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s"])
+        // 30 webhooks of one user: past the default per-user limit of 20.
+        let environment = environment(
+            databaseURL: databaseURL, port: port,
+            extra: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s", "TIDINGS_MAX_WEBHOOKS_PER_USER": "30"]
+        )
         let api = try APIClient(port: port)
         defer { api.shutdown() }
 

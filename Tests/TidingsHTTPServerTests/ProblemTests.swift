@@ -21,6 +21,14 @@ import TidingsHTTPServer
                 extensions: ["limit": "100", "status": "ignored"]
             )
         }
+        router.get("/over-limit") { _, _ in
+            throw HTTPError(
+                .forbidden,
+                detail: "At the limit.",
+                extensions: ["limit": "watches", "maximum": "kept"],
+                integerExtensions: ["maximum": 5, "used": -7, "status": 1]
+            )
+        }
         router.get("/crash") { _, _ in throw DatabaseExploded() }
         return router
     }
@@ -47,6 +55,18 @@ import TidingsHTTPServer
         #expect(response.text.contains("\"limit\":\"100\""))
         // An extension cannot overwrite a standard member.
         #expect(response.problem?.status == 429)
+    }
+
+    @Test func integerExtensionsAreJSONNumbersAndNeverDuplicateAMember() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let response = try server.request("GET", "/over-limit")
+        #expect(response.status == 403)
+        #expect(response.text.contains("\"limit\":\"watches\""))
+        #expect(response.text.contains("\"used\":-7"))
+        // The string member of the same name wins; a standard member is never replaced.
+        #expect(response.text.contains("\"maximum\":\"kept\""))
+        #expect(response.text.ranges(of: "\"maximum\"").count == 1)
+        #expect(response.problem?.status == 403)
     }
 
     @Test func otherErrorsBecomeAGeneric500AndAreLogged() throws {

@@ -100,6 +100,14 @@ def tidings(tmp_path_factory):
         TIDINGS_MIN_INTERVAL="1s",
         TIDINGS_POLL_CONCURRENCY="0",
         TIDINGS_LOG_LEVEL="warning",
+        # The victim checks one watch and tests one webhook after every case,
+        # and the attacker owns a webhook per receiver case: the per-user
+        # limits and rates (tested in TidingsAppTests) must not decide these.
+        TIDINGS_MAX_WEBHOOKS_PER_USER="1000",
+        TIDINGS_CHECK_NOW_RATE="1000/1s",
+        TIDINGS_CHECK_NOW_USER_RATE="1000/1s",
+        TIDINGS_WEBHOOK_TEST_RATE="1000/1s",
+        TIDINGS_WEBHOOK_TEST_USER_RATE="1000/1s",
     )
     with open(log_path, "wb") as log:
         process = subprocess.Popen([os.environ["TIDINGS_HOSTILE_BINARY"]], env=environment, stdout=log, stderr=subprocess.STDOUT)

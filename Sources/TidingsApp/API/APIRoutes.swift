@@ -13,10 +13,25 @@ struct APIRoutes {
     let checks: any TargetCheckRunner
 
     func register(on router: inout Router) {
+        // In this process's memory: decision 0022.
+        let checkRates = RateLimitedAction(
+            action: "checks",
+            subject: "watch",
+            callerLimitName: "checks_per_user",
+            subjectLimitName: "checks_per_watch",
+            limiter: RateLimiter(perCaller: configuration.checkNowUserRate, perSubject: configuration.checkNowRate)
+        )
+        let testRates = RateLimitedAction(
+            action: "test events",
+            subject: "webhook",
+            callerLimitName: "tests_per_user",
+            subjectLimitName: "tests_per_webhook",
+            limiter: RateLimiter(perCaller: configuration.webhookTestUserRate, perSubject: configuration.webhookTestRate)
+        )
         let accounts = AccountStore(database: database)
         let authenticator = Authenticator(adminToken: adminToken, accounts: accounts, cache: credentialCache)
         let addresses = TargetAddressPolicy(ssrfGuard: SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets))
-        AccountsController(accounts: accounts, authenticator: authenticator).register(on: &router)
+        AccountsController(accounts: accounts, authenticator: authenticator, defaultLimits: configuration.userLimits).register(on: &router)
         DevicesController(devices: DeviceStore(database: database), authenticator: authenticator).register(on: &router)
         WatchesController(
             watches: WatchStore(database: database, secrets: secrets),
@@ -25,14 +40,15 @@ struct APIRoutes {
             addresses: addresses
         ).register(on: &router)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
-        WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks)
+        WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates)
             .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database, secrets: secrets)
         let deliveries = DeliveryStore(database: database)
         for scope in [WebhookScope.user, .global] {
             WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, addresses: addresses).register(on: &router)
-            DeliveriesController(scope: scope, deliveries: deliveries, authenticator: authenticator).register(on: &router)
+            DeliveriesController(scope: scope, deliveries: deliveries, authenticator: authenticator, testRates: testRates)
+                .register(on: &router)
         }
     }
 }

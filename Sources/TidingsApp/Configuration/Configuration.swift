@@ -1,6 +1,7 @@
 import Foundation
 import TidingsCrypto
 import TidingsDispatcher
+import TidingsDomain
 import TidingsExtraction
 import TidingsHTTPClient
 import TidingsHTTPServer
@@ -78,6 +79,19 @@ package struct Configuration: Sendable {
     package var webhookConcurrency = 4
     package var webhookHostConcurrency = 256
     package var eventRetention: Duration = .seconds(30 * 86_400)
+    /// What one user may own (`TIDINGS_MAX_*_PER_USER`); an admin can give
+    /// a user other limits (`PATCH /v1/users/{id}`). See `UserLimits.defaults`.
+    package var userLimits = UserLimits.defaults
+    /// `POST /v1/watches/{id}/check`, per watch and per user: a check is
+    /// real outbound traffic, so a burst of two and one every 10 s per watch
+    /// (a person checking again at once is fine, a loop is not), and 30 a
+    /// minute for all of a user's watches together.
+    package var checkNowRate = RatePolicy(count: 2, per: .seconds(20))
+    package var checkNowUserRate = RatePolicy(count: 30, per: .seconds(60))
+    /// `POST /v1/webhooks/{id}/test` (and the admin's global one), per
+    /// webhook and per user: the same reasoning for the receiver's sake.
+    package var webhookTestRate = RatePolicy(count: 2, per: .seconds(20))
+    package var webhookTestUserRate = RatePolicy(count: 30, per: .seconds(60))
 
     package init() {}
 
@@ -167,6 +181,16 @@ package struct Configuration: Sendable {
         extractionTimeout = try reader.duration("TIDINGS_EXTRACTION_TIMEOUT", atMost: .seconds(600)) ?? extractionTimeout
         extractionMaxNodes = try reader.parsed("TIDINGS_EXTRACTION_MAX_NODES", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? extractionMaxNodes
         checkNowTimeout = try reader.duration("TIDINGS_CHECK_NOW_TIMEOUT", atMost: .seconds(600)) ?? checkNowTimeout
+        let limitExpected = "a positive integer up to 1000000"
+        userLimits.watches = try reader.parsed("TIDINGS_MAX_WATCHES_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.watches
+        userLimits.webhooks = try reader.parsed("TIDINGS_MAX_WEBHOOKS_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.webhooks
+        userLimits.devices = try reader.parsed("TIDINGS_MAX_DEVICES_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.devices
+        userLimits.apiKeys = try reader.parsed("TIDINGS_MAX_API_KEYS_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.apiKeys
+        let rateExpected = "a rate such as 30/1m: a burst of up to 30, then 30 per minute (count up to 1000000, duration up to 3650d)"
+        checkNowRate = try reader.parsed("TIDINGS_CHECK_NOW_RATE", expected: rateExpected, ValueParsers.rate) ?? checkNowRate
+        checkNowUserRate = try reader.parsed("TIDINGS_CHECK_NOW_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? checkNowUserRate
+        webhookTestRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestRate
+        webhookTestUserRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestUserRate
     }
 
     var pollerConfiguration: PollerConfiguration {
@@ -217,6 +241,16 @@ package struct Configuration: Sendable {
         server.maxBodySize = maxBodySize
         server.shutdownGracePeriod = shutdownTimeout
         return server
+    }
+
+    /// The deployment's per-user limits as the session settings the limit
+    /// triggers read (`tidings.max_watches_per_user` ..., migration 0018).
+    var userLimitSettings: [String: String] {
+        var settings: [String: String] = [:]
+        for resource in UserResource.allCases {
+            settings["tidings.max_\(resource.rawValue)_per_user"] = String(userLimits[resource])
+        }
+        return settings
     }
 
     /// The coalescing window as a PostgreSQL interval, in whole milliseconds.

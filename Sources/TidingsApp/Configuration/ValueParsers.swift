@@ -106,6 +106,16 @@ enum ValueParsers {
         return items.compactMap { $0 }
     }
 
+    /// `30/1m`: a `RatePolicy` of 1 to `largestCount` requests per a
+    /// positive `duration`.
+    static func rate(_ text: String) -> RatePolicy? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let count = positiveInteger(String(parts[0])),
+              let period = duration(String(parts[1])), period > .zero
+        else { return nil }
+        return RatePolicy(count: count, per: period)
+    }
+
     /// 1 to `largestCount`.
     static func positiveInteger(_ text: String) -> Int? {
         guard let value = count(text), value > 0 else { return nil }

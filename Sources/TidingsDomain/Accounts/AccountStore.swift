@@ -48,13 +48,73 @@ package struct AccountStore: Sendable {
         try database.withConnection { try $0.execute("DELETE FROM users WHERE id = \(id)") } == 1
     }
 
+    // MARK: Limits
+
+    /// The user's own limits and what it has of each resource, as the limits
+    /// count them (`user_usage`, migration 0018); nil when there is no such
+    /// user.
+    package func quota(userID: UUID) throws -> UserQuota? {
+        guard let row = try database.query("""
+            SELECT max_watches, max_webhooks, max_devices, max_api_keys,
+                   user_usage(id, 'watches') AS watches, user_usage(id, 'webhooks') AS webhooks,
+                   user_usage(id, 'devices') AS devices, user_usage(id, 'api_keys') AS api_keys
+            FROM users WHERE id = \(userID)
+            """).first
+        else { return nil }
+        var overrides: [UserResource: Int] = [:]
+        var usage: [UserResource: Int] = [:]
+        for resource in UserResource.allCases {
+            overrides[resource] = try row.decode(Self.limitColumn(resource), as: Int?.self)
+            usage[resource] = try row.decode(resource.rawValue, as: Int.self)
+        }
+        return UserQuota(overrides: overrides, usage: usage)
+    }
+
+    /// Sets the user's own limits: a number replaces the deployment's
+    /// default for that resource, nil goes back to it; resources not in
+    /// `changes` keep what they had. False when there is no such user.
+    /// Values must be within `UserLimits.range` (a CHECK holds it too).
+    package func setLimits(userID: UUID, _ changes: [UserResource: Int?]) throws -> Bool {
+        func change(_ resource: UserResource) -> (present: Bool, value: Int?) {
+            guard let value = changes[resource] else { return (false, nil) }
+            return (true, value)
+        }
+        let watches = change(.watches), webhooks = change(.webhooks), devices = change(.devices), apiKeys = change(.apiKeys)
+        return try database.withConnection { connection in
+            try connection.execute("""
+                UPDATE users SET
+                    max_watches = CASE WHEN \(watches.present)::boolean THEN \(watches.value)::integer ELSE max_watches END,
+                    max_webhooks = CASE WHEN \(webhooks.present)::boolean THEN \(webhooks.value)::integer ELSE max_webhooks END,
+                    max_devices = CASE WHEN \(devices.present)::boolean THEN \(devices.value)::integer ELSE max_devices END,
+                    max_api_keys = CASE WHEN \(apiKeys.present)::boolean THEN \(apiKeys.value)::integer ELSE max_api_keys END
+                WHERE id = \(userID)
+                """)
+        } == 1
+    }
+
+    private static func limitColumn(_ resource: UserResource) -> String {
+        switch resource {
+        case .watches: "max_watches"
+        case .webhooks: "max_webhooks"
+        case .devices: "max_devices"
+        case .apiKeys: "max_api_keys"
+        }
+    }
+
     // MARK: Keys
 
-    /// Issues another key for an existing user; nil when there is no such user.
+    /// Issues another key for an existing user; nil when there is no such
+    /// user. Throws `UserLimitExceeded` when the user already has as many
+    /// active keys as it may (migration 0018).
     package func issueKey(userID: UUID, name: String?) throws -> IssuedAPIKey? {
-        try database.withTransaction { connection in
-            guard try !connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR SHARE").isEmpty else { return nil }
-            return try Self.issueKey(userID: userID, name: name, on: connection)
+        try UserLimitExceeded.mapping(.apiKeys) {
+            try database.withTransaction { connection in
+                // The lock the limit trigger takes anyway, taken first: with a
+                // weaker one (FOR SHARE) two concurrent issues would each wait
+                // for the other's to upgrade it.
+                guard try !connection.query("SELECT 1 FROM users WHERE id = \(userID) FOR NO KEY UPDATE").isEmpty else { return nil }
+                return try Self.issueKey(userID: userID, name: name, on: connection)
+            }
         }
     }
 

@@ -26,8 +26,17 @@ package struct DeviceStore: Sendable {
     /// durable, but one WAL flush serves the whole batch, and
     /// re-registrations of one token no longer queue behind each other's
     /// commits for the row lock.
+    ///
+    /// Throws `UserLimitExceeded` when the token is new and the user already
+    /// has as many devices as it may (migration 0018); a re-registration
+    /// updates its device and is never refused. A batch in which one
+    /// registration goes past its user's limit fails as a whole, and
+    /// `BatchingQueue` then runs each registration alone, so only that one
+    /// is refused.
     package func register(userID: UUID, _ registration: DeviceRegistration) throws -> (device: Device, created: Bool) {
-        let registered = try registrations.submit(PendingRegistration(userID: userID, registration: registration))
+        let registered = try UserLimitExceeded.mapping(.devices) {
+            try registrations.submit(PendingRegistration(userID: userID, registration: registration))
+        }
         return (registered.device, registered.created)
     }
 

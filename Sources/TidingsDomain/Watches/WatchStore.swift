@@ -26,17 +26,21 @@ package struct WatchStore: Sendable {
     }
 
     /// Creates a watch, attaching it to the target for its URL and headers
-    /// (created if needed), in one transaction.
+    /// (created if needed), in one transaction. Throws `UserLimitExceeded`
+    /// when the user already has as many watches as it may (migration
+    /// 0018); the target's upsert is rolled back with it.
     package func create(userID: UUID, settings: WatchSettings) throws -> Watch {
-        try database.withTransaction { connection in
-            let targetID = try Self.attachTarget(settings, secrets: secrets, on: connection)
-            let id = try connection.query("""
-                INSERT INTO watches (user_id, target_id, name, interval_seconds, extract, paused)
-                VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
-                        \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused))
-                RETURNING id
-                """).single().decode("id", as: UUID.self)
-            return try Self.requireWatch(userID: userID, id: id, on: connection)
+        try UserLimitExceeded.mapping(.watches) {
+            try database.withTransaction { connection in
+                let targetID = try Self.attachTarget(settings, secrets: secrets, on: connection)
+                let id = try connection.query("""
+                    INSERT INTO watches (user_id, target_id, name, interval_seconds, extract, paused)
+                    VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
+                            \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused))
+                    RETURNING id
+                    """).single().decode("id", as: UUID.self)
+                return try Self.requireWatch(userID: userID, id: id, on: connection)
+            }
         }
     }
 

@@ -29,16 +29,20 @@ package struct WebhookStore: Sendable {
     }
 
     /// Creates a webhook with a new signing secret, stored sealed and
-    /// returned in plain this once.
+    /// returned in plain this once. Throws `UserLimitExceeded` when a user
+    /// already has as many webhooks as it may (migration 0018); global
+    /// webhooks are not limited.
     package func create(owner: WebhookOwner, _ webhook: NewWebhook) throws -> WebhookWithSecret {
         let secret = WebhookSecret.generate().encoded
         let sealed = try secrets.sealWebhookSecret(secret)
-        let row = try database.query("""
-            INSERT INTO webhooks (user_id, global, url, event_types, description, secret)
-            VALUES (\(owner.userID), \(owner.isGlobal), \(webhook.url),
-                    \(WebhookEventType.postgresArray(webhook.eventTypes))::text[], \(webhook.description), \(sealed))
-            RETURNING \(unsafeSQL: Self.columns)
-            """).single()
+        let row = try UserLimitExceeded.mapping(.webhooks) {
+            try database.query("""
+                INSERT INTO webhooks (user_id, global, url, event_types, description, secret)
+                VALUES (\(owner.userID), \(owner.isGlobal), \(webhook.url),
+                        \(WebhookEventType.postgresArray(webhook.eventTypes))::text[], \(webhook.description), \(sealed))
+                RETURNING \(unsafeSQL: Self.columns)
+                """).single()
+        }
         return WebhookWithSecret(webhook: try Self.webhook(from: row), secret: secret)
     }
 

@@ -15,6 +15,9 @@ package struct HTTPError: Error, Sendable, CustomStringConvertible {
     package var headers: HTTPHeaders
     /// Extra members of the problem document (for example `field`).
     package var extensions: [String: String]
+    /// Extra members whose values are numbers (for example a limit's
+    /// `maximum`), written as JSON integers.
+    package var integerExtensions: [String: Int]
 
     package init(
         _ status: HTTPStatus,
@@ -22,7 +25,8 @@ package struct HTTPError: Error, Sendable, CustomStringConvertible {
         title: String? = nil,
         type: String = "about:blank",
         headers: HTTPHeaders = HTTPHeaders(),
-        extensions: [String: String] = [:]
+        extensions: [String: String] = [:],
+        integerExtensions: [String: Int] = [:]
     ) {
         self.status = status
         self.title = title ?? status.reasonPhrase
@@ -30,6 +34,7 @@ package struct HTTPError: Error, Sendable, CustomStringConvertible {
         self.type = type
         self.headers = headers
         self.extensions = extensions
+        self.integerExtensions = integerExtensions
     }
 
     package var description: String {

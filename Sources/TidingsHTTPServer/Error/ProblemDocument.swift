@@ -21,6 +21,11 @@ struct ProblemDocument {
         for (name, value) in error.extensions where !Self.standardMembers.contains(name) {
             members.append((name, .string(value)))
         }
+        // A name used by both kinds keeps its string value: one member each.
+        for (name, value) in error.integerExtensions
+        where !Self.standardMembers.contains(name) && error.extensions[name] == nil {
+            members.append((name, .integer(value)))
+        }
         members.sort { $0.0 < $1.0 }
 
         var writer = JSONWriter(capacity: 256)

@@ -7,11 +7,14 @@ import TidingsHTTPServer
 struct AccountsController: Sendable {
     let accounts: AccountStore
     let authenticator: Authenticator
+    /// The deployment's per-user limits, shown where a user has none of its own.
+    let defaultLimits: UserLimits
 
     func register(on router: inout Router) {
         router.post("/v1/users", use: createUser)
         router.get("/v1/users", use: listUsers)
         router.get("/v1/users/{id}", use: showUser)
+        router.patch("/v1/users/{id}", use: updateUser)
         router.delete("/v1/users/{id}", use: deleteUser)
         router.post("/v1/users/{id}/keys", use: issueKey)
         router.get("/v1/users/{id}/keys", use: listKeys)
@@ -38,7 +41,23 @@ struct AccountsController: Sendable {
 
     @Sendable func showUser(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         try authenticator.requireAdmin(request)
-        return .json(UserRepresentation(try existingUser(try context.uuidParameter("id"))))
+        return .json(try userDetail(try context.uuidParameter("id")))
+    }
+
+    /// Sets or clears the user's own limits; answers like `showUser`.
+    @Sendable func updateUser(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        try authenticator.requireAdmin(request)
+        let id = try context.uuidParameter("id")
+        let body = try request.decodeJSON(UpdateUserBody.self)
+        guard try accounts.setLimits(userID: id, body.limits) else { throw Self.userNotFound }
+        if !body.limits.isEmpty {
+            var metadata = ["user.id": id.canonicalString]
+            for (resource, value) in body.limits {
+                metadata["limits.\(resource.rawValue)"] = value.map { String($0) } ?? "default"
+            }
+            context.logger.info("user limits set", metadata: metadata)
+        }
+        return .json(try userDetail(id))
     }
 
     @Sendable func deleteUser(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
@@ -54,7 +73,9 @@ struct AccountsController: Sendable {
         try authenticator.requireAdmin(request)
         let id = try context.uuidParameter("id")
         let body = request.body.isEmpty ? IssueKeyBody(name: nil) : try request.decodeJSON(IssueKeyBody.self)
-        guard let issued = try accounts.issueKey(userID: id, name: body.name) else { throw Self.userNotFound }
+        guard let issued = try HTTPError.mappingLimits({ try accounts.issueKey(userID: id, name: body.name) }) else {
+            throw Self.userNotFound
+        }
         context.logger.info("api key issued", metadata: ["user.id": id.canonicalString, "api_key.prefix": issued.key.prefix])
         return .json(IssuedKeyRepresentation(apiKey: issued.token, key: APIKeyRepresentation(issued.key)), status: .created)
     }
@@ -80,6 +101,15 @@ struct AccountsController: Sendable {
 
     @Sendable func me(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         .json(UserRepresentation(try existingUser(try authenticator.requireUser(request))))
+    }
+
+    /// The user with its limits and usage. Two reads, not one snapshot: a
+    /// count may be a moment newer than the user row, which nothing here
+    /// relies on.
+    private func userDetail(_ id: UUID) throws -> UserDetailRepresentation {
+        let user = try existingUser(id)
+        guard let quota = try accounts.quota(userID: id) else { throw Self.userNotFound }
+        return UserDetailRepresentation(user, quota: quota, defaults: defaultLimits)
     }
 
     private func existingUser(_ id: UUID) throws -> User {

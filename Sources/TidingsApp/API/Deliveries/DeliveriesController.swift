@@ -9,6 +9,9 @@ struct DeliveriesController: Sendable {
     let scope: WebhookScope
     let deliveries: DeliveryStore
     let authenticator: Authenticator
+    /// Test events per webhook and per user (the admin: per webhook only),
+    /// shared by both scopes.
+    let testRates: RateLimitedAction
 
     func register(on router: inout Router) {
         let webhooks = scope.pathPrefix
@@ -66,6 +69,10 @@ struct DeliveriesController: Sendable {
     @Sendable func sendTest(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let owner = try scope.owner(of: request, authenticator: authenticator)
         let id = try context.uuidParameter("id")
+        // Counted before the store is asked, found or not: a refused call
+        // costs no query.
+        let caller: UUID? = if case .user(let userID) = owner { userID } else { nil }
+        try testRates.admit(caller: caller, subject: id)
         switch try deliveries.sendTestEvent(webhookID: id, owner: owner) {
         case .queued(let eventID, let deliveryID):
             return .json(TestEventResponse(eventID: eventID.canonicalString, deliveryID: deliveryID.canonicalString), status: .accepted)

@@ -21,7 +21,7 @@ struct DevicesController: Sendable {
     @Sendable func registerDevice(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let userID = try authenticator.requireUser(request)
         let body = try request.decodeJSON(RegisterDeviceBody.self)
-        let (device, created) = try devices.register(userID: userID, body.registration)
+        let (device, created) = try HTTPError.mappingLimits { try devices.register(userID: userID, body.registration) }
         if created {
             context.logger.info("device registered", metadata: ["user.id": userID.canonicalString, "device.id": device.id.canonicalString])
         }

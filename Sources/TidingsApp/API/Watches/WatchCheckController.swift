@@ -6,11 +6,15 @@ import TidingsHTTPServer
 /// the poller's pipeline (version endpoint, conditional GET, extraction),
 /// writes the result as a scheduled check would, and returns it. Holds the
 /// HTTP worker thread for at most the poller's `checkNowTimeout`; past it
-/// the answer is 504 and the check goes on in the background.
+/// the answer is 504 and the check goes on in the background. Rate
+/// limited per watch and per user (`TIDINGS_CHECK_NOW_RATE`,
+/// `TIDINGS_CHECK_NOW_USER_RATE`): every call counts, found or not, before
+/// anything is read, so a refused call costs no query.
 struct WatchCheckController: Sendable {
     let watches: WatchStore
     let authenticator: Authenticator
     let checks: any TargetCheckRunner
+    let rates: RateLimitedAction
 
     func register(on router: inout Router) {
         router.post("/v1/watches/{id}/check", use: check)
@@ -19,6 +23,7 @@ struct WatchCheckController: Sendable {
     @Sendable func check(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let userID = try authenticator.requireUser(request)
         let id = try context.uuidParameter("id")
+        try rates.admit(caller: userID, subject: id)
         guard let watch = try watches.watch(userID: userID, id: id) else {
             throw HTTPError(.notFound, detail: "There is no watch with this id.")
         }

@@ -36,7 +36,7 @@ struct WatchesController: Sendable {
             versionCheck: body.versionCheck,
             extract: body.extract
         )
-        let watch = try watches.create(userID: userID, settings: settings)
+        let watch = try HTTPError.mappingLimits { try watches.create(userID: userID, settings: settings) }
         context.logger.info("watch created", metadata: Self.metadata(watch))
         return .json(WatchRepresentation(watch), status: .created)
     }

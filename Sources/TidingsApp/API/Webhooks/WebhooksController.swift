@@ -28,7 +28,7 @@ struct WebhooksController: Sendable {
         let owner = try scope.owner(of: request, authenticator: authenticator)
         let body = try request.decodeJSON(CreateWebhookBody.self)
         try checkTarget(body.webhook.url)
-        let created = try webhooks.create(owner: owner, body.webhook)
+        let created = try HTTPError.mappingLimits { try webhooks.create(owner: owner, body.webhook) }
         context.logger.info("webhook created", metadata: Self.metadata(owner, created.webhook.id))
         return .json(WebhookRepresentation(created), status: .created)
     }
