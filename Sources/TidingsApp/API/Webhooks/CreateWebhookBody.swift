@@ -4,6 +4,8 @@ import TidingsHTTPServer
 /// `POST /v1/webhooks` body; `event_types` defaults to every type.
 struct CreateWebhookBody: Decodable {
     let webhook: NewWebhook
+    /// `webhook.url` as parsed, for the SSRF check of its host.
+    let url: NormalizedURL
 
     enum CodingKeys: String, CodingKey {
         case url, description
@@ -13,7 +15,7 @@ struct CreateWebhookBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let url = try WebhookFieldRules.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
+        url = try WebhookFieldRules.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
         var eventTypes = WebhookEventType.subscribable
         if let names = try container.decodeUnlessAbsent([String].self, forKey: .eventTypes) {
             eventTypes = try WebhookFieldRules.eventTypes(names, key: .eventTypes, in: container)

@@ -6,6 +6,8 @@ import TidingsHTTPServer
 /// the webhook and `enabled: true` enables it again.
 struct UpdateWebhookBody: Decodable {
     let changes: WebhookChanges
+    /// `changes.url` as parsed, for the SSRF check of its host.
+    let url: NormalizedURL?
 
     enum CodingKeys: String, CodingKey {
         case url, description, enabled
@@ -16,8 +18,10 @@ struct UpdateWebhookBody: Decodable {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var changes = WebhookChanges()
+        var url: NormalizedURL?
         if container.contains(.url) {
-            changes.url = try WebhookFieldRules.url(try container.decode(String.self, forKey: .url), key: .url, in: container).text
+            url = try WebhookFieldRules.url(try container.decode(String.self, forKey: .url), key: .url, in: container)
+            changes.url = url?.text
         }
         if container.contains(.eventTypes) {
             changes.eventTypes = try WebhookFieldRules.eventTypes(
@@ -33,5 +37,6 @@ struct UpdateWebhookBody: Decodable {
             changes.enabled = try container.decode(Bool.self, forKey: .enabled)
         }
         self.changes = changes
+        self.url = url
     }
 }

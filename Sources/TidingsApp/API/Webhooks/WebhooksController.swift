@@ -27,7 +27,7 @@ struct WebhooksController: Sendable {
     @Sendable func createWebhook(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let owner = try scope.owner(of: request, authenticator: authenticator)
         let body = try request.decodeJSON(CreateWebhookBody.self)
-        try checkTarget(body.webhook.url)
+        try addresses.check(host: body.url.host, field: "url")
         let created = try HTTPError.mappingLimits { try webhooks.create(owner: owner, body.webhook) }
         context.logger.info("webhook created", metadata: Self.metadata(owner, created.webhook.id))
         return .json(WebhookRepresentation(created), status: .created)
@@ -49,7 +49,7 @@ struct WebhooksController: Sendable {
         let owner = try scope.owner(of: request, authenticator: authenticator)
         let id = try context.uuidParameter("id")
         let body = try request.decodeJSON(UpdateWebhookBody.self)
-        if let url = body.changes.url { try checkTarget(url) }
+        if let url = body.url { try addresses.check(host: url.host, field: "url") }
         guard let webhook = try webhooks.update(id: id, owner: owner, body.changes) else { throw Self.webhookNotFound }
         if let enabled = body.changes.enabled {
             context.logger.info(enabled ? "webhook enabled" : "webhook disabled", metadata: Self.metadata(owner, id))
@@ -79,14 +79,6 @@ struct WebhooksController: Sendable {
         guard let webhook = try webhooks.enable(id: id, owner: owner) else { throw Self.webhookNotFound }
         context.logger.info("webhook enabled", metadata: Self.metadata(owner, id))
         return .json(WebhookRepresentation(webhook))
-    }
-
-    /// Runs after body validation, which normalized the URL.
-    private func checkTarget(_ url: String) throws {
-        guard let normalized = try? URLNormalizer.normalize(url) else {
-            throw HTTPError.field("url", "must be an absolute http or https URL")
-        }
-        try addresses.check(host: normalized.host, field: "url")
     }
 
     private static func metadata(_ owner: WebhookOwner, _ id: UUID) -> [String: String] {
