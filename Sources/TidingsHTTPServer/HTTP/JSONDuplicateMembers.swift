@@ -72,7 +72,7 @@ enum JSONDuplicateMembers {
     /// A name with escapes, as the decoder reads it (rare: one decode).
     private static func unescaped(_ raw: [UInt8]) -> [UInt8] {
         let quoted = Data([UInt8(ascii: "\"")] + raw + [UInt8(ascii: "\"")])
-        guard let text = try? JSONDecoder().decode(String.self, from: quoted) else { return raw }
+        guard let text = try? JSONCoding.decoder.decode(String.self, from: quoted) else { return raw }
         return Array(text.utf8)
     }
 
