@@ -16,17 +16,17 @@ extension TargetChecker {
     /// - it takes a slot of the host limiter for its own host and port
     ///   (`HTTPOrigin.hostAndPort`), so redirectors cannot multiply the
     ///   requests one server receives;
-    /// - the watch's headers (often credentials) go only to the watch URL's
-    ///   origin (scheme, host, port): never to another host, another port,
-    ///   or from https down to http (libcurl would drop only Authorization
-    ///   and Cookie);
+    /// - request headers (often credentials) go only to their own origin
+    ///   (`OriginHeaders`: the watch's to the watch URL's, the version
+    ///   endpoint's to the version URL's): never to another host, another
+    ///   port, or from https down to http (libcurl would drop only
+    ///   Authorization and Cookie);
     /// - a 429 or 503 with Retry-After closes the host that sent it for that
     ///   long, capped at the longest back-off, for every target on it.
     /// The response carries the bytes and time of every hop.
     ///
     /// `headers` are the target's, already opened (`TargetChecker.check`).
-    func fetch(_ url: String, target: ClaimedTarget, headers: [(name: String, value: String)], conditional: Bool) async -> Fetch {
-        let watchOrigin = HTTPOrigin(url: target.url)
+    func fetch(_ url: String, target: ClaimedTarget, headers: [OriginHeaders], conditional: Bool) async -> Fetch {
         var hopURL = url
         var hops = 0
         var earlier: (bytes: Int, headerBytes: Int, duration: Duration) = (0, 0, .zero)
@@ -41,9 +41,7 @@ extension TargetChecker {
             }
             var request = HTTPClientRequest(url: hopURL)
             request.followRedirects = false
-            if origin == watchOrigin {
-                request.headers = headers
-            }
+            request.headers = OriginHeaders.headers(for: origin, in: headers)
             if conditional {
                 if let etag = target.etag { request.headers.append((name: "If-None-Match", value: etag)) }
                 if let lastModified = target.lastModified { request.headers.append((name: "If-Modified-Since", value: lastModified)) }

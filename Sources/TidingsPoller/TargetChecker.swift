@@ -22,10 +22,11 @@ struct TargetChecker: Sendable {
     func check(_ target: ClaimedTarget) async -> CheckOutcome {
         let now = Date()
         var record = TargetCheckRecord(targetID: target.id, checkedAt: now, nextCheckAt: now)
-        let headers: [(name: String, value: String)]
+        let pageHeaders: OriginHeaders
+        let versionHeaders: OriginHeaders
         do {
-            headers = try secrets.openHeaders(target.headers, sealed: target.headersSealed)
-                .sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+            pageHeaders = OriginHeaders(url: target.url, fields: try target.requestHeaders(.headers, secrets: secrets))
+            versionHeaders = OriginHeaders(url: target.versionURL, fields: try target.requestHeaders(.versionHeaders, secrets: secrets))
         } catch {
             // Not sent without them: the check fails (and retries on the
             // failure schedule) until a configured key opens them.
@@ -37,7 +38,7 @@ struct TargetChecker: Sendable {
 
         var newVersion: String?
         if let versionURL = target.versionURL, let pointer = target.versionPointer {
-            switch await fetch(versionURL, target: target, headers: headers, conditional: false) {
+            switch await fetch(versionURL, target: target, headers: [pageHeaders, versionHeaders], conditional: false) {
             case .abandoned:
                 return abandoned(target, record)
             case .failure:
@@ -68,7 +69,7 @@ struct TargetChecker: Sendable {
             }
         }
 
-        let page = await fetch(target.url, target: target, headers: headers, conditional: !unconditional)
+        let page = await fetch(target.url, target: target, headers: [pageHeaders], conditional: !unconditional)
         switch page {
         case .abandoned:
             return abandoned(target, record)

@@ -24,9 +24,12 @@ import TidingsTestSupport
         // A rotated webhook secret too, so the previous secret is sealed as well.
         let rotated = try await underA.send("POST", "/v1/webhooks/\(webhook.id.uuidString.lowercased())/rotate-secret", token: user.key)
         let currentSecret = try #require(try rotated.object()["secret"] as? String)
-        let watch = try await underA.send("POST", "/v1/watches", token: user.key, json: [
+        let watchBody: [String: Any] = [
             "url": "https://93.184.215.14/rotation", "headers": ["Authorization": "Bearer rotate-me-4242"],
-        ])
+            "version_url": "https://93.184.215.14/version", "version_pointer": "/v",
+            "version_headers": ["X-Version-Token": "version-rotate-7171"],
+        ]
+        let watch = try await underA.send("POST", "/v1/watches", token: user.key, json: watchBody)
         #expect(watch.status == 201, "\(watch.text)")
         let watchID = try #require(try watch.object()["id"] as? String)
         let databaseURL = try #require(underA.application.configuration.databaseURL)
@@ -63,16 +66,22 @@ import TidingsTestSupport
             #expect(result["standardwebhooks"] == "ok" && result["svix"] == "ok")
         }
         let target = try underB.database.query("""
-            SELECT t.headers::text AS headers, t.secrets_sealed FROM targets t JOIN watches w ON w.target_id = t.id
+            SELECT t.headers::text AS headers, t.version_headers::text AS version_headers, t.secrets_sealed
+            FROM targets t JOIN watches w ON w.target_id = t.id
             WHERE w.id = \(watchID)::uuid
             """).single()
         let stored = try JSONSerialization.jsonObject(with: Data(try target.decode("headers", as: String.self).utf8)) as? [String: String]
         let opened = try underB.application.secrets.openHeaders(try #require(stored), sealed: try target.decode("secrets_sealed"))
         #expect(opened == ["authorization": "Bearer rotate-me-4242"])
+        let storedVersion = try JSONSerialization.jsonObject(
+            with: Data(try target.decode("version_headers", as: String.self).utf8)
+        ) as? [String: String]
+        let openedVersion = try underB.application.secrets.openHeaders(
+            try #require(storedVersion), sealed: try target.decode("secrets_sealed"), in: .versionHeaders
+        )
+        #expect(openedVersion == ["x-version-token": "version-rotate-7171"])
         // The fingerprint did not change with the key: an equal watch still shares the target.
-        let again = try await underB.send("POST", "/v1/watches", token: user.key, json: [
-            "url": "https://93.184.215.14/rotation", "headers": ["Authorization": "Bearer rotate-me-4242"],
-        ])
+        let again = try await underB.send("POST", "/v1/watches", token: user.key, json: watchBody)
         let againID = try #require(try again.object()["id"] as? String)
         let targets = try underB.database.query("""
             SELECT count(DISTINCT target_id) AS n FROM watches WHERE id IN (\(watchID)::uuid, \(againID)::uuid)
@@ -87,6 +96,7 @@ import TidingsTestSupport
                 SELECT secret AS v FROM webhooks
                 UNION ALL SELECT previous_secret FROM webhooks WHERE previous_secret IS NOT NULL
                 UNION ALL SELECT h.value FROM targets, jsonb_each_text(targets.headers) AS h
+                UNION ALL SELECT h.value FROM targets, jsonb_each_text(targets.version_headers) AS h
                 UNION ALL SELECT sealed FROM sealed_keys
             ) AS sealed_values
             """)

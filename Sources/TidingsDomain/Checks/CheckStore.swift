@@ -170,17 +170,15 @@ package struct CheckStore: Sendable {
 
     private static let targetColumns = """
         t.id, t.url, t.headers::text AS headers, t.secrets_sealed, t.etag, t.last_modified, t.version_url, t.version_pointer,
-        t.last_version, t.checks_since_full, t.interval_seconds, t.consecutive_failures, t.last_body_size
+        t.version_headers::text AS version_headers, t.last_version, t.checks_since_full, t.interval_seconds, t.consecutive_failures, t.last_body_size
         """
 
     private static func target(from row: PostgresRow) throws -> ClaimedTarget {
-        let headersText: String = try row.decode("headers")
-        // Most targets send no headers: skip the decoder for them.
-        let headers = headersText == "{}" ? [:] : (try? JSONDecoder().decode([String: String].self, from: Data(headersText.utf8))) ?? [:]
-        return ClaimedTarget(
+        ClaimedTarget(
             id: try row.decode("id"),
             url: try row.decode("url"),
-            headers: headers,
+            storedHeaders: try row.decode("headers"),
+            storedVersionHeaders: try row.decode("version_headers"),
             headersSealed: try row.decode("secrets_sealed"),
             etag: try row.decode("etag"),
             lastModified: try row.decode("last_modified"),

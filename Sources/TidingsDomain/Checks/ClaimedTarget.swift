@@ -6,10 +6,12 @@ import FoundationEssentials
 package struct ClaimedTarget: Sendable {
     package let id: UUID
     package let url: String
-    /// Lower-case name -> value as stored: sealed when `headersSealed`
-    /// (`StoredSecrets.openHeaders` opens them where the request is built);
-    /// secrets either way, never logged.
-    package let headers: [String: String]
+    /// `targets.headers` and `targets.version_headers` as stored (JSON
+    /// objects, values sealed when `headersSealed`): secrets, opened by
+    /// `requestHeaders` only where a request is built, never logged.
+    let storedHeaders: String
+    let storedVersionHeaders: String
+    /// Whether both header columns hold sealed values.
     package let headersSealed: Bool
     package let etag: String?
     package let lastModified: String?
@@ -23,4 +25,26 @@ package struct ClaimedTarget: Sendable {
     /// Wire size of the last full response, for the bytes-saved estimate.
     package let lastBodySize: Int?
     package internal(set) var watches: [TargetWatch]
+}
+
+extension ClaimedTarget {
+    /// The plain headers of one column, sorted by name. Throws when the
+    /// column cannot be read or opened: the check then fails and says so
+    /// rather than go out without them (or stop the claim of other targets).
+    package func requestHeaders(
+        _ column: StoredSecrets.HeaderColumn, secrets: StoredSecrets
+    ) throws -> [(name: String, value: String)] {
+        let text = column == .headers ? storedHeaders : storedVersionHeaders
+        // Most targets send no headers: they skip the decoder.
+        guard text != "{}" else { return [] }
+        let stored: [String: String]
+        do {
+            stored = try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+        } catch {
+            throw StoredSecretsError.unreadableHeaders(column)
+        }
+        return try secrets.openHeaders(stored, sealed: headersSealed, in: column)
+            .sorted { $0.key < $1.key }
+            .map { (name: $0.key, value: $0.value) }
+    }
 }

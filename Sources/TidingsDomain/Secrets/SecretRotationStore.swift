@@ -145,6 +145,7 @@ package struct SecretRotationStore: Sendable {
         let legacyFingerprint: String
         let fingerprint: String
         let sealedHeaders: String
+        let sealedVersionHeaders: String
     }
 
     private func resealTargets(_ scope: Scope, prefix: String) throws -> (resealed: Int, merged: Int) {
@@ -156,16 +157,24 @@ package struct SecretRotationStore: Sendable {
                 let rows = try connection.query(Self.targetBatch(scope, prefix: prefix, after: cursor))
                 var ids: [UUID] = []
                 var headers: [String?] = []
+                var versionHeaders: [String?] = []
                 var fingerprints: [String?] = []
                 var found: [Duplicate] = []
                 var last: UUID?
                 for row in rows {
                     let id: UUID = try row.decode("id")
                     last = id
-                    let stored = try Self.decodeHeaders(try row.decode("headers"))
-                    let plain = RequestHeaders(fields: try secrets.openHeaders(stored, sealed: try row.decode("secrets_sealed")))
+                    let wasSealed: Bool = try row.decode("secrets_sealed")
+                    let plain = RequestHeaders(fields: try secrets.openHeaders(
+                        try Self.decodeHeaders(try row.decode("headers"), column: .headers), sealed: wasSealed
+                    ))
+                    let plainVersion = RequestHeaders(fields: try secrets.openHeaders(
+                        try Self.decodeHeaders(try row.decode("version_headers"), column: .versionHeaders),
+                        sealed: wasSealed, in: .versionHeaders
+                    ))
                     let sealed = try WatchStore.headersJSON(try secrets.sealHeaders(plain.fields))
-                    let fingerprint = secrets.fingerprint(plain)
+                    let sealedVersion = try WatchStore.headersJSON(try secrets.sealHeaders(plainVersion.fields, in: .versionHeaders))
+                    let fingerprint = secrets.fingerprint(plain, versionHeaders: plainVersion)
                     let storedFingerprint: String = try row.decode("headers_fingerprint")
                     // Looked up without a lock (waiting for one while holding
                     // the batch's could deadlock); `merge` locks and looks again.
@@ -174,20 +183,27 @@ package struct SecretRotationStore: Sendable {
                         versionURL: try row.decode("version_url"), versionPointer: try row.decode("version_pointer"),
                         locking: false, on: connection
                     ) != nil {
-                        found.append(Duplicate(id: id, legacyFingerprint: storedFingerprint, fingerprint: fingerprint, sealedHeaders: sealed))
+                        found.append(Duplicate(
+                            id: id, legacyFingerprint: storedFingerprint, fingerprint: fingerprint,
+                            sealedHeaders: sealed, sealedVersionHeaders: sealedVersion
+                        ))
                         continue
                     }
                     ids.append(id)
                     headers.append(sealed)
+                    versionHeaders.append(sealedVersion)
                     fingerprints.append(fingerprint)
                 }
                 guard let last else { return (0, nil, []) }
                 var updated = 0
                 if !ids.isEmpty {
                     updated = try connection.execute("""
-                        UPDATE targets t SET headers = u.headers::jsonb, headers_fingerprint = u.fingerprint, secrets_sealed = true
+                        UPDATE targets t
+                        SET headers = u.headers::jsonb, version_headers = u.version_headers::jsonb,
+                            headers_fingerprint = u.fingerprint, secrets_sealed = true
                         FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[], \(PostgresArrayLiteral.make(headers))::text[],
-                                    \(PostgresArrayLiteral.make(fingerprints))::text[]) AS u(id, headers, fingerprint)
+                                    \(PostgresArrayLiteral.make(versionHeaders))::text[],
+                                    \(PostgresArrayLiteral.make(fingerprints))::text[]) AS u(id, headers, version_headers, fingerprint)
                         WHERE t.id = u.id
                         """)
                 }
@@ -215,7 +231,8 @@ package struct SecretRotationStore: Sendable {
         case .plainOnly:
             // Reads targets_unsealed_idx.
             """
-            SELECT id, url, headers::text AS headers, headers_fingerprint, secrets_sealed, version_url, version_pointer
+            SELECT id, url, headers::text AS headers, version_headers::text AS version_headers, headers_fingerprint,
+                secrets_sealed, version_url, version_pointer
             FROM targets
             WHERE NOT secrets_sealed AND id > \(cursor)
             ORDER BY id LIMIT \(batchSize)
@@ -223,10 +240,12 @@ package struct SecretRotationStore: Sendable {
             """
         case .notUnderCurrentKey:
             """
-            SELECT id, url, headers::text AS headers, headers_fingerprint, secrets_sealed, version_url, version_pointer
+            SELECT id, url, headers::text AS headers, version_headers::text AS version_headers, headers_fingerprint,
+                secrets_sealed, version_url, version_pointer
             FROM targets
             WHERE (NOT secrets_sealed
-                   OR EXISTS (SELECT 1 FROM jsonb_each_text(headers) AS h WHERE left(h.value, length(\(prefix))) <> \(prefix)))
+                   OR EXISTS (SELECT 1 FROM jsonb_each_text(headers) AS h WHERE left(h.value, length(\(prefix))) <> \(prefix))
+                   OR EXISTS (SELECT 1 FROM jsonb_each_text(version_headers) AS h WHERE left(h.value, length(\(prefix))) <> \(prefix)))
                 AND id > \(cursor)
             ORDER BY id LIMIT \(batchSize)
             FOR UPDATE SKIP LOCKED
@@ -243,6 +262,7 @@ package struct SecretRotationStore: Sendable {
             SELECT count(*) AS n FROM targets
             WHERE NOT secrets_sealed
                 OR EXISTS (SELECT 1 FROM jsonb_each_text(headers) AS h WHERE left(h.value, length(\(prefix))) <> \(prefix))
+                OR EXISTS (SELECT 1 FROM jsonb_each_text(version_headers) AS h WHERE left(h.value, length(\(prefix))) <> \(prefix))
             """
         }
     }
@@ -273,8 +293,9 @@ package struct SecretRotationStore: Sendable {
                 locking: true, on: connection
             ) else {
                 try connection.execute("""
-                    UPDATE targets SET headers = \(duplicate.sealedHeaders)::jsonb, headers_fingerprint = \(duplicate.fingerprint),
-                        secrets_sealed = true
+                    UPDATE targets
+                    SET headers = \(duplicate.sealedHeaders)::jsonb, version_headers = \(duplicate.sealedVersionHeaders)::jsonb,
+                        headers_fingerprint = \(duplicate.fingerprint), secrets_sealed = true
                     WHERE id = \(duplicate.id)
                     """)
                 return .sealed
@@ -307,12 +328,12 @@ package struct SecretRotationStore: Sendable {
             """).first?.decode("id")
     }
 
-    private static func decodeHeaders(_ text: String) throws -> [String: String] {
+    private static func decodeHeaders(_ text: String, column: StoredSecrets.HeaderColumn) throws -> [String: String] {
         guard text != "{}" else { return [:] }
         do {
             return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
         } catch {
-            throw PostgresError(code: .decoding, message: "column \"headers\" does not hold a JSON object of strings")
+            throw StoredSecretsError.unreadableHeaders(column)
         }
     }
 

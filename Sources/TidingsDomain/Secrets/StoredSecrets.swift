@@ -50,33 +50,51 @@ package struct StoredSecrets: Sendable {
 
     // MARK: Request headers
 
-    static func headerContext(name: String) -> String {
-        "targets.headers.\(name)"
+    /// The column of `targets` a header value is sealed for: a watch's
+    /// header does not open as its version endpoint's, nor the other way.
+    package enum HeaderColumn: String, Sendable {
+        case headers = "targets.headers"
+        case versionHeaders = "targets.version_headers"
     }
 
-    /// Lower-case name -> sealed value, for `targets.headers`.
-    func sealHeaders(_ fields: [String: String]) throws -> [String: String] {
+    static func headerContext(_ column: HeaderColumn, name: String) -> String {
+        "\(column.rawValue).\(name)"
+    }
+
+    /// Lower-case name -> sealed value, for `targets.headers` or
+    /// `targets.version_headers`.
+    func sealHeaders(_ fields: [String: String], in column: HeaderColumn = .headers) throws -> [String: String] {
         var sealed: [String: String] = [:]
         for (name, value) in fields {
-            sealed[name] = try keyring.seal(value, context: Self.headerContext(name: name))
+            sealed[name] = try keyring.seal(value, context: Self.headerContext(column, name: name))
         }
         return sealed
     }
 
-    /// The plain values of `targets.headers`; `sealed` is the row's
+    /// The plain values of a header column; `sealed` is the row's
     /// `secrets_sealed` (false: a row from before sealing, values plain).
-    package func openHeaders(_ stored: [String: String], sealed: Bool) throws(SecretError) -> [String: String] {
+    package func openHeaders(
+        _ stored: [String: String], sealed: Bool, in column: HeaderColumn = .headers
+    ) throws(SecretError) -> [String: String] {
         guard sealed else { return stored }
         var plain: [String: String] = [:]
         for (name, value) in stored {
-            plain[name] = try keyring.open(value, context: Self.headerContext(name: name))
+            plain[name] = try keyring.open(value, context: Self.headerContext(column, name: name))
         }
         return plain
     }
 
-    /// HMAC-SHA256 (hex) of the canonical header list (see
-    /// `RequestHeaders.canonicalText`).
-    func fingerprint(_ headers: RequestHeaders) -> String {
-        HMACSHA256.authenticationCode(for: Array(headers.canonicalText.utf8), key: fingerprintKey).hex
+    /// HMAC-SHA256 (hex) of the canonical header lists (see
+    /// `RequestHeaders.canonicalText`): `targets.headers_fingerprint`. The
+    /// version endpoint's headers follow a `version` line, which no header
+    /// line can be (it has no `:`); without them the text is the page
+    /// headers' alone, so targets from before `version_headers` keep their
+    /// fingerprint.
+    func fingerprint(_ headers: RequestHeaders, versionHeaders: RequestHeaders = .none) -> String {
+        var text = headers.canonicalText
+        if !versionHeaders.fields.isEmpty {
+            text += "version\n" + versionHeaders.canonicalText
+        }
+        return HMACSHA256.authenticationCode(for: Array(text.utf8), key: fingerprintKey).hex
     }
 }

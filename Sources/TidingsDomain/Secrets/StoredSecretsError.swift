@@ -8,6 +8,9 @@ package enum StoredSecretsError: Error, Sendable, CustomStringConvertible {
     /// Rows a rotation could not take: others kept them locked, or kept
     /// writing values under another key.
     case notFinished(rows: Int)
+    /// A target's header column is not a JSON object of strings (only a
+    /// hand-edited row can be).
+    case unreadableHeaders(StoredSecrets.HeaderColumn)
 
     package var description: String {
         switch self {
@@ -17,6 +20,8 @@ package enum StoredSecretsError: Error, Sendable, CustomStringConvertible {
         case .notFinished(let rows):
             "\(rows) rows were still not under the current key at the end (locked by other transactions, "
                 + "or written by a replica that does not have the current key yet); restart every replica with it and run the command again"
+        case .unreadableHeaders(let column):
+            "\(column.rawValue) is not a JSON object of strings"
         }
     }
 }

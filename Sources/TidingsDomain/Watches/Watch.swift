@@ -15,6 +15,8 @@ package struct Watch: Sendable {
     package let extract: ExtractionRule?
     /// Lower-case names of the request headers; their values are write-only.
     package let headerNames: [String]
+    /// Lower-case names of the version endpoint's own request headers.
+    package let versionHeaderNames: [String]
     package let paused: Bool
     package let state: WatchState
     package let lastCheckedAt: Date?

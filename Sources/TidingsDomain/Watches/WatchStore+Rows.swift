@@ -10,6 +10,8 @@ extension WatchStore {
                w.extract::text AS extract,
                (SELECT coalesce(jsonb_agg(name ORDER BY name), '[]'::jsonb) FROM jsonb_object_keys(t.headers) AS name)::text
                    AS header_names,
+               (SELECT coalesce(jsonb_agg(name ORDER BY name), '[]'::jsonb) FROM jsonb_object_keys(t.version_headers) AS name)::text
+                   AS version_header_names,
                w.paused, w.state,
                -- A check of the target checks all its watches; quiet checks
                -- (304, unchanged) only write the target (batched).
@@ -52,6 +54,7 @@ extension WatchStore {
             versionPointer: try row.decode("version_pointer"),
             extract: try extract(from: row),
             headerNames: try decodeJSON([String].self, column: "header_names", of: row),
+            versionHeaderNames: try decodeJSON([String].self, column: "version_header_names", of: row),
             paused: try row.decode("paused"),
             state: try parse(WatchState.self, try row.decode("state"), column: "state"),
             lastCheckedAt: try row.decode("last_checked_at"),
@@ -78,7 +81,15 @@ extension WatchStore {
     static func settings(from row: PostgresRow, secrets: StoredSecrets) throws -> WatchSettings {
         var versionCheck: VersionCheck?
         if let versionURL = try row.decode("version_url", as: String?.self) {
-            versionCheck = VersionCheck(url: try storedURL(versionURL, column: "version_url"), pointer: try row.decode("version_pointer"))
+            versionCheck = VersionCheck(
+                url: try storedURL(versionURL, column: "version_url"),
+                pointer: try row.decode("version_pointer"),
+                headers: RequestHeaders(fields: try secrets.openHeaders(
+                    try decodeJSON([String: String].self, column: "version_headers", of: row),
+                    sealed: try row.decode("secrets_sealed"),
+                    in: .versionHeaders
+                ))
+            )
         }
         return WatchSettings(
             url: try storedURL(try row.decode("url"), column: "url"),
@@ -98,7 +109,8 @@ extension WatchStore {
         try rule.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
     }
 
-    /// `targets.headers`: lower-case name -> sealed value.
+    /// `targets.headers` or `targets.version_headers`: lower-case name ->
+    /// sealed value.
     static func headersJSON(_ sealedFields: [String: String]) throws -> String {
         String(decoding: try encoder.encode(sealedFields), as: UTF8.self)
     }

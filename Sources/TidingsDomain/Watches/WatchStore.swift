@@ -104,7 +104,8 @@ package struct WatchStore: Sendable {
         try database.withTransaction { connection in
             guard let row = try connection.query("""
                 SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
-                       t.version_url, t.version_pointer, w.extract::text AS extract, w.paused
+                       t.version_url, t.version_pointer, t.version_headers::text AS version_headers,
+                       w.extract::text AS extract, w.paused
                 FROM watches w JOIN targets t ON t.id = w.target_id
                 WHERE w.id = \(id) AND w.user_id = \(userID)
                 FOR UPDATE OF w
@@ -175,16 +176,20 @@ package struct WatchStore: Sendable {
     /// A watch joining a target needs a baseline from a full body, so the
     /// target's validators are dropped and it becomes due now.
     ///
-    /// Header values are sealed (a fresh nonce each time, so the stored
-    /// text differs per insert); the identity is the keyed fingerprint of
-    /// the plain values, so equal headers still find the same target, and
-    /// a target that exists keeps its sealed values.
+    /// Header values (the page's and the version endpoint's) are sealed (a
+    /// fresh nonce each time, so the stored text differs per insert); the
+    /// identity is the keyed fingerprint of the plain values, so equal
+    /// headers still find the same target, and a target that exists keeps
+    /// its sealed values.
     private static func attachTarget(_ settings: WatchSettings, secrets: StoredSecrets, on connection: PostgresConnection) throws -> UUID {
+        let versionHeaders = settings.versionCheck?.headers ?? .none
         let sealedHeaders = try headersJSON(secrets.sealHeaders(settings.headers.fields))
+        let sealedVersionHeaders = try headersJSON(secrets.sealHeaders(versionHeaders.fields, in: .versionHeaders))
+        let fingerprint = secrets.fingerprint(settings.headers, versionHeaders: versionHeaders)
         return try connection.query("""
-            INSERT INTO targets (url, headers, headers_fingerprint, secrets_sealed, version_url, version_pointer)
-            VALUES (\(settings.url.text), \(sealedHeaders)::jsonb, \(secrets.fingerprint(settings.headers)), true,
-                    \(settings.versionCheck?.url.text), \(settings.versionCheck?.pointer))
+            INSERT INTO targets (url, headers, headers_fingerprint, secrets_sealed, version_url, version_pointer, version_headers)
+            VALUES (\(settings.url.text), \(sealedHeaders)::jsonb, \(fingerprint), true,
+                    \(settings.versionCheck?.url.text), \(settings.versionCheck?.pointer), \(sealedVersionHeaders)::jsonb)
             ON CONFLICT ON CONSTRAINT targets_identity_key DO UPDATE
             SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(targets.next_check_at, now())
             RETURNING id

@@ -46,13 +46,16 @@ final class PollerTestContext: Sendable {
         interval: Int = 60,
         extract: ExtractionRule? = nil,
         headers: [String: String] = [:],
-        version: (url: String, pointer: String)? = nil
+        version: (url: String, pointer: String)? = nil,
+        versionHeaders: [String: String] = [:]
     ) throws -> Watch {
         let settings = WatchSettings(
             url: try URLNormalizer.normalize(url),
             headers: RequestHeaders(fields: headers),
             intervalSeconds: interval,
-            versionCheck: try version.map { VersionCheck(url: try URLNormalizer.normalize($0.url), pointer: $0.pointer) },
+            versionCheck: try version.map {
+                VersionCheck(url: try URLNormalizer.normalize($0.url), pointer: $0.pointer, headers: RequestHeaders(fields: versionHeaders))
+            },
             extract: extract
         )
         return try watches.create(userID: user, settings: settings)
