@@ -33,10 +33,12 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.shutdown() }
         let (_, key) = try await server.createUser()
-        let headerSecrets = ["Bearer tenant-page-token-31337", "apikey-77aa09"]
+        let headerSecrets = ["Bearer tenant-page-token-31337", "apikey-77aa09", "version-token-55e1"]
         let watch = try await server.createWatch(token: key, [
             "url": APITestServer.publicURL,
             "headers": ["Authorization": headerSecrets[0], "X-Api-Key": headerSecrets[1]],
+            "version_url": APITestServer.publicURL + "/version", "version_pointer": "/v",
+            "version_headers": ["X-Version-Token": headerSecrets[2]],
         ])
         #expect(watch["header_names"] as? [String] == ["authorization", "x-api-key"])
         let created = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.webhookURL])

@@ -43,7 +43,7 @@ import TidingsJSON
             url: text.map { "https://example.com/\($0)" } ?? "https://example.com/",
             name: text ?? "", intervalSeconds: 300,
             versionURL: text, versionPointer: text.map { "/\($0)" },
-            extract: extract, headerNames: headerNames, paused: text == nil,
+            extract: extract, headerNames: headerNames, versionHeaderNames: headerNames.reversed(), paused: text == nil,
             state: text == nil ? .pending : .failing,
             lastCheckedAt: date, lastCheckResult: result, lastChangedAt: date,
             contentHash: text == nil ? nil : String(repeating: "ab", count: 32),

@@ -301,6 +301,74 @@ import TidingsPostgres
         #expect(opened["authorization"] == secret + "-2")
     }
 
+    @Test func versionHeadersAreWriteOnlyAndNeedAVersionURL() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+        let secret = "version-s3cr3t-\(UInt32.random(in: 0...UInt32.max))"
+        let version: [String: Any] = ["version_url": APITestServer.publicURL + "/version", "version_pointer": "/v"]
+
+        // Without a version URL to send them to: 422 naming the field, nothing written.
+        let orphan = try await server.send("POST", "/v1/watches", token: key, json: [
+            "url": APITestServer.publicURL, "version_headers": ["X-Token": secret],
+        ])
+        #expect(orphan.status == 422)
+        #expect(try orphan.object()["field"] as? String == "version_headers")
+        #expect(try server.watchCount() == 0 && server.targetCount() == 0)
+        // The same validation as `headers`.
+        let badValue = try await server.send("POST", "/v1/watches", token: key, json: [
+            "url": APITestServer.publicURL, "version_headers": ["X-Token": secret + "\r\nX: y"],
+        ].merging(version) { $1 })
+        #expect(badValue.status == 422)
+        #expect((try badValue.object()["detail"] as? String)?.hasPrefix("version_headers.X-Token: ") == true)
+
+        let created = try await server.send("POST", "/v1/watches", token: key, json: [
+            "url": APITestServer.publicURL, "version_headers": ["X-Token": secret, "Accept": "application/json"],
+        ].merging(version) { $1 })
+        #expect(created.status == 201, "\(created.text)")
+        let watch = try created.object()
+        let id = try #require(watch["id"] as? String)
+        #expect(watch["version_header_names"] as? [String] == ["accept", "x-token"])
+        #expect(watch["header_names"] as? [String] == [])
+
+        var responses = [orphan, badValue, created]
+        responses.append(try await server.send("GET", "/v1/watches/\(id)", token: key))
+        responses.append(try await server.send("GET", "/v1/watches", token: key))
+        // Replacing them keeps the version check.
+        let replaced = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_headers": ["X-Token": secret + "-2"]])
+        responses.append(replaced)
+        #expect(try replaced.object()["version_header_names"] as? [String] == ["x-token"])
+        #expect(try replaced.object()["version_url"] as? String == APITestServer.publicURL + "/version")
+        for response in responses {
+            #expect(!response.text.contains(secret), "\(response.text)")
+        }
+        let stored = try server.application.database.query("""
+            SELECT t.version_headers->>'x-token' AS value FROM targets t JOIN watches w ON w.target_id = t.id WHERE w.id = \(id)::uuid
+            """).single().decode("value", as: String.self)
+        #expect(stored.hasPrefix("enc:v1:"))
+        let opened = try server.application.secrets.openHeaders(["x-token": stored], sealed: true, in: .versionHeaders)
+        #expect(opened["x-token"] == secret + "-2")
+        // Sealed for their column: they do not open as a page header.
+        #expect(throws: (any Error).self) { try server.application.secrets.openHeaders(["x-token": stored], sealed: true) }
+
+        // Clearing the version check clears its headers; setting headers
+        // without one is refused and changes nothing.
+        let cleared = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_url": NSNull(), "version_pointer": NSNull()])
+        #expect(cleared.status == 200)
+        #expect(try cleared.object()["version_header_names"] as? [String] == [])
+        let refused = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_headers": ["X-Token": secret]])
+        #expect(refused.status == 422)
+        #expect(try refused.object()["field"] as? String == "version_headers")
+        let shown = try await server.send("GET", "/v1/watches/\(id)", token: key)
+        #expect(try shown.object()["version_url"] is NSNull)
+        // null clears them on a watch that keeps its version check.
+        let again = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: version.merging(["version_headers": ["X-Token": secret]]) { $1 })
+        #expect(try again.object()["version_header_names"] as? [String] == ["x-token"])
+        let nulled = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_headers": NSNull()])
+        #expect(try nulled.object()["version_header_names"] as? [String] == [])
+        #expect(try nulled.object()["version_pointer"] as? String == "/v")
+    }
+
     @Test(arguments: [
         ("http://127.0.0.1/", "127.0.0.1"),
         ("http://169.254.169.254/latest", "169.254."),

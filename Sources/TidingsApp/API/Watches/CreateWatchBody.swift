@@ -16,6 +16,7 @@ struct CreateWatchBody: Decodable {
         case intervalSeconds = "interval_seconds"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
+        case versionHeaders = "version_headers"
     }
 
     init(from decoder: any Decoder) throws {
@@ -33,8 +34,11 @@ struct CreateWatchBody: Decodable {
         if let problem = WatchValidation.versionPairProblem(url: versionURL, pointer: versionPointer) {
             throw container.fieldProblem(CodingKeys(stringValue: problem.field) ?? .versionURL, problem.message)
         }
+        let versionHeaders = try container.decodeUnlessAbsent(RequestHeadersBody.self, forKey: .versionHeaders)?.headers
         if let versionURL, let versionPointer {
-            versionCheck = VersionCheck(url: versionURL, pointer: versionPointer)
+            versionCheck = VersionCheck(url: versionURL, pointer: versionPointer, headers: versionHeaders ?? .none)
+        } else if versionHeaders != nil {
+            throw container.fieldProblem(CodingKeys.versionHeaders, WatchValidation.versionHeadersWithoutURL)
         } else {
             versionCheck = nil
         }

@@ -2,9 +2,11 @@ import TidingsDomain
 import TidingsHTTPServer
 
 /// `PATCH /v1/watches/{id}` body: only the fields present change. `null`
-/// clears `version_url`/`version_pointer`, `extract` and `headers`; the other
-/// fields cannot be null. `headers` replaces the whole set, since clients
-/// cannot read the stored values to merge with.
+/// clears `version_url`/`version_pointer`, `extract`, `headers` and
+/// `version_headers`; the other fields cannot be null. `headers` and
+/// `version_headers` replace the whole set, since clients cannot read the
+/// stored values to merge with; clearing the version check clears its
+/// headers.
 struct UpdateWatchBody: Decodable {
     let url: NormalizedURL?
     let name: String?
@@ -14,6 +16,7 @@ struct UpdateWatchBody: Decodable {
     let versionPointer: String??
     let extract: ExtractionRule??
     let headers: RequestHeaders?
+    let versionHeaders: RequestHeaders?
     let paused: Bool?
 
     enum CodingKeys: String, CodingKey {
@@ -21,6 +24,7 @@ struct UpdateWatchBody: Decodable {
         case intervalSeconds = "interval_seconds"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
+        case versionHeaders = "version_headers"
     }
 
     init(from decoder: any Decoder) throws {
@@ -38,6 +42,7 @@ struct UpdateWatchBody: Decodable {
         if let pointer = versionPointer ?? nil { try WatchValidation.jsonPointer(pointer, key: .versionPointer, in: container) }
         extract = try Self.nullable(ExtractionRuleBody.self, .extract, in: container).map { $0?.rule }
         headers = try Self.nullable(RequestHeadersBody.self, .headers, in: container).map { $0?.headers ?? .none }
+        versionHeaders = try Self.nullable(RequestHeadersBody.self, .versionHeaders, in: container).map { $0?.headers ?? .none }
     }
 
     /// Applies the present fields; checks the rule that needs the stored
@@ -49,10 +54,14 @@ struct UpdateWatchBody: Decodable {
         if let paused { settings.paused = paused }
         if let extract { settings.extract = extract }
         if let headers { settings.headers = headers }
-        if versionURL != nil || versionPointer != nil {
+        if versionURL != nil || versionPointer != nil || versionHeaders != nil {
+            let url = versionURL ?? settings.versionCheck?.url
+            let pointer = versionPointer ?? settings.versionCheck?.pointer
+            // Clearing the version check drops its stored headers; headers
+            // given in the request without one are refused.
+            let storedHeaders = url == nil && pointer == nil ? nil : settings.versionCheck?.headers
             settings.versionCheck = try WatchValidation.versionCheck(
-                url: versionURL ?? settings.versionCheck?.url,
-                pointer: versionPointer ?? settings.versionCheck?.pointer
+                url: url, pointer: pointer, headers: versionHeaders ?? storedHeaders ?? .none
             )
         }
     }

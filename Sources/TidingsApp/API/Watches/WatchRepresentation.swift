@@ -4,7 +4,7 @@ import TidingsHTTPServer
 import TidingsJSON
 
 /// A watch as the API shows it. Request header values are write-only: only
-/// `header_names` appear.
+/// `header_names` and `version_header_names` appear.
 struct WatchRepresentation: Encodable, Sendable {
     let watch: Watch
 
@@ -18,6 +18,7 @@ struct WatchRepresentation: Encodable, Sendable {
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
         case headerNames = "header_names"
+        case versionHeaderNames = "version_header_names"
         case lastCheckedAt = "last_checked_at"
         case lastCheckResult = "last_check_result"
         case lastChangedAt = "last_changed_at"
@@ -46,6 +47,7 @@ struct WatchRepresentation: Encodable, Sendable {
         try container.encode(watch.intervalSeconds, forKey: .intervalSeconds)
         try container.encode(watch.versionURL, forKey: .versionURL)
         try container.encode(watch.versionPointer, forKey: .versionPointer)
+        try container.encode(watch.versionHeaderNames, forKey: .versionHeaderNames)
         try container.encode(watch.extract, forKey: .extract)
         try container.encode(watch.headerNames, forKey: .headerNames)
         try container.encode(watch.paused, forKey: .paused)
@@ -116,6 +118,8 @@ extension WatchRepresentation: JSONWritable {
         writer.value(watch.updatedAt)
         writer.key("url")
         writer.value(watch.url)
+        writer.key("version_header_names")
+        writer.value(watch.versionHeaderNames)
         writer.key("version_pointer")
         writer.value(watch.versionPointer)
         writer.key("version_url")

@@ -36,12 +36,18 @@ enum WatchValidation {
         }
     }
 
-    /// The version check of a merged update; 422 for a half-set pair.
-    static func versionCheck(url: NormalizedURL?, pointer: String?) throws(HTTPError) -> VersionCheck? {
+    static let versionHeadersWithoutURL = "are sent only to version_url, which is not set"
+
+    /// The version check of a merged update; 422 for a half-set pair, or
+    /// for version headers without a version URL to send them to.
+    static func versionCheck(url: NormalizedURL?, pointer: String?, headers: RequestHeaders) throws(HTTPError) -> VersionCheck? {
         if let problem = versionPairProblem(url: url, pointer: pointer) {
             throw HTTPError.field(problem.field, problem.message)
         }
-        guard let url, let pointer else { return nil }
-        return VersionCheck(url: url, pointer: pointer)
+        guard let url, let pointer else {
+            if !headers.fields.isEmpty { throw HTTPError.field("version_headers", versionHeadersWithoutURL) }
+            return nil
+        }
+        return VersionCheck(url: url, pointer: pointer, headers: headers)
     }
 }
