@@ -12,7 +12,7 @@ extension WatchStore {
                    AS header_names,
                (SELECT coalesce(jsonb_agg(name ORDER BY name), '[]'::jsonb) FROM jsonb_object_keys(t.version_headers) AS name)::text
                    AS version_header_names,
-               w.paused, w.state,
+               w.paused, w.notify, w.state,
                -- A check of the target checks all its watches; quiet checks
                -- (304, unchanged) only write the target (batched).
                CASE WHEN w.last_checked_at IS NOT NULL THEN greatest(w.last_checked_at, t.last_checked_at) END
@@ -56,11 +56,10 @@ extension WatchStore {
             headerNames: try decodeJSON([String].self, column: "header_names", of: row),
             versionHeaderNames: try decodeJSON([String].self, column: "version_header_names", of: row),
             paused: try row.decode("paused"),
-            state: try parse(WatchState.self, try row.decode("state"), column: "state"),
+            notify: try row.decode("notify"),
+            state: try row.decode("state"),
             lastCheckedAt: try row.decode("last_checked_at"),
-            lastCheckResult: try row.decode("last_check_result", as: String?.self).map {
-                try parse(CheckResult.self, $0, column: "last_check_result")
-            },
+            lastCheckResult: try row.decode("last_check_result"),
             lastChangedAt: try row.decode("last_changed_at"),
             contentHash: try row.decode("content_hash"),
             unreadCount: try row.decode("unread_count"),
@@ -101,7 +100,8 @@ extension WatchStore {
             intervalSeconds: try row.decode("interval_seconds"),
             versionCheck: versionCheck,
             extract: try extract(from: row),
-            paused: try row.decode("paused")
+            paused: try row.decode("paused"),
+            notify: try row.decode("notify")
         )
     }
 
@@ -137,12 +137,5 @@ extension WatchStore {
         } catch {
             throw PostgresError(code: .decoding, message: "column \"\(column)\" does not hold the expected JSON")
         }
-    }
-
-    private static func parse<Value: RawRepresentable<String>>(_ type: Value.Type, _ text: String, column: String) throws -> Value {
-        guard let value = Value(rawValue: text) else {
-            throw PostgresError(code: .decoding, message: "column \"\(column)\": unknown value \(text.debugDescription)")
-        }
-        return value
     }
 }

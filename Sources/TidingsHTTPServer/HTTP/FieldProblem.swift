@@ -53,6 +53,23 @@ extension KeyedDecodingContainer {
         return try decode(type, forKey: key)
     }
 
+    /// One of a closed set of names (`Choice`'s raw values); anything else
+    /// is a problem naming `key` and listing the names.
+    package func decodeChoice<Choice: RawRepresentable<String> & CaseIterable>(_ type: Choice.Type, forKey key: Key) throws -> Choice {
+        let raw = try decode(String.self, forKey: key)
+        guard let choice = Choice(rawValue: raw) else {
+            throw fieldProblem(key, "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return choice
+    }
+
+    /// `decodeChoice` for an optional field the contract gives no null.
+    package func decodeChoiceUnlessAbsent<Choice: RawRepresentable<String> & CaseIterable>(_ type: Choice.Type, forKey key: Key) throws -> Choice? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) { throw fieldProblem(key, "must not be null") }
+        return try decodeChoice(type, forKey: key)
+    }
+
     /// An integer field, or nil when absent. A number that is not a whole
     /// `Int` (a fraction, 1e300, 2^64) is a problem naming `key`:
     /// `JSONDecoder` throws an internal error for it, which surfaces without

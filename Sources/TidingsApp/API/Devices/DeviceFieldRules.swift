@@ -8,14 +8,6 @@ enum DeviceFieldRules {
     static let appIDMaxLength = 255
     static let nameMaxLength = 200
 
-    static func platform<Key: CodingKey>(_ raw: String, key: Key, in container: KeyedDecodingContainer<Key>) throws -> DevicePlatform {
-        guard let platform = DevicePlatform(rawValue: raw) else {
-            let allowed = DevicePlatform.allCases.map(\.rawValue).joined(separator: ", ")
-            throw container.fieldProblem(key, "must be one of \(allowed)")
-        }
-        return platform
-    }
-
     /// BCP 47 tags and POSIX-style locales alike (`en`, `pt-BR`, `zh_Hant_TW`):
     /// checked loosely, since the value is only passed on to the push payload.
     static func validateLocale<Key: CodingKey>(_ locale: String, key: Key, in container: KeyedDecodingContainer<Key>) throws {

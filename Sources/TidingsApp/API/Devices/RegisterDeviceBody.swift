@@ -14,7 +14,7 @@ struct RegisterDeviceBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let platform = try DeviceFieldRules.platform(try container.decode(String.self, forKey: .platform), key: .platform, in: container)
+        let platform = try container.decodeChoice(DevicePlatform.self, forKey: .platform)
         let pushToken = try container.decode(String.self, forKey: .pushToken)
         try TextField.validate(pushToken, key: .pushToken, in: container, maxLength: DeviceFieldRules.pushTokenMaxLength)
         let appID = try TextField.decodeOptional(.appID, in: container) {

@@ -17,7 +17,7 @@ struct UpdateDeviceBody: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var changes = DeviceChanges()
         if container.contains(.platform) {
-            changes.platform = try DeviceFieldRules.platform(try container.decode(String.self, forKey: .platform), key: .platform, in: container)
+            changes.platform = try container.decodeChoice(DevicePlatform.self, forKey: .platform)
         }
         changes.appID = try TextField.decodeClearable(.appID, in: container) {
             try TextField.validate($0, key: .appID, in: container, maxLength: DeviceFieldRules.appIDMaxLength)
