@@ -32,7 +32,8 @@ struct APIRoutes {
         let authenticator = Authenticator(adminToken: adminToken, accounts: accounts, cache: credentialCache)
         let addresses = TargetAddressPolicy(ssrfGuard: SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets))
         AccountsController(accounts: accounts, authenticator: authenticator, defaultLimits: configuration.userLimits).register(on: &router)
-        DevicesController(devices: DeviceStore(database: database), authenticator: authenticator).register(on: &router)
+        DevicesController(devices: DeviceStore(database: database), pushes: PushStore(database: database), authenticator: authenticator)
+            .register(on: &router)
         WatchesController(
             watches: WatchStore(database: database, secrets: secrets),
             authenticator: authenticator,
@@ -43,6 +44,7 @@ struct APIRoutes {
         WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates)
             .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
+        PushAppsController(apps: PushAppStore(database: database, secrets: secrets), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database, secrets: secrets)
         let deliveries = DeliveryStore(database: database)
         for scope in [WebhookScope.user, .global] {

@@ -187,6 +187,7 @@ package final class Application: Sendable {
             "secret_key.id": keyring.current.id,
             "rows": String(result.total),
             "webhooks": String(result.webhooks),
+            "push_apps": String(result.pushApps),
             "targets": String(result.targets),
             "targets.merged": String(result.mergedTargets),
             "keys": String(result.keys),

@@ -161,21 +161,26 @@ package struct DeviceStore: Sendable {
     }
 
     /// Removes the user's devices holding any of `pushTokens` (tokens a push
-    /// gateway reported dead) and returns them; unknown tokens are skipped.
+    /// gateway reported dead), announces each as `device.invalidated`, and
+    /// returns them; unknown tokens are skipped.
     package func invalidate(userID: UUID, pushTokens: [String]) throws -> [Device] {
         // The tokens travel as one JSON array parameter: a list of any length
         // in a single bind, with JSON's escaping instead of array-literal quoting.
         let tokens = String(decoding: try JSONEncoder().encode(pushTokens), as: UTF8.self)
-        return try database.query("""
-            WITH removed AS (
-                DELETE FROM devices d
-                USING (SELECT DISTINCT value AS token FROM jsonb_array_elements_text(\(tokens)::jsonb)) AS dead
-                WHERE d.user_id = \(userID) AND md5(d.push_token) = md5(dead.token) AND d.push_token = dead.token
-                RETURNING \(unsafeSQL: Self.columns)
-            )
-            SELECT \(unsafeSQL: Self.columns) FROM removed ORDER BY created_at, id
-            """).map(Self.device(from:))
+        return try database.withTransaction { connection in
+            try connection.query("""
+                SELECT \(unsafeSQL: Self.columns) FROM invalidate_devices(ARRAY(
+                    SELECT d.id FROM devices d
+                    JOIN (SELECT DISTINCT value AS token FROM jsonb_array_elements_text(\(tokens)::jsonb)) AS dead
+                        ON md5(d.push_token) = md5(dead.token) AND d.push_token = dead.token
+                    WHERE d.user_id = \(userID)
+                ), \(Self.gatewayInvalidationReason))
+                """).map(Self.device(from:))
+        }
     }
+
+    /// The `reason` of `device.invalidated` for tokens a gateway reported.
+    package static let gatewayInvalidationReason = "reported dead through POST /v1/devices/invalidations"
 
     private static func device(from row: PostgresRow) throws -> Device {
         Device(

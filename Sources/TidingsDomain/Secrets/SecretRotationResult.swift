@@ -7,6 +7,8 @@ package struct SecretRotationResult: Sendable, Equatable, CustomStringConvertibl
     /// Plain targets found to duplicate a sealed one (same URL, headers and
     /// version check): their watches moved to it and they were deleted.
     package var mergedTargets = 0
+    /// Push apps whose private key was re-sealed.
+    package var pushApps = 0
     /// Rows of `sealed_keys` re-sealed.
     package var keys = 0
     /// Rows still to do when the run stopped (kept locked by others, or
@@ -16,11 +18,11 @@ package struct SecretRotationResult: Sendable, Equatable, CustomStringConvertibl
     package init() {}
 
     package var total: Int {
-        webhooks + targets + mergedTargets + keys
+        webhooks + targets + mergedTargets + pushApps + keys
     }
 
     package var description: String {
-        "\(total) rows changed: \(webhooks) webhooks, \(targets) targets (\(mergedTargets) more merged into an equal target), \(keys) stored keys"
+        "\(total) rows changed: \(webhooks) webhooks, \(targets) targets (\(mergedTargets) more merged into an equal target), \(pushApps) push apps, \(keys) stored keys"
             + (remaining > 0 ? "; \(remaining) rows left" : "")
     }
 }

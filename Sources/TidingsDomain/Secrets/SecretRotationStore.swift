@@ -42,6 +42,7 @@ package struct SecretRotationStore: Sendable {
         for pass in 1...max(passes, 1) {
             result.keys += try resealKeys(prefix: prefix)
             result.webhooks += try resealWebhooks(prefix: prefix)
+            result.pushApps += try resealPushApps(prefix: prefix)
             let targets = try resealTargets(scope, prefix: prefix)
             result.targets += targets.resealed
             result.mergedTargets += targets.merged
@@ -133,6 +134,29 @@ package struct SecretRotationStore: Sendable {
     private func reseal(_ stored: String, prefix: String) throws -> String {
         guard !stored.hasPrefix(prefix) else { return stored }
         return try secrets.sealWebhookSecret(try secrets.openWebhookSecret(stored))
+    }
+
+    // MARK: push_apps
+
+    /// Push app keys are sealed from the start (migration 0020), so only a
+    /// key rotation finds any; there are a handful, one transaction does.
+    private func resealPushApps(prefix: String) throws -> Int {
+        try database.withTransaction { connection in
+            let rows = try connection.query("""
+                SELECT id, private_key FROM push_apps
+                WHERE left(private_key, length(\(prefix))) <> \(prefix)
+                ORDER BY id
+                FOR UPDATE SKIP LOCKED
+                """)
+            var changed = 0
+            for row in rows {
+                let resealed = try secrets.sealPushKey(try secrets.openPushKey(try row.decode("private_key")))
+                changed += try connection.execute("""
+                    UPDATE push_apps SET private_key = \(resealed) WHERE id = \(try row.decode("id", as: UUID.self))
+                    """)
+            }
+            return changed
+        }
     }
 
     // MARK: targets
@@ -348,8 +372,11 @@ package struct SecretRotationStore: Sendable {
             SELECT count(*) AS n FROM webhooks
             WHERE left(secret, length(\(prefix))) <> \(prefix) OR left(previous_secret, length(\(prefix))) <> \(prefix)
             """).single().decode("n", as: Int.self)
+        let pushApps = try database.query("""
+            SELECT count(*) AS n FROM push_apps WHERE left(private_key, length(\(prefix))) <> \(prefix)
+            """).single().decode("n", as: Int.self)
         let targets = try database.query(Self.targetCount(scope, prefix: prefix)).single().decode("n", as: Int.self)
-        return keys + webhooks + targets
+        return keys + webhooks + pushApps + targets
     }
 
     private static let firstID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))

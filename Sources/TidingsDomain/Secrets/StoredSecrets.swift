@@ -48,6 +48,18 @@ package struct StoredSecrets: Sendable {
         return try keyring.open(stored, context: Self.webhookSecretContext)
     }
 
+    // MARK: Push app keys
+
+    static let pushKeyContext = "push_apps.private_key"
+
+    func sealPushKey(_ pem: String) throws -> String {
+        try keyring.seal(pem, context: Self.pushKeyContext)
+    }
+
+    func openPushKey(_ stored: String) throws(SecretError) -> String {
+        try keyring.open(stored, context: Self.pushKeyContext)
+    }
+
     // MARK: Request headers
 
     /// The column of `targets` a header value is sealed for: a watch's

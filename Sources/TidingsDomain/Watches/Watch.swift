@@ -18,6 +18,7 @@ package struct Watch: Sendable {
     /// Lower-case names of the version endpoint's own request headers.
     package let versionHeaderNames: [String]
     package let paused: Bool
+    package let notify: WatchNotify
     package let state: WatchState
     package let lastCheckedAt: Date?
     package let lastCheckResult: CheckResult?

@@ -12,6 +12,7 @@ package struct WatchSettings: Sendable, Equatable {
     package var versionCheck: VersionCheck?
     package var extract: ExtractionRule?
     package var paused: Bool
+    package var notify: WatchNotify
 
     package init(
         url: NormalizedURL,
@@ -20,7 +21,8 @@ package struct WatchSettings: Sendable, Equatable {
         intervalSeconds: Int = WatchSettings.defaultIntervalSeconds,
         versionCheck: VersionCheck? = nil,
         extract: ExtractionRule? = nil,
-        paused: Bool = false
+        paused: Bool = false,
+        notify: WatchNotify = .badge
     ) {
         self.url = url
         self.headers = headers
@@ -30,6 +32,7 @@ package struct WatchSettings: Sendable, Equatable {
         self.versionCheck = versionCheck
         self.extract = extract
         self.paused = paused
+        self.notify = notify
     }
 
     /// Whether `other` fetches something else than this: another target

@@ -34,9 +34,9 @@ package struct WatchStore: Sendable {
             try database.withTransaction { connection in
                 let targetID = try Self.attachTarget(settings, secrets: secrets, on: connection)
                 let id = try connection.query("""
-                    INSERT INTO watches (user_id, target_id, name, interval_seconds, extract, paused)
+                    INSERT INTO watches (user_id, target_id, name, interval_seconds, extract, paused, notify)
                     VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
-                            \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused))
+                            \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused), \(settings.notify))
                     RETURNING id
                     """).single().decode("id", as: UUID.self)
                 return try Self.requireWatch(userID: userID, id: id, on: connection)
@@ -105,7 +105,7 @@ package struct WatchStore: Sendable {
             guard let row = try connection.query("""
                 SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
                        t.version_url, t.version_pointer, t.version_headers::text AS version_headers,
-                       w.extract::text AS extract, w.paused
+                       w.extract::text AS extract, w.paused, w.notify
                 FROM watches w JOIN targets t ON t.id = w.target_id
                 WHERE w.id = \(id) AND w.user_id = \(userID)
                 FOR UPDATE OF w
@@ -128,6 +128,7 @@ package struct WatchStore: Sendable {
                 UPDATE watches
                 SET target_id = \(targetID), name = \(updated.name), interval_seconds = \(updated.intervalSeconds),
                     extract = \(try Self.extractJSON(updated.extract))::jsonb, paused = \(updated.paused),
+                    notify = \(updated.notify),
                     updated_at = now()
                 WHERE id = \(id)
                 """)

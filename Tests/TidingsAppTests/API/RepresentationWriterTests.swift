@@ -44,6 +44,7 @@ import TidingsJSON
             name: text ?? "", intervalSeconds: 300,
             versionURL: text, versionPointer: text.map { "/\($0)" },
             extract: extract, headerNames: headerNames, versionHeaderNames: headerNames.reversed(), paused: text == nil,
+            notify: text == nil ? .badge : .alert,
             state: text == nil ? .pending : .failing,
             lastCheckedAt: date, lastCheckResult: result, lastChangedAt: date,
             contentHash: text == nil ? nil : String(repeating: "ab", count: 32),

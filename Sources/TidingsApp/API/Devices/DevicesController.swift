@@ -7,6 +7,7 @@ import TidingsHTTPServer
 /// are never logged, only device ids.
 struct DevicesController: Sendable {
     let devices: DeviceStore
+    let pushes: PushStore
     let authenticator: Authenticator
 
     func register(on router: inout Router) {
@@ -16,6 +17,15 @@ struct DevicesController: Sendable {
         router.get("/v1/devices/{id}", use: showDevice)
         router.patch("/v1/devices/{id}", use: updateDevice)
         router.delete("/v1/devices/{id}", use: deleteDevice)
+        router.get("/v1/devices/{id}/pushes", use: listPushes)
+    }
+
+    @Sendable func listPushes(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let userID = try authenticator.requireUser(request)
+        guard let page = try pushes.list(deviceID: try context.uuidParameter("id"), userID: userID, try request.pageRequest()) else {
+            throw Self.deviceNotFound
+        }
+        return .json(ListResponse(page, PushRepresentation.init))
     }
 
     @Sendable func registerDevice(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {

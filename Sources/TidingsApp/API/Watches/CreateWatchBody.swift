@@ -10,9 +10,10 @@ struct CreateWatchBody: Decodable {
     let versionCheck: VersionCheck?
     let extract: ExtractionRule?
     let headers: RequestHeaders
+    let notify: WatchNotify?
 
     enum CodingKeys: String, CodingKey {
-        case url, name, extract, headers
+        case url, name, extract, headers, notify
         case intervalSeconds = "interval_seconds"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
@@ -44,5 +45,6 @@ struct CreateWatchBody: Decodable {
         }
         extract = try container.decodeUnlessAbsent(ExtractionRuleBody.self, forKey: .extract)?.rule
         headers = try container.decodeUnlessAbsent(RequestHeadersBody.self, forKey: .headers)?.headers ?? .none
+        notify = try container.decodeChoiceUnlessAbsent(WatchNotify.self, forKey: .notify)
     }
 }

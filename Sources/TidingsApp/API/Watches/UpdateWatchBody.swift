@@ -18,9 +18,10 @@ struct UpdateWatchBody: Decodable {
     let headers: RequestHeaders?
     let versionHeaders: RequestHeaders?
     let paused: Bool?
+    let notify: WatchNotify?
 
     enum CodingKeys: String, CodingKey {
-        case url, name, extract, headers, paused
+        case url, name, extract, headers, paused, notify
         case intervalSeconds = "interval_seconds"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
@@ -35,6 +36,7 @@ struct UpdateWatchBody: Decodable {
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
         intervalSeconds = try container.decodeIntegerIfPresent(forKey: .intervalSeconds)
         paused = try container.decodeUnlessAbsent(Bool.self, forKey: .paused)
+        notify = try container.decodeChoiceUnlessAbsent(WatchNotify.self, forKey: .notify)
         versionURL = try Self.nullable(String.self, .versionURL, in: container).map { text in
             try text.map { try WatchValidation.url($0, key: .versionURL, in: container) }
         }
@@ -52,6 +54,7 @@ struct UpdateWatchBody: Decodable {
         if let name { settings.name = name }
         if let intervalSeconds { settings.intervalSeconds = intervalSeconds }
         if let paused { settings.paused = paused }
+        if let notify { settings.notify = notify }
         if let extract { settings.extract = extract }
         if let headers { settings.headers = headers }
         if versionURL != nil || versionPointer != nil || versionHeaders != nil {

@@ -13,7 +13,7 @@ struct WatchRepresentation: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, url, name, extract, paused, state
+        case id, url, name, extract, paused, notify, state
         case intervalSeconds = "interval_seconds"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
@@ -51,6 +51,7 @@ struct WatchRepresentation: Encodable, Sendable {
         try container.encode(watch.extract, forKey: .extract)
         try container.encode(watch.headerNames, forKey: .headerNames)
         try container.encode(watch.paused, forKey: .paused)
+        try container.encode(watch.notify.rawValue, forKey: .notify)
         try container.encode(watch.state.rawValue, forKey: .state)
         try container.encode(watch.lastCheckedAt, forKey: .lastCheckedAt)
         try container.encode(watch.lastCheckResult?.rawValue, forKey: .lastCheckResult)
@@ -108,6 +109,8 @@ extension WatchRepresentation: JSONWritable {
         writer.value(watch.lastError)
         writer.key("name")
         writer.value(watch.name)
+        writer.key("notify")
+        writer.value(watch.notify.rawValue)
         writer.key("paused")
         writer.value(watch.paused)
         writer.key("state")

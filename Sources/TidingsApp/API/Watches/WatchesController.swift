@@ -34,7 +34,8 @@ struct WatchesController: Sendable {
             name: body.name,
             intervalSeconds: interval,
             versionCheck: body.versionCheck,
-            extract: body.extract
+            extract: body.extract,
+            notify: body.notify ?? .badge
         )
         let watch = try HTTPError.mappingLimits { try watches.create(userID: userID, settings: settings) }
         context.logger.info("watch created", metadata: Self.metadata(watch))

@@ -1,0 +1,162 @@
+import FoundationEssentials
+import TidingsPostgres
+
+/// The `push_apps` table: the admin's push credentials. Private keys are
+/// sealed on the way in and opened only by `credentials(of:)`, for the push
+/// dispatcher, and by `update`, which needs the whole set to edit.
+package struct PushAppStore: Sendable {
+    private let database: PostgresClient
+    private let secrets: StoredSecrets
+
+    package init(database: PostgresClient, secrets: StoredSecrets) {
+        self.database = database
+        self.secrets = secrets
+    }
+
+    private static let columns = """
+        id, platform, app_id, environment, team_id, key_id, project_id, client_email, token_uri, created_at, updated_at
+        """
+
+    /// Nil when an app of the same platform and app id exists.
+    package func create(_ app: NewPushApp) throws -> PushApp? {
+        let fields = try StoredFields(app, secrets: secrets)
+        return try database.query("""
+            INSERT INTO push_apps (platform, app_id, environment, team_id, key_id, project_id, client_email, token_uri, private_key)
+            VALUES (\(app.credentials.platform), \(app.appID), \(fields.environment), \(fields.teamID), \(fields.keyID),
+                    \(fields.projectID), \(fields.clientEmail), \(fields.tokenURI), \(fields.sealedKey))
+            ON CONFLICT ON CONSTRAINT push_apps_platform_app_key DO NOTHING
+            RETURNING \(unsafeSQL: Self.columns)
+            """).first.map(Self.app(from:))
+    }
+
+    package func list(_ page: PageRequest) throws -> Page<PushApp> {
+        let rows = try database.query("""
+            SELECT \(unsafeSQL: Self.columns) FROM push_apps
+            WHERE (created_at, id) > (\(page.after.createdAt), \(page.after.id))
+            ORDER BY created_at, id LIMIT \(page.limit + 1)
+            """)
+        return Page.from(rows: try rows.map(Self.app(from:)), limit: page.limit) {
+            PageCursor(createdAt: $0.createdAt, id: $0.id)
+        }
+    }
+
+    package func app(id: UUID) throws -> PushApp? {
+        try database.query("SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE id = \(id)").first.map(Self.app(from:))
+    }
+
+    /// The app and its opened credentials, for sending.
+    package func credentials(of id: UUID) throws -> (app: PushApp, credentials: PushAppCredentials)? {
+        guard let row = try database.query("""
+            SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id)
+            """).first
+        else { return nil }
+        let app = try Self.app(from: row)
+        return (app, try Self.credentials(of: app, sealedKey: try row.decode("private_key"), secrets: secrets))
+    }
+
+    package enum UpdateOutcome: Sendable {
+        case updated(PushApp)
+        case notFound
+        /// Another app has the platform and app id the edit asked for.
+        case conflict
+    }
+
+    /// Lets `edit` change the app (its key opened) and stores the result in
+    /// one transaction with the row locked; an error thrown by `edit`
+    /// leaves everything as it was. The platform cannot change.
+    package func update(id: UUID, _ edit: (inout NewPushApp) throws -> Void) throws -> UpdateOutcome {
+        try database.withTransaction { connection in
+            guard let row = try connection.query("""
+                SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id) FOR UPDATE
+                """).first
+            else { return .notFound }
+            let stored = try Self.app(from: row)
+            let current = NewPushApp(
+                appID: stored.appID,
+                credentials: try Self.credentials(of: stored, sealedKey: try row.decode("private_key"), secrets: secrets)
+            )
+            var updated = current
+            try edit(&updated)
+            precondition(updated.credentials.platform == current.credentials.platform, "a push app's platform cannot change")
+            guard updated != current else { return .updated(stored) }
+            let fields = try StoredFields(updated, secrets: secrets)
+            let conflicting = try connection.query("""
+                SELECT 1 AS found FROM push_apps WHERE platform = \(updated.credentials.platform) AND app_id = \(updated.appID) AND id <> \(id)
+                """).first != nil
+            guard !conflicting else { return .conflict }
+            let written = try connection.query("""
+                UPDATE push_apps
+                SET app_id = \(updated.appID), environment = \(fields.environment), team_id = \(fields.teamID),
+                    key_id = \(fields.keyID), project_id = \(fields.projectID), client_email = \(fields.clientEmail),
+                    token_uri = \(fields.tokenURI), private_key = \(fields.sealedKey), updated_at = now()
+                WHERE id = \(id)
+                RETURNING \(unsafeSQL: Self.columns)
+                """).single()
+            return .updated(try Self.app(from: written))
+        }
+    }
+
+    /// Deletes the app; its pending pushes go with it.
+    package func delete(id: UUID) throws -> Bool {
+        try database.withConnection { try $0.execute("DELETE FROM push_apps WHERE id = \(id)") } == 1
+    }
+
+    // MARK: Rows
+
+    /// The columns of one app, its key sealed.
+    private struct StoredFields {
+        var environment: String?
+        var teamID: String?
+        var keyID: String?
+        var projectID: String?
+        var clientEmail: String?
+        var tokenURI: String?
+        let sealedKey: String
+
+        init(_ app: NewPushApp, secrets: StoredSecrets) throws {
+            sealedKey = try secrets.sealPushKey(app.credentials.privateKeyPEM)
+            switch app.credentials {
+            case .apns(let environment, let teamID, let keyID, _):
+                self.environment = environment.rawValue
+                self.teamID = teamID
+                self.keyID = keyID
+            case .fcm(let projectID, let clientEmail, let tokenURI, _):
+                self.projectID = projectID
+                self.clientEmail = clientEmail
+                self.tokenURI = tokenURI
+            }
+        }
+    }
+
+    private static func credentials(of app: PushApp, sealedKey: String, secrets: StoredSecrets) throws -> PushAppCredentials {
+        let pem = try secrets.openPushKey(sealedKey)
+        switch app.platform {
+        case .apns:
+            guard let environment = app.environment, let teamID = app.teamID, let keyID = app.keyID else {
+                throw PostgresError(code: .decoding, message: "push app \(app.id) lacks its APNs fields")
+            }
+            return .apns(environment: environment, teamID: teamID, keyID: keyID, privateKeyPEM: pem)
+        case .fcm:
+            guard let projectID = app.projectID, let clientEmail = app.clientEmail, let tokenURI = app.tokenURI else {
+                throw PostgresError(code: .decoding, message: "push app \(app.id) lacks its FCM fields")
+            }
+            return .fcm(projectID: projectID, clientEmail: clientEmail, tokenURI: tokenURI, privateKeyPEM: pem)
+        }
+    }
+
+    private static func app(from row: PostgresRow) throws -> PushApp {
+        PushApp(
+            id: try row.decode("id"),
+            platform: try row.decode("platform"),
+            appID: try row.decode("app_id"),
+            environment: try row.decode("environment"),
+            teamID: try row.decode("team_id"),
+            keyID: try row.decode("key_id"),
+            projectID: try row.decode("project_id"),
+            clientEmail: try row.decode("client_email"),
+            tokenURI: try row.decode("token_uri"),
+            createdAt: try row.decode("created_at"),
+            updatedAt: try row.decode("updated_at")
+        )
+    }
+}
