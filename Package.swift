@@ -96,6 +96,13 @@ let package = Package(
             dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsJSON", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
         ),
 
+        // Direct push: APNs and FCM over HTTP/2 (Transport/: credentials,
+        // requests, answers). No database: the push engine drives it.
+        .target(
+            name: "TidingsPush",
+            dependencies: ["TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
+        ),
+
         // Edge and wiring: REST handlers, configuration, start-up and shutdown.
         .target(
             name: "TidingsApp",
@@ -148,6 +155,10 @@ let package = Package(
         .testTarget(
             name: "TidingsHTTPClientTests",
             dependencies: ["TidingsHTTPClient", "TidingsObservability", "TidingsTestSupport"]
+        ),
+        .testTarget(
+            name: "TidingsPushTests",
+            dependencies: ["TidingsPush", "TidingsCrypto", "TidingsHTTPClient", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsExtractionTests",

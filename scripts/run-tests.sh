@@ -23,20 +23,31 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# A venv at $1 with the pinned packages of requirements file $2, made once
+# and remade only when the pins change or its interpreter is gone.
+python_venv() {
+    local venv=$1 requirements=$2
+    if ! cmp -s "$requirements" "$venv/installed-requirements.txt" 2>/dev/null \
+        || ! "$venv/bin/python" -c '' 2>/dev/null; then
+        rm -rf "$venv"
+        command -v python3 >/dev/null || scripts/install-deps.sh python3
+        python3 -m venv "$venv" 2>/dev/null || { rm -rf "$venv"; scripts/install-deps.sh python3-venv; python3 -m venv "$venv"; }
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
+        cp "$requirements" "$venv/installed-requirements.txt"
+    fi
+}
+
 # Webhook signatures are checked by the reference libraries (PyPI
-# standardwebhooks and svix, pinned), in a venv made once per requirements.
-webhook_venv=.build/webhook-verify-venv
-webhook_requirements=scripts/webhooks/requirements.txt
-if ! cmp -s "$webhook_requirements" "$webhook_venv/installed-requirements.txt" 2>/dev/null \
-    || ! "$webhook_venv/bin/python" -c '' 2>/dev/null; then
-    rm -rf "$webhook_venv"
-    command -v python3 >/dev/null || scripts/install-deps.sh python3
-    python3 -m venv "$webhook_venv" 2>/dev/null || { rm -rf "$webhook_venv"; scripts/install-deps.sh python3-venv; python3 -m venv "$webhook_venv"; }
-    "$webhook_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$webhook_requirements"
-    cp "$webhook_requirements" "$webhook_venv/installed-requirements.txt"
-fi
-TIDINGS_TEST_WEBHOOK_PYTHON=$PWD/$webhook_venv/bin/python
+# standardwebhooks and svix, pinned).
+python_venv .build/webhook-verify-venv scripts/webhooks/requirements.txt
+TIDINGS_TEST_WEBHOOK_PYTHON=$PWD/.build/webhook-verify-venv/bin/python
 export TIDINGS_TEST_WEBHOOK_PYTHON
+
+# The push tests run a mock APNs and FCM (HTTP/2 over TLS: hypercorn, h2,
+# cryptography, PyJWT, pinned).
+python_venv .build/push-mock-venv scripts/push-mock/requirements.txt
+TIDINGS_TEST_PUSH_PYTHON=$PWD/.build/push-mock-venv/bin/python
+export TIDINGS_TEST_PUSH_PYTHON
 
 TIDINGS_TEST_DATABASE_URL=$(scripts/test-postgres.sh start "$cluster_dir")
 export TIDINGS_TEST_DATABASE_URL

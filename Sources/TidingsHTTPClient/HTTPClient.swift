@@ -2,8 +2,11 @@ import TidingsObservability
 
 /// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface: many
 /// transfers in flight on one thread, keep-alive reuse, timeouts, a response
-/// size cap, a redirect limit, http/https only, and an SSRF guard applied to
-/// every address actually connected to.
+/// size cap, a redirect limit, http/https only, TLS always verified, and an
+/// SSRF guard applied to every address actually connected to (unless the
+/// client only ever requests operator-configured URLs). Per client, HTTP/2
+/// streams can be multiplexed on one connection per host and an extra CA
+/// file trusted (`HTTPClientConfiguration`).
 package final class HTTPClient: Sendable {
     package let configuration: HTTPClientConfiguration
     private let driver: CurlMultiDriver

@@ -55,6 +55,23 @@ import TidingsObservability
         #expect(error.message.contains("link-local range (169.254.0.0/16)"))
     }
 
+    @Test func operatorConfiguredClientsReachPrivateAddresses() async throws {
+        let server = try TestOriginServer { _ in .text("operator endpoint") }
+        let client = try makeClient {
+            $0.allowPrivateTargets = false
+            $0.urlSource = .operatorConfiguration
+        }
+        let tenantClient = try guardedClient()
+        defer { client.shutdown(); tenantClient.shutdown(); server.stop() }
+
+        let response = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/"))
+        let refused = try #require(await failure(of: HTTPClientRequest(url: "\(server.baseURL)/"), on: tenantClient))
+
+        #expect(response.status == 200 && response.text == "operator endpoint")
+        #expect(refused.code == .blockedAddress)
+        #expect(server.acceptedConnections == 1)
+    }
+
     @Test(arguments: ["ftp://127.0.0.1/file", "file:///etc/passwd", "gopher://127.0.0.1/"])
     func onlyHTTPAndHTTPSAreAccepted(_ url: String) async throws {
         let client = try makeClient()

@@ -18,6 +18,19 @@ package struct HTTPClientConfiguration: Sendable {
     package var maxConnectionsPerHost: Int
     /// Concurrent connections overall, and the size of the keep-alive cache.
     package var maxTotalConnections: Int
+    /// Whose URLs the client requests: tenants' (the SSRF guard applies,
+    /// the default) or only the operator's (it does not).
+    package var urlSource: URLSource = .tenants
+    /// A PEM file of CA certificates to trust for this client's TLS
+    /// connections (`TIDINGS_PUSH_CA_FILE`: a test CA, a private gateway's).
+    /// It takes the place of libcurl's default CA bundle file; the system CA
+    /// directory libcurl was built with (on Debian /etc/ssl/certs, which
+    /// holds the same public roots) stays trusted, so public services keep
+    /// working. Certificates are verified either way, always.
+    package var extraCAFile: String?
+    /// Many concurrent HTTP/2 streams per connection (push services); nil
+    /// for libcurl's defaults.
+    package var http2Multiplexing: HTTP2Multiplexing?
 
     package init(
         connectTimeout: Duration = .seconds(10),

@@ -16,6 +16,11 @@ extension CurlEasyTransfer {
         try set(CURLOPT_NOSIGNAL, 1)
         // HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise.
         try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        if configuration.http2Multiplexing != nil {
+            // Wait for the connection being set up rather than open another.
+            try set(CURLOPT_PIPEWAIT, 1)
+        }
+        try configureTLS(configuration)
         // At least 1 ms: libcurl reads 0 as "no timeout".
         try set(CURLOPT_CONNECTTIMEOUT_MS, max(Int(clamping: connectTimeout.roundedUpMilliseconds), 1))
         try set(CURLOPT_TIMEOUT_MS, max(Int(clamping: timeout.roundedUpMilliseconds), 1))
@@ -35,6 +40,17 @@ extension CurlEasyTransfer {
         try installCallbacks()
         try configureMethodAndBody(request)
         try configureHeaders(request)
+    }
+
+    /// Certificates are always verified (libcurl's defaults, set anyway so
+    /// that nothing can turn them off by accident), against the extra CA
+    /// file when one is configured.
+    private func configureTLS(_ configuration: HTTPClientConfiguration) throws(HTTPClientError) {
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let file = configuration.extraCAFile {
+            try set(CURLOPT_CAINFO, file)
+        }
     }
 
     private func configureMethodAndBody(_ request: HTTPClientRequest) throws(HTTPClientError) {

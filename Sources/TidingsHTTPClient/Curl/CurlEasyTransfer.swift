@@ -48,7 +48,7 @@ final class CurlEasyTransfer {
         self.handle = handle
         self.completion = completion
         self.ssrfGuard = SSRFGuard(
-            allowPrivateTargets: configuration.allowPrivateTargets,
+            allowPrivateTargets: configuration.allowPrivateTargets || configuration.urlSource == .operatorConfiguration,
             allowedAddresses: configuration.allowedAddresses
         )
         self.maxResponseSize = request.maxResponseSize ?? configuration.maxResponseSize

@@ -55,10 +55,12 @@ final class CurlMultiDriver: @unchecked Sendable {
         self.idleHandleLimit = max(configuration.maxTotalConnections, 64)
         self.configuration = configuration
         self.logger = logger
-        // The keep-alive cache holds as many idle connections as may be open at once.
-        CTidingsShims_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(configuration.maxTotalConnections, 1))
-        CTidingsShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(configuration.maxTotalConnections, 0))
-        CTidingsShims_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(configuration.maxConnectionsPerHost, 0))
+        do {
+            try Self.configure(multi, configuration)
+        } catch {
+            curl_multi_cleanup(multi)
+            throw error
+        }
         do {
             // The driver blocks in curl_multi_poll: a thread of its own.
             let thread = try JoinableThread(name: "tidings.curl") { [self] in run() }
@@ -66,6 +68,23 @@ final class CurlMultiDriver: @unchecked Sendable {
         } catch {
             curl_multi_cleanup(multi)
             throw HTTPClientError(code: .transport, message: "could not start the HTTP client thread (\(error))")
+        }
+    }
+
+    private static func configure(_ multi: UnsafeMutableRawPointer, _ configuration: HTTPClientConfiguration) throws(HTTPClientError) {
+        func set(_ option: CURLMoption, _ value: Int) throws(HTTPClientError) {
+            let code = CTidingsShims_curl_multi_setopt_long(multi, option, value)
+            guard code == CURLM_OK else {
+                throw HTTPClientError(code: .transport, message: "could not configure libcurl's multi handle: \(text(code))")
+            }
+        }
+        // The keep-alive cache holds as many idle connections as may be open at once.
+        try set(CURLMOPT_MAXCONNECTS, max(configuration.maxTotalConnections, 1))
+        try set(CURLMOPT_MAX_TOTAL_CONNECTIONS, max(configuration.maxTotalConnections, 0))
+        try set(CURLMOPT_MAX_HOST_CONNECTIONS, max(configuration.maxConnectionsPerHost, 0))
+        if let multiplexing = configuration.http2Multiplexing {
+            try set(CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+            try set(CURLMOPT_MAX_CONCURRENT_STREAMS, max(multiplexing.maxConcurrentStreams, 1))
         }
     }
 
