@@ -48,7 +48,7 @@ import TidingsPush
     @Test func concurrentSendsWaitForOneGrantAndShareOneConnection() async throws {
         try await withMockPush { fixture in
             let client = try fixture.fcmClient()
-            try await fixture.mock.setDelay(0.3)
+            try await fixture.mock.setDelay(1)
             let count = 30
 
             let results = await withTaskGroup(of: PushResult.self) { group in
@@ -123,8 +123,7 @@ import TidingsPush
             let clock = FakeClock(Date())
             let client = try fixture.fcmClient(now: clock.reading)
 
-            // Each failure holds for a cool-down; the fake clock skips it
-            // (the assertions' iat stays within the mock's tolerance).
+            // Each failure holds for a cool-down; the fake clock skips it.
             var results: [PushResult] = []
             for _ in 0..<5 {
                 results.append(await client.send(dataPush("device")))
