@@ -91,16 +91,19 @@ let package = Package(
                 "TidingsSynchronization",
             ]
         ),
-        .target(
-            name: "TidingsDispatcher",
-            dependencies: ["TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsJSON", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
-        ),
-
         // Direct push: APNs and FCM over HTTP/2 (Transport/: credentials,
         // requests, answers). No database: the push engine drives it.
         .target(
             name: "TidingsPush",
             dependencies: ["TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
+        ),
+        // The outbox engines: webhook deliveries and direct pushes.
+        .target(
+            name: "TidingsDispatcher",
+            dependencies: [
+                "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsJSON", "TidingsObservability", "TidingsPostgres",
+                "TidingsPush", "TidingsSynchronization",
+            ]
         ),
 
         // Edge and wiring: REST handlers, configuration, start-up and shutdown.
@@ -118,6 +121,7 @@ let package = Package(
                 "TidingsLocalPostgres",
                 "TidingsPoller",
                 "TidingsPostgres",
+                "TidingsPush",
                 "TidingsSynchronization",
             ]
         ),
@@ -129,7 +133,7 @@ let package = Package(
         // Small real HTTP servers (origins, receivers) shared by the test targets.
         .target(
             name: "TidingsTestSupport",
-            dependencies: ["TidingsObservability", "TidingsPostgres"],
+            dependencies: ["TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"],
             path: "Tests/TidingsTestSupport"
         ),
         .testTarget(

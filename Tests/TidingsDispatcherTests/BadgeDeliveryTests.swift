@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
                     """)
             }
         }
-        #expect(try await TestSupport.eventually { !receiver.requests("/badges").isEmpty })
+        #expect(try await eventually { !receiver.requests("/badges").isEmpty })
         // Give a second (wrong) delivery time to show up before counting.
         try await Task.sleep(for: .seconds(2))
 
@@ -39,7 +40,7 @@ import Testing
         // A read afterwards is a new number: delivered again, with a higher sequence.
         let read = try await harness.send("POST", "/v1/badge/read-all", token: user.key)
         #expect(read.status == 200)
-        #expect(try await TestSupport.eventually { receiver.requests("/badges").count == 2 })
+        #expect(try await eventually { receiver.requests("/badges").count == 2 })
         let after = try #require(receiver.requests("/badges").last?.json["data"] as? [String: Any])
         #expect(after["count"] as? Int == 0)
         #expect(after["sequence"] as? Int == 51)

@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsPostgres
@@ -18,7 +19,7 @@ import TidingsPostgres
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/flaky"))
         let event = try harness.enqueue(user: user.id)
 
-        #expect(try await TestSupport.eventually {
+        #expect(try await eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
         })
         let times = receiver.requests("/flaky").map(\.receivedAt)
@@ -51,7 +52,7 @@ import TidingsPostgres
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/moved"))
         try harness.enqueue(user: user.id)
 
-        #expect(try await TestSupport.eventually {
+        #expect(try await eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
         })
         #expect(receiver.requests("/moved").count == 1)
@@ -70,7 +71,7 @@ import TidingsPostgres
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/other"), eventTypes: ["webhook.disabled"])
         try harness.enqueue(user: user.id)
 
-        #expect(try await TestSupport.eventually { receiver.requests("/other").count == 1 })
+        #expect(try await eventually { receiver.requests("/other").count == 1 })
         let notice = try #require(receiver.requests("/other").first)
         #expect(notice.json["type"] as? String == "webhook.disabled")
         let data = try #require(notice.json["data"] as? [String: Any])
@@ -96,7 +97,7 @@ import TidingsPostgres
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/notices"), eventTypes: ["webhook.disabled"])
         try harness.enqueue(user: user.id)
 
-        #expect(try await TestSupport.eventually { receiver.requests("/notices").count == 1 })
+        #expect(try await eventually { receiver.requests("/notices").count == 1 })
         let data = try #require(receiver.requests("/notices")[0].json["data"] as? [String: Any])
         #expect(data["webhook_id"] as? String == down.id.uuidString.lowercased())
         #expect((data["reason"] as? String)?.hasPrefix("every delivery failed since ") == true)
@@ -119,7 +120,7 @@ import TidingsPostgres
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/slow"))
         try harness.enqueue(user: user.id)
 
-        #expect(try await TestSupport.eventually {
+        #expect(try await eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 1
         })
         let attempts = try #require(try await harness.deliveries(of: webhook.id, key: user.key).first?["attempts"] as? [[String: Any]])
@@ -145,10 +146,10 @@ import TidingsPostgres
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/fast"))
         try harness.enqueueBurst(user: user.id, count: 12)
 
-        #expect(try await TestSupport.eventually { receiver.requests("/fast").count == 12 })
+        #expect(try await eventually { receiver.requests("/fast").count == 12 })
         // The fast receiver had everything long before the slow one (12 x 400 ms / 2).
         #expect(receiver.requests("/slow").count < 12)
-        #expect(try await TestSupport.eventually { receiver.requests("/slow").count == 12 })
+        #expect(try await eventually { receiver.requests("/slow").count == 12 })
         #expect(receiver.mostConcurrent("/slow") == 2)
         #expect(receiver.mostConcurrent("/fast") <= 2)
     }
@@ -164,7 +165,7 @@ import TidingsPostgres
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/slow"))
         try harness.enqueueBurst(user: user.id, count: 4)
 
-        #expect(try await TestSupport.eventually { receiver.requests("/slow").count == 1 })
+        #expect(try await eventually { receiver.requests("/slow").count == 1 })
         // One in flight (lease: 4 s timeout + 5 s margin), the other three
         // queued behind it (room for eight) with a lease eight timeouts
         // longer: the wait of the last place in a full queue.
@@ -173,7 +174,7 @@ import TidingsPostgres
             FROM deliveries WHERE lease_owner IS NOT NULL ORDER BY 1
             """).map { try $0.decode("seconds", as: Int.self) }
         #expect(leases == [9, 41, 41, 41])
-        #expect(try await TestSupport.eventually(timeout: .seconds(20)) {
+        #expect(try await eventually(timeout: .seconds(20)) {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 4
         })
         #expect(receiver.mostConcurrent("/slow") == 1)
@@ -197,7 +198,7 @@ import TidingsPostgres
             """)
         try harness.enqueue(user: user.id)
 
-        #expect(try await TestSupport.eventually {
+        #expect(try await eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE error LIKE 'blocked_address%'") == 1
         })
         // What the owner can read names neither the address nor its range.

@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
@@ -14,7 +15,7 @@ import TidingsPostgres
         let id = webhook.id.uuidString.lowercased()
         let started = Date()
         try harness.enqueueBurst(user: user.id, count: 3)
-        #expect(try await TestSupport.eventually {
+        #expect(try await eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 3
         })
         receiver.setBehaviour { _, _ in .init(status: 200, body: "thanks") }
@@ -26,7 +27,7 @@ import TidingsPostgres
         let retried = try await harness.send("POST", "/v1/deliveries/\(first)/retry", token: user.key)
         #expect(retried.status == 202, "\(retried.text)")
         #expect(try retried.object()["status"] as? String == "pending")
-        #expect(try await TestSupport.eventually {
+        #expect(try await eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 1
         })
 
@@ -36,7 +37,7 @@ import TidingsPostgres
         ])
         #expect(recovered.status == 202, "\(recovered.text)")
         #expect(try recovered.object()["requeued"] as? Int == 2)
-        #expect(try await TestSupport.eventually {
+        #expect(try await eventually {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 3
         })
         // Every event went out twice (failed, then replayed) under the same webhook-id.
@@ -64,7 +65,7 @@ import TidingsPostgres
         #expect(sent.status == 202, "\(sent.text)")
         let eventID = try #require(try sent.object()["event_id"] as? String)
 
-        #expect(try await TestSupport.eventually { receiver.requests("/one").count == 1 })
+        #expect(try await eventually { receiver.requests("/one").count == 1 })
         let request = receiver.requests("/one")[0]
         #expect(request.webhookID == eventID.lowercased())
         #expect(request.json["type"] as? String == "webhook.test")
@@ -82,7 +83,7 @@ import TidingsPostgres
         let webhook = try await harness.createWebhook(key: owner.key, url: receiver.url("/hook"))
         let global = try await harness.createWebhook(key: nil, url: receiver.url("/global"))
         try harness.enqueue(user: owner.id)
-        #expect(try await TestSupport.eventually { receiver.requests().count == 2 })
+        #expect(try await eventually { receiver.requests().count == 2 })
         let delivery: UUID = try harness.database.query("SELECT id FROM deliveries WHERE webhook_id = \(webhook.id)")[0].decode("id")
         let globalDelivery: UUID = try harness.database.query("SELECT id FROM deliveries WHERE webhook_id = \(global.id)")[0].decode("id")
         let id = webhook.id.uuidString.lowercased()
@@ -114,7 +115,7 @@ import TidingsPostgres
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         for _ in 0..<5 { try harness.enqueue(user: user.id) }
         try harness.enqueue(user: user.id, type: "watch.failing")
-        #expect(try await TestSupport.eventually { receiver.requests().count == 6 })
+        #expect(try await eventually { receiver.requests().count == 6 })
 
         var seen: [String] = []
         var cursor: String?

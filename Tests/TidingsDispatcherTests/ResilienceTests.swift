@@ -60,13 +60,13 @@ import TidingsTestSupport
             ))
             """)
 
-        #expect(try await TestSupport.eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 1000 })
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 1000 })
         process.kill()
         let beforeRestart = receiver.requests().count
         #expect(beforeRestart < 4000, "the burst finished before the kill; the test proves nothing")
 
         process = try TidingsProcess(environment: environment)
-        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(200)) {
+        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
             try database.query("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")[0].decode("n", as: Int.self) == 0
         })
         try expectEveryEventDelivered(receiver, paths: ["/a", "/b"], database: database)
@@ -128,7 +128,7 @@ import TidingsTestSupport
 
         // The receiver answers slowly: the process takes as many leases as it
         // may (512) and queues most of them.
-        #expect(try await TestSupport.eventually(timeout: .seconds(30), every: .milliseconds(20)) {
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(20)) {
             try scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_owner IS NOT NULL") >= 500
         })
         let queuedLeases = try scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_until > now() + interval '10 seconds'")
@@ -140,7 +140,7 @@ import TidingsTestSupport
 
         let restartedAt = Date()
         process = try TidingsProcess(environment: environment)
-        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
             try scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
         })
         try expectEveryEventDelivered(receiver, paths: paths, database: database)
@@ -170,12 +170,12 @@ import TidingsTestSupport
         try await api.waitUntilReady()
         let user = try await api.createUser()
         try await api.createWatch(key: user.key, url: origin.url("/page"))
-        #expect(try await TestSupport.eventually(timeout: .seconds(20), every: .milliseconds(20)) { origin.requests("/page").count == 1 })
+        #expect(try await eventually(timeout: .seconds(20), every: .milliseconds(20)) { origin.requests("/page").count == 1 })
         process.kill()
 
         let restartedAt = Date()
         process = try TidingsProcess(environment: environment)
-        #expect(try await TestSupport.eventually(timeout: .seconds(40), every: .milliseconds(50)) { origin.requests("/page").count >= 2 })
+        #expect(try await eventually(timeout: .seconds(40), every: .milliseconds(50)) { origin.requests("/page").count >= 2 })
         let again = try #require(origin.requests("/page").dropFirst().first).receivedAt.timeIntervalSince(restartedAt)
         print("poller recovery after SIGKILL: checked again \(again) s after the restart")
         #expect(again <= 10, "checked again \(again) s after the restart")
@@ -197,14 +197,14 @@ import TidingsTestSupport
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         try harness.enqueueBurst(user: user.id, count: 1500)
 
-        #expect(try await TestSupport.eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 200 })
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 200 })
         try cluster.stop()
         let duringOutage = receiver.requests().count
         try await Task.sleep(for: .seconds(2))
         try cluster.start()
         #expect(duringOutage < 1500, "the burst finished before the restart; the test proves nothing")
 
-        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(200)) {
+        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
             (try? harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")) == 0
         })
         try expectEveryEventDelivered(receiver, paths: ["/hook"], database: harness.database)
@@ -225,7 +225,7 @@ import TidingsTestSupport
         }
         try first.enqueueBurst(user: user.id, count: 600)
 
-        #expect(try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
             try first.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
         })
         try expectEveryEventDelivered(receiver, paths: paths, database: first.database)
@@ -249,7 +249,7 @@ import TidingsTestSupport
 
         var mostLeases = 0
         var sharedOverCap = 0
-        let finished = try await TestSupport.eventually(timeout: .seconds(60), every: .milliseconds(20)) {
+        let finished = try await eventually(timeout: .seconds(60), every: .milliseconds(20)) {
             // Beyond the cap only while one dispatcher alone holds a webhook.
             sharedOverCap += try first.scalar("""
                 SELECT count(*)::int AS n FROM (

@@ -58,7 +58,7 @@ import TidingsTestSupport
         }
         defer { underB.shutdown() }
         try underB.enqueue(user: user.id)
-        #expect(try await TestSupport.eventually { receiver.requests("/hook").count == 1 })
+        #expect(try await eventually { receiver.requests("/hook").count == 1 })
         let received = try #require(receiver.requests("/hook").first)
         #expect(received.signature.split(separator: " ").count == 2, "current and previous secret both sign")
         let results = try TestSupport.verifySignatures([(currentSecret, received), (webhook.secret, received)])

@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
 
         let first = try harness.enqueue(user: user.id, data: #"{"text":"héllo \"quoted\" / slash","n":1}"#)
         let second = try harness.enqueue(user: user.id)
-        #expect(try await TestSupport.eventually { receiver.requests("/hook").count == 2 })
+        #expect(try await eventually { receiver.requests("/hook").count == 2 })
 
         let received = receiver.requests("/hook")
         #expect(Set(received.map(\.webhookID)) == [first.uuidString.lowercased(), second.uuidString.lowercased()])
@@ -35,7 +36,7 @@ import Testing
         let rotated = try await harness.send("POST", "/v1/webhooks/\(webhook.id.uuidString.lowercased())/rotate-secret", token: user.key)
         let newSecret = try #require(try rotated.object()["secret"] as? String)
         try harness.enqueue(user: user.id)
-        #expect(try await TestSupport.eventually { receiver.requests("/hook").count == 3 })
+        #expect(try await eventually { receiver.requests("/hook").count == 3 })
         let afterRotation = try #require(receiver.requests("/hook").last)
         #expect(afterRotation.signature.split(separator: " ").count == 2)
 

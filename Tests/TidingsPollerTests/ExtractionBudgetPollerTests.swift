@@ -38,11 +38,11 @@ import TidingsTestSupport
         }
         defer { poller.shutdown() }
 
-        #expect(try await context.eventually(timeout: .seconds(20)) {
+        #expect(try await eventually(timeout: .seconds(20)) {
             try others.allSatisfy { try context.reload($0).contentHash != nil }
                 && context.reload(catastrophicRegex).contentHash != nil
         })
-        #expect(try await context.eventually(timeout: .seconds(20)) { try context.reload(slowXPath).state == .failing })
+        #expect(try await eventually(timeout: .seconds(20)) { try context.reload(slowXPath).state == .failing })
         let failed = try context.reload(slowXPath)
         #expect(failed.lastError?.hasPrefix("extraction failed: time_limit_exceeded: extraction took longer than 0.3 seconds") == true, "\(failed.lastError ?? "nil")")
         #expect(try context.reload(catastrophicRegex).lastError == nil)
@@ -75,7 +75,7 @@ import TidingsTestSupport
             try await context.onThread { try poller.checkNow(targetID: watch.targetID) }
         }
         // The check went on and was written as a scheduled one would be.
-        #expect(try await context.eventually { try context.reload(watch).contentHash != nil })
+        #expect(try await eventually { try context.reload(watch).contentHash != nil })
         #expect(try context.reload(watch).lastError == nil)
     }
 }

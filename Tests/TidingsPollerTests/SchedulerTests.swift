@@ -22,7 +22,7 @@ import TidingsPostgres
 
         let poller = try context.poller(concurrency: 8)
         defer { poller.shutdown() }
-        #expect(try await context.eventually {
+        #expect(try await eventually {
             try context.reload(first).contentHash != nil && context.reload(second).contentHash != nil
         })
         #expect(script.requests.count == 1)
@@ -42,10 +42,10 @@ import TidingsPostgres
         let poller = try context.poller(concurrency: 4)
         defer { poller.shutdown() }
 
-        #expect(try await context.eventually { script.requests.count >= 2 })
+        #expect(try await eventually { script.requests.count >= 2 })
         let requests = script.requests
         #expect(requests[0].at.duration(to: requests[1].at) >= .milliseconds(1950))
-        #expect(try await context.eventually { try context.reload(watch).contentHash != nil })
+        #expect(try await eventually { try context.reload(watch).contentHash != nil })
     }
 
     /// An origin that takes 50 ms per request and counts how many it
@@ -70,7 +70,7 @@ import TidingsPostgres
         let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 2 }
         defer { poller.shutdown() }
 
-        #expect(try await context.eventually { script.requests.count >= 20 })
+        #expect(try await eventually { script.requests.count >= 20 })
         #expect(script.maximumActive == 2)
     }
 
@@ -100,7 +100,7 @@ import TidingsPostgres
         let poller = try context.poller(concurrency: 32) { $0.hostConcurrency = 2 }
         defer { poller.shutdown() }
 
-        #expect(try await context.eventually { script.requests.count >= 20 })
+        #expect(try await eventually { script.requests.count >= 20 })
         #expect(script.maximumActive <= 2, "the origin saw \(script.maximumActive) requests at once")
         #expect(script.requests.contains { $0.path.hasPrefix("/landing/") })
     }
@@ -118,7 +118,7 @@ import TidingsPostgres
         let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 4; $0.hostMinimumGap = .milliseconds(200) }
         defer { poller.shutdown() }
 
-        #expect(try await context.eventually { script.requests.count >= 5 })
+        #expect(try await eventually { script.requests.count >= 5 })
         let starts = script.requests.map(\.at)
         for (earlier, later) in zip(starts, starts.dropFirst()) {
             #expect(earlier.duration(to: later) >= .milliseconds(190))
@@ -140,7 +140,7 @@ import TidingsPostgres
         let second = try context.poller(concurrency: 8) { $0.hostConcurrency = 8; $0.claimBatchSize = 5 }
         defer { first.shutdown(); second.shutdown() }
 
-        #expect(try await context.eventually {
+        #expect(try await eventually {
             try context.database.query("""
                 SELECT count(*)::integer AS n FROM targets WHERE last_checked_at IS NOT NULL AND lease_owner IS NULL
                 """)[0].decode("n", as: Int.self) == count
@@ -166,7 +166,7 @@ import TidingsPostgres
 
         let poller = try context.poller(concurrency: 4)
         defer { poller.shutdown() }
-        #expect(try await context.eventually { try context.reload(watch).contentHash != nil })
+        #expect(try await eventually { try context.reload(watch).contentHash != nil })
         let request = try #require(script.requests.first)
         #expect(request.at >= leaseEnds - .milliseconds(100))
         #expect(script.requests.count == 1)
@@ -197,7 +197,7 @@ import TidingsPostgres
         let started = ContinuousClock.now
         let poller = try context.poller(concurrency: 4)
         defer { poller.shutdown() }
-        #expect(try await context.eventually { try context.reload(deadWatch).contentHash != nil })
+        #expect(try await eventually { try context.reload(deadWatch).contentHash != nil })
         // The first beat of the new poller reaped the dead one at once.
         #expect(ContinuousClock.now - started < .seconds(3))
         #expect(script.requests.map(\.path) == ["/dead"])
@@ -211,7 +211,7 @@ import TidingsPostgres
         let context = try PollerTestContext()
         defer { context.close() }
         let poller = try context.poller(concurrency: 4)
-        #expect(try await context.eventually {
+        #expect(try await eventually {
             try context.database.query("SELECT count(*)::int AS n FROM lease_owners WHERE owner = \(poller.owner)")[0].decode("n", as: Int.self) == 1
         })
         try await context.onThread { poller.shutdown(grace: .milliseconds(200)) }
@@ -224,7 +224,7 @@ import TidingsPostgres
         defer { origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
         let poller = try context.poller(concurrency: 4)
-        #expect(try await context.eventually { origin.receivedRequests == 1 })
+        #expect(try await eventually { origin.receivedRequests == 1 })
 
         try await context.onThread { poller.shutdown(grace: .milliseconds(200)) }
         let lease = try context.database.query("SELECT lease_owner FROM targets WHERE id = \(watch.targetID)")[0]

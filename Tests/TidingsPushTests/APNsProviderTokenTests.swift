@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsCrypto
@@ -6,7 +7,7 @@ import TidingsPush
 /// The provider token's reuse and refresh rules, on a fake clock.
 @Suite struct APNsProviderTokenTests {
     private func makeToken(_ clock: FakeClock) throws -> APNsProviderToken {
-        try APNsProviderToken(teamID: "TEAM123456", keyID: "KEY7890ABC", privateKey: try TestKeys.p256(), now: clock.reading)
+        try APNsProviderToken(teamID: "TEAM123456", keyID: "KEY7890ABC", privateKey: TestPushKeys.p256.pem, now: clock.reading)
     }
 
     @Test func aTokenCarriesKidIssAndIatAndAJOSESignature() throws {
@@ -78,14 +79,14 @@ import TidingsPush
     }
 
     @Test func badIdentitiesAndKeysAreRefusedWithoutEchoingThem() throws {
-        let key = try TestKeys.p256()
+        let key = TestPushKeys.p256.pem
         #expect(throws: PushCredentialError("the APNs team id must be 1 to 64 ASCII letters and digits")) {
             try APNsProviderToken(teamID: "TEAM\"}", keyID: "KEY", privateKey: key)
         }
         #expect(throws: PushCredentialError("the APNs key id must be 1 to 64 ASCII letters and digits")) {
             try APNsProviderToken(teamID: "TEAM", keyID: "", privateKey: key)
         }
-        let rsa = try TestKeys.rsa2048()
+        let rsa = TestPushKeys.rsa.pem
         #expect(throws: PushCredentialError("the APNs private key must be an EC private key on the P-256 curve")) {
             try APNsProviderToken(teamID: "TEAM", keyID: "KEY", privateKey: rsa)
         }

@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsHTTPClient

@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsApp
@@ -24,7 +25,7 @@ import TidingsObservability
 
         #expect(try await first.send("DELETE", "/v1/users/\(userID)/keys/\(keyID)", token: APITestServer.adminToken).status == 200)
         #expect(try await first.send("GET", "/v1/me", token: key).status == 401, "the revoking replica forgets at once")
-        #expect(try await eventually { try await second.send("GET", "/v1/me", token: key).status == 401 })
+        #expect(try await eventually(timeout: .seconds(2), every: .milliseconds(20)) { try await second.send("GET", "/v1/me", token: key).status == 401 })
     }
 
     @Test func aDeletedUserIsForgottenByEveryReplica() async throws {
@@ -36,7 +37,7 @@ import TidingsObservability
         let (userID, key) = try await first.createUser()
         #expect(try await second.send("GET", "/v1/badge", token: key).status == 200)
         #expect(try await first.send("DELETE", "/v1/users/\(userID)", token: APITestServer.adminToken).status == 204)
-        #expect(try await eventually { try await second.send("GET", "/v1/badge", token: key).status == 401 })
+        #expect(try await eventually(timeout: .seconds(2), every: .milliseconds(20)) { try await second.send("GET", "/v1/badge", token: key).status == 401 })
     }
 
     @Test func withTheCacheOffEveryRequestIsCheckedAgainstTheDatabase() async throws {
@@ -49,17 +50,5 @@ import TidingsObservability
             try connection.execute("UPDATE api_keys SET revoked_at = now() WHERE user_id = \(UUID(uuidString: userID)!)")
         }
         #expect(try await server.send("GET", "/v1/me", token: key).status == 401)
-    }
-
-    /// Polls `condition` for up to two seconds: notifications travel
-    /// through PostgreSQL, so "at once" on another replica means within
-    /// milliseconds, not within the same instant.
-    private func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try await condition()
     }
 }

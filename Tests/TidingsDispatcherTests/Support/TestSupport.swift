@@ -18,16 +18,6 @@ enum TestSupport {
         try TestDatabase.create(prefix: "tidings_dispatch_test")
     }
 
-    /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-    static func eventually(timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(50), _ condition: () throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            try await Task.sleep(for: interval)
-        }
-        return try condition()
-    }
-
     /// Runs the PyPI `standardwebhooks` and `svix` verifiers over requests
     /// (scripts/webhooks/verify_signatures.py in the venv made by scripts/run-tests.sh).
     static func verifySignatures(_ items: [(secret: String, request: WebhookReceiver.Received)]) throws -> [[String: String]] {

@@ -121,15 +121,4 @@ final class PollerTestContext: Sendable {
             SELECT diff, snapshot FROM changes WHERE watch_id = \(watch.id) ORDER BY position DESC LIMIT 1
             """).first.map { (try $0.decode("diff"), try $0.decode("snapshot")) }
     }
-
-    /// Polls `condition` (a database or server state) until it holds; false
-    /// after `timeout`.
-    func eventually(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try condition()
-    }
 }

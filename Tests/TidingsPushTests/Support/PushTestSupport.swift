@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Foundation
 import TidingsCrypto
 import TidingsHTTPClient

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 import TidingsHTTPClient
 import TidingsObservability
 
@@ -8,35 +7,34 @@ import TidingsObservability
 /// (`TIDINGS_TEST_PUSH_PYTHON`). Each test starts its own: a fresh test
 /// CA, fresh keys, fresh counts. The mock exits when its standard input
 /// closes, so it does not outlive a test process that dies.
-final class MockPushServer: Sendable {
-    struct Startup: Decodable, Sendable {
-        let port: Int
-        let control_port: Int
-        let ca_file: String
-        let apns_key_file: String
-        let service_account_file: String
-        let team_id: String
-        let key_id: String
-        let topic: String
-        let project_id: String
-        let client_email: String
-        let token_uri: String
+package final class MockPushServer: Sendable {
+    package struct Startup: Decodable, Sendable {
+        package let port: Int
+        package let control_port: Int
+        package let ca_file: String
+        package let apns_key_file: String
+        package let service_account_file: String
+        package let team_id: String
+        package let key_id: String
+        package let topic: String
+        package let project_id: String
+        package let client_email: String
+        package let token_uri: String
     }
 
-    let startup: Startup
+    package let startup: Startup
     private let process: Process
     private let input: FileHandle
     private let directory: String
     private let control: HTTPClient
 
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    static func start() async throws -> MockPushServer {
-        let python = try #require(
-            ProcessInfo.processInfo.environment["TIDINGS_TEST_PUSH_PYTHON"],
-            "TIDINGS_TEST_PUSH_PYTHON is not set: run the tests with scripts/run-tests.sh, which installs the mock's Python packages"
-        )
+    package static func start() async throws -> MockPushServer {
+        guard let python = ProcessInfo.processInfo.environment["TIDINGS_TEST_PUSH_PYTHON"] else {
+            throw MockError("TIDINGS_TEST_PUSH_PYTHON is not set: run the tests with scripts/run-tests.sh, which installs the mock's Python packages")
+        }
         let directory = "/tmp/tidings-push-mock-\(UUID().uuidString.prefix(8).lowercased())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let process = Process()
@@ -84,42 +82,42 @@ final class MockPushServer: Sendable {
         }
     }
 
-    func stop() {
+    package func stop() {
         control.shutdown()
         try? input.close()
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    var baseURL: String { "https://127.0.0.1:\(startup.port)" }
-    var caFile: String { startup.ca_file }
+    package var baseURL: String { "https://127.0.0.1:\(startup.port)" }
+    package var caFile: String { startup.ca_file }
 
-    var apnsKey: String {
+    package var apnsKey: String {
         get throws { try String(contentsOfFile: startup.apns_key_file, encoding: .utf8) }
     }
 
-    var serviceAccountJSON: [UInt8] {
+    package var serviceAccountJSON: [UInt8] {
         get throws { Array(try Data(contentsOf: URL(fileURLWithPath: startup.service_account_file))) }
     }
 
     // MARK: Control
 
     /// The next answers for pushes to `token`.
-    func script(token: String, _ responses: [[String: Any]]) async throws {
+    package func script(token: String, _ responses: [[String: Any]]) async throws {
         try await post("/script", ["token": token, "responses": responses])
     }
 
     /// The next answers of the token endpoint.
-    func scriptTokenEndpoint(_ responses: [[String: Any]]) async throws {
+    package func scriptTokenEndpoint(_ responses: [[String: Any]]) async throws {
         try await post("/token-script", ["responses": responses])
     }
 
     /// Makes every push answer wait this long.
-    func setDelay(_ seconds: Double) async throws {
+    package func setDelay(_ seconds: Double) async throws {
         try await post("/config", ["delay": seconds])
     }
 
-    func stats() async throws -> MockStats {
+    package func stats() async throws -> MockStats {
         let response = try await control.execute(HTTPClientRequest(url: "http://127.0.0.1:\(startup.control_port)/stats"))
         return try JSONDecoder().decode(MockStats.self, from: Data(response.body))
     }
@@ -130,64 +128,64 @@ final class MockPushServer: Sendable {
             url: "http://127.0.0.1:\(startup.control_port)\(path)", method: "POST",
             headers: [("Content-Type", "application/json")], body: Array(body)
         ))
-        #expect(response.status == 204)
+        guard response.status == 204 else { throw MockError("the push mock answered \(response.status) to \(path)") }
     }
 }
 
 /// What the mock received (GET /stats).
-struct MockStats: Decodable {
-    struct Request: Decodable {
-        let kind: String
-        let connection: Int
-        let http_version: String
-        let status: Int?
-        let reason: String?
+package struct MockStats: Decodable, Sendable {
+    package struct Request: Decodable, Sendable {
+        package let kind: String
+        package let connection: Int
+        package let http_version: String
+        package let status: Int?
+        package let reason: String?
         // APNs
-        let token: String?
-        let jwt: String?
-        let iat: Int?
-        let topic: String?
-        let push_type: String?
-        let priority: String?
-        let collapse_id: String?
-        let expiration: String?
-        let apns_id: String?
-        let payload: String?
-        let payload_size: Int?
+        package let token: String?
+        package let jwt: String?
+        package let iat: Int?
+        package let topic: String?
+        package let push_type: String?
+        package let priority: String?
+        package let collapse_id: String?
+        package let expiration: String?
+        package let apns_id: String?
+        package let payload: String?
+        package let payload_size: Int?
         // FCM
-        let path: String?
-        let access_token: String?
-        let body: String?
+        package let path: String?
+        package let access_token: String?
+        package let body: String?
     }
 
-    struct TokenRequest: Decodable {
-        struct Claims: Decodable {
-            let iss: String
-            let scope: String
-            let aud: String
-            let iat: Int
-            let exp: Int
+    package struct TokenRequest: Decodable, Sendable {
+        package struct Claims: Decodable, Sendable {
+            package let iss: String
+            package let scope: String
+            package let aud: String
+            package let iat: Int
+            package let exp: Int
         }
 
-        let connection: Int
-        let content_type: String?
-        let status: Int?
-        let claims: Claims?
-        let form_keys: [String]?
-        let access_token: String?
+        package let connection: Int
+        package let content_type: String?
+        package let status: Int?
+        package let claims: Claims?
+        package let form_keys: [String]?
+        package let access_token: String?
     }
 
-    struct Connection: Decodable {
-        let streams: Int
-        let max_in_flight: Int
-        let http_version: String
+    package struct Connection: Decodable, Sendable {
+        package let streams: Int
+        package let max_in_flight: Int
+        package let http_version: String
     }
 
-    let requests: [Request]
-    let token_requests: [TokenRequest]
-    let connections: [String: Connection]
-    let max_in_flight: Int
+    package let requests: [Request]
+    package let token_requests: [TokenRequest]
+    package let connections: [String: Connection]
+    package let max_in_flight: Int
 
-    var apns: [Request] { requests.filter { $0.kind == "apns" } }
-    var fcm: [Request] { requests.filter { $0.kind == "fcm" } }
+    package var apns: [Request] { requests.filter { $0.kind == "apns" } }
+    package var fcm: [Request] { requests.filter { $0.kind == "fcm" } }
 }
