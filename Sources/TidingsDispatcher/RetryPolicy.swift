@@ -43,11 +43,22 @@ package struct RetryPolicy: Sendable {
     ) -> Decision {
         if let statusCode, (200...299).contains(statusCode) { return .succeeded }
         if statusCode == 410 { return .gone }
-        guard attemptsMade < schedule.count else { return .failed }
-        var delay = schedule[attemptsMade] * random((1 - Self.jitter)...(1 + Self.jitter))
-        if let statusCode, Self.retryAfterStatuses.contains(statusCode), let retryAfter {
-            delay = max(delay, retryAfter.clamped(to: .zero...longestRetryAfter))
-        }
+        let honoured = statusCode.map(Self.retryAfterStatuses.contains) == true ? retryAfter : nil
+        guard let delay = retryDelay(attemptsMade: attemptsMade, retryAfter: honoured, random: random) else { return .failed }
         return .retry(after: delay)
+    }
+
+    /// The wait before the next attempt, or nil when `attemptsMade` used
+    /// the schedule up: the step with jitter, or the peer's `retryAfter`
+    /// (capped at the longest step) when that is longer.
+    package func retryDelay(
+        attemptsMade: Int,
+        retryAfter: Duration?,
+        random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
+    ) -> Duration? {
+        guard attemptsMade < schedule.count else { return nil }
+        let delay = schedule[attemptsMade] * random((1 - Self.jitter)...(1 + Self.jitter))
+        guard let retryAfter else { return delay }
+        return max(delay, retryAfter.clamped(to: .zero...longestRetryAfter))
     }
 }

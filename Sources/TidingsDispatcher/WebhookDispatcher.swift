@@ -15,7 +15,7 @@ import TidingsSynchronization
 /// batches and schedules retries. The table is the source of truth: the
 /// loop polls it, and NOTIFY on `tidings_deliveries` only wakes it sooner.
 ///
-/// One loop thread claims; an `AttemptWriter` writes finished attempts
+/// One loop thread claims; a `BatchWriter` writes finished attempts
 /// back on its own thread and connection meanwhile. A claim may lease a
 /// few deliveries per webhook beyond the cap (`DeliverySlots` queues
 /// them); the HTTP client's thread hands each finished attempt to the
@@ -51,7 +51,7 @@ package final class WebhookDispatcher: Sendable {
     private let waker: NotificationWaker
     /// Shared by the loop and the HTTP client's thread.
     private let slots: Mutex<DeliverySlots>
-    private let writer: AttemptWriter
+    private let writer: BatchWriter<CompletedAttempt>
     /// The claim loop; woken by notifications, the writer and the heartbeat.
     private let loop = WorkerLoop(name: "tidings.dispatcher")
     private let heartbeat: LeaseHeartbeat
@@ -109,13 +109,19 @@ package final class WebhookDispatcher: Sendable {
             owner: leaseOwner, holds: .deliveries, inFlightGrace: configuration.inFlightGrace,
             database: pool, logger: logger
         )
-        self.waker = NotificationWaker(configuration: database.configuration, loop: loop, logger: logger)
+        self.waker = NotificationWaker(
+            channel: DeliveryStore.notificationChannel, what: "deliveries", configuration: database.configuration, loop: loop, logger: logger
+        )
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
-        self.writer = AttemptWriter(
-            store: store, owner: leaseOwner, disableAfter: configuration.disableAfter,
-            logger: logger, disabledWebhooks: disabledWebhooks, claimer: loop
-        )
+        self.writer = BatchWriter(
+            what: "webhook attempts", threadName: "tidings.dispatcher.write", logger: logger, claimer: loop
+        ) { [store, leaseOwner, disableAfter = configuration.disableAfter, disabledWebhooks, logger] batch in
+            for webhook in try store.complete(batch, owner: leaseOwner, disableAfter: disableAfter) {
+                disabledWebhooks?.increment()
+                logger.warning("webhook disabled", metadata: ["webhook.id": webhook.id.canonicalString, "reason": webhook.reason])
+            }
+        }
         if let metrics {
             metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
                 .observe { [weak self] in Double(self?.slots.withLock { $0.inFlightCount } ?? 0) }

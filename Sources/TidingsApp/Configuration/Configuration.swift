@@ -7,6 +7,7 @@ import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsPoller
+import TidingsPush
 import TidingsSynchronization
 
 /// Everything Tidings can be told at start-up. Built from the environment
@@ -78,6 +79,14 @@ package struct Configuration: Sendable {
     package var webhookDisableAfter: Duration = .seconds(5 * 86_400)
     package var webhookConcurrency = 4
     package var webhookHostConcurrency = 256
+    /// Direct push: see `Configuration+Push.swift`.
+    package var apnsURL: String?
+    package var fcmURL: String?
+    package var pushCAFile: String?
+    package var pushTimeout: Duration = .seconds(30)
+    package var pushRetrySchedule: [Duration] = PushDispatcherConfiguration().retrySchedule
+    package var pushCoalescingWindow: Duration = .milliseconds(50)
+    package var pushSyncBudget = RatePolicy(count: 3, per: .seconds(3600))
     package var eventRetention: Duration = .seconds(30 * 86_400)
     /// What one user may own (`TIDINGS_MAX_*_PER_USER`); an admin can give
     /// a user other limits (`PATCH /v1/users/{id}`). See `UserLimits.defaults`.
@@ -168,6 +177,22 @@ package struct Configuration: Sendable {
         webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookConcurrency
         webhookHostConcurrency = try reader.parsed("TIDINGS_WEBHOOK_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookHostConcurrency
         eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
+        let pushURLExpected = "an https URL without path, query or credentials, such as https://push.example.com:8443"
+        apnsURL = try reader.parsed("TIDINGS_APNS_URL", expected: pushURLExpected, PushTransportConfiguration.baseURL) ?? apnsURL
+        fcmURL = try reader.parsed("TIDINGS_FCM_URL", expected: pushURLExpected, PushTransportConfiguration.baseURL) ?? fcmURL
+        pushCAFile = reader.string("TIDINGS_PUSH_CA_FILE") ?? pushCAFile
+        pushTimeout = try reader.duration("TIDINGS_PUSH_TIMEOUT", atMost: .seconds(600)) ?? pushTimeout
+        pushRetrySchedule = try reader.parsed(
+            "TIDINGS_PUSH_RETRY_SCHEDULE",
+            expected: "comma-separated durations such as 1s,5s,30s,2m (at most 50)",
+            ValueParsers.durationList
+        ) ?? pushRetrySchedule
+        pushCoalescingWindow = try reader.duration("TIDINGS_PUSH_COALESCE", allowZero: true) ?? pushCoalescingWindow
+        pushSyncBudget = try reader.parsed(
+            "TIDINGS_PUSH_SYNC_BUDGET",
+            expected: "a budget such as 3/1h: at most 3 background pushes per device per hour (count up to 1000000)",
+            ValueParsers.rate
+        ) ?? pushSyncBudget
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
         hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? hostConcurrency
@@ -256,6 +281,15 @@ package struct Configuration: Sendable {
     /// The coalescing window as a PostgreSQL interval, in whole milliseconds.
     var badgeCoalescingSetting: String {
         "\(badgeCoalescingWindow.inMilliseconds)ms"
+    }
+
+    /// Settings `queue_pushes` (migration 0020) reads: the badge push
+    /// coalescing window and the sync budget as `count/interval`.
+    var pushSettings: [String: String] {
+        [
+            "tidings.push_coalesce": "\(pushCoalescingWindow.inMilliseconds)ms",
+            "tidings.push_sync_budget": "\(pushSyncBudget.count)/\(pushSyncBudget.period.roundedUpSeconds) seconds",
+        ]
     }
 
     var httpClientConfiguration: HTTPClientConfiguration {

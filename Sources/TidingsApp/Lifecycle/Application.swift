@@ -7,7 +7,7 @@ import TidingsDispatcher
 import TidingsPoller
 import TidingsPostgres
 
-/// A running Tidings: database runtime, poller, webhook dispatcher (each
+/// A running Tidings: database runtime, poller, webhook and push dispatchers (each
 /// with its own outbound HTTP client) and the HTTP server. `start` brings them up in that
 /// order; `shutdown` takes them down
 /// in reverse, and a failure half-way stops whatever had already started.
@@ -18,6 +18,7 @@ package final class Application: Sendable {
     package let poller: Poller
     /// Posts queued deliveries to webhooks.
     package let dispatcher: WebhookDispatcher
+    package let pushDispatcher: PushDispatcher
     /// Seals and opens the secrets stored in the database.
     package let secrets: StoredSecrets
     private let databaseRuntime: DatabaseRuntime
@@ -55,6 +56,7 @@ package final class Application: Sendable {
         var credentialListener: CredentialRevocationListener?
         var startedPoller: Poller?
         var startedDispatcher: WebhookDispatcher?
+        var startedPushDispatcher: PushDispatcher?
         do {
             let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
             let poller = try Poller(
@@ -76,6 +78,15 @@ package final class Application: Sendable {
             )
             dispatcher.start()
             startedDispatcher = dispatcher
+            let pushDispatcher = try PushDispatcher(
+                configuration: configuration.pushDispatcherConfiguration,
+                database: databaseRuntime.client,
+                secrets: secrets,
+                logger: logger,
+                metrics: metrics
+            )
+            pushDispatcher.start()
+            startedPushDispatcher = pushDispatcher
 
             var credentialCache: CredentialCache?
             if configuration.credentialCacheLifetime > .zero {
@@ -137,6 +148,7 @@ package final class Application: Sendable {
                 metrics: metrics,
                 poller: poller,
                 dispatcher: dispatcher,
+                pushDispatcher: pushDispatcher,
                 secrets: secrets,
                 databaseRuntime: databaseRuntime,
                 server: server,
@@ -146,6 +158,7 @@ package final class Application: Sendable {
             )
         } catch {
             credentialListener?.stop()
+            startedPushDispatcher?.shutdown()
             startedDispatcher?.shutdown()
             startedPoller?.shutdown()
             databaseRuntime.close(logger: logger)
@@ -225,6 +238,7 @@ package final class Application: Sendable {
         metrics: MetricsRegistry,
         poller: Poller,
         dispatcher: WebhookDispatcher,
+        pushDispatcher: PushDispatcher,
         secrets: StoredSecrets,
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
@@ -236,6 +250,7 @@ package final class Application: Sendable {
         self.metrics = metrics
         self.poller = poller
         self.dispatcher = dispatcher
+        self.pushDispatcher = pushDispatcher
         self.secrets = secrets
         self.databaseRuntime = databaseRuntime
         self.server = server
@@ -255,6 +270,7 @@ package final class Application: Sendable {
         credentialListener?.stop()
         poller.shutdown(grace: configuration.shutdownTimeout)
         dispatcher.shutdown()
+        pushDispatcher.shutdown()
         databaseRuntime.close(logger: logger)
         logger.notice("shutdown complete")
     }

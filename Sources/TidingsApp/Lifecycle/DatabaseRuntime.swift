@@ -38,6 +38,8 @@ struct DatabaseRuntime: Sendable {
         postgres.acquireTimeout = configuration.databaseAcquireTimeout
         // Read by queue_events() (migration 0015) when it queues a badge.
         postgres.sessionSettings["tidings.badge_coalesce"] = configuration.badgeCoalescingSetting
+        // Read by queue_pushes() (migration 0020).
+        postgres.sessionSettings.merge(configuration.pushSettings) { _, new in new }
         // Read by the per-user limit triggers (migration 0018).
         postgres.sessionSettings.merge(configuration.userLimitSettings) { _, new in new }
         // Every statement Tidings runs is short. When estimates lag a table

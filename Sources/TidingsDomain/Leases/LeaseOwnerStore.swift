@@ -8,6 +8,7 @@ package struct LeaseOwnerStore: Sendable {
     package enum Holds: String, Sendable {
         case deliveries
         case targets
+        case pushes
     }
 
     /// What one reap freed.
@@ -15,6 +16,7 @@ package struct LeaseOwnerStore: Sendable {
         package var owners: [String] = []
         package var deliveries = 0
         package var targets = 0
+        package var pushes = 0
     }
 
     let database: PostgresClient
@@ -53,16 +55,24 @@ package struct LeaseOwnerStore: Sendable {
             var reaped = Reaped()
             var deliveryOwners: [String] = []
             var targetOwners: [String] = []
+            var pushOwners: [String] = []
             for row in try connection.query("""
                 DELETE FROM lease_owners WHERE heartbeat_at < now() - dead_after RETURNING owner, holds
                 """) {
                 let owner: String = try row.decode("owner")
                 reaped.owners.append(owner)
-                if try row.decode("holds", as: String.self) == Holds.targets.rawValue {
-                    targetOwners.append(owner)
-                } else {
-                    deliveryOwners.append(owner)
+                switch Holds(rawValue: try row.decode("holds")) {
+                case .targets: targetOwners.append(owner)
+                case .pushes: pushOwners.append(owner)
+                case .deliveries, nil: deliveryOwners.append(owner)
                 }
+            }
+            if !pushOwners.isEmpty {
+                reaped.pushes = try connection.execute("""
+                    UPDATE pushes SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+                    WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(pushOwners))::text[])
+                    """)
+                if reaped.pushes > 0 { try PushStore.notifyDispatchers(on: connection) }
             }
             if !deliveryOwners.isEmpty {
                 // `lease_owner IS NOT NULL` lets the small partial lease index

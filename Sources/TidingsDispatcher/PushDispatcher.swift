@@ -1,0 +1,199 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import Synchronization
+import TidingsDomain
+import TidingsHTTPClient
+import TidingsObservability
+import TidingsPostgres
+import TidingsPush
+import TidingsSynchronization
+
+/// Sends direct pushes: claims due rows of `pushes` under a lease, sends
+/// them through the push app's client (APNs or FCM, HTTP/2, many streams
+/// on one connection per host), writes results back in batches, removes
+/// devices whose token is dead and schedules retries. The table is the
+/// source of truth: the loop polls it, and NOTIFY on `tidings_pushes`
+/// only wakes it sooner. A `LeaseHeartbeat` (holds: pushes) lets another
+/// process free this one's leases promptly should it die, as for webhooks.
+package final class PushDispatcher: Sendable {
+    package let configuration: PushDispatcherConfiguration
+    /// Names this process in `pushes.lease_owner`.
+    package let leaseOwner: String
+
+    private let pool: PostgresClient
+    private let store: PushStore
+    private let apps: PushAppStore
+    private let http: HTTPClient
+    private let senders: PushSenders
+    private let policy: RetryPolicy
+    private let logger: Logger
+    private let waker: NotificationWaker
+    private let inFlight = Atomic<Int>(0)
+    private let writer: BatchWriter<PushAttemptResult>
+    private let loop = WorkerLoop(name: "tidings.push")
+    private let heartbeat: LeaseHeartbeat
+    private let outcomes: Counter?
+
+    package init(
+        configuration: PushDispatcherConfiguration, database: PostgresClient, secrets: StoredSecrets,
+        logger: Logger, metrics: MetricsRegistry? = nil
+    ) throws {
+        self.configuration = configuration
+        self.leaseOwner = "\(Self.hostName())/push-\(UUID().canonicalString.prefix(8))"
+        var postgres = database.configuration
+        // One for claims, one for the writer; the heartbeat borrows one.
+        postgres.maxConnections = 2
+        postgres.applicationName = "tidings-push"
+        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.store = PushStore(database: pool)
+        self.apps = PushAppStore(database: pool, secrets: secrets)
+        self.policy = RetryPolicy(schedule: configuration.retrySchedule)
+        var logger = logger
+        logger[metadataKey: "push_dispatcher"] = leaseOwner
+        self.logger = logger
+        self.http = try HTTPClient(configuration: configuration.transport.httpClientConfiguration, logger: logger)
+        self.senders = PushSenders(transport: configuration.transport, http: http, logger: logger)
+        self.heartbeat = LeaseHeartbeat(
+            owner: leaseOwner, holds: .pushes, inFlightGrace: configuration.inFlightGrace, database: pool, logger: logger
+        )
+        self.waker = NotificationWaker(
+            channel: PushStore.notificationChannel, what: "pushes", configuration: database.configuration, loop: loop, logger: logger
+        )
+        let outcomes = metrics?.counter("tidings_pushes_total", help: "Push attempts by platform, kind and outcome (sent, retry, failed, device_gone).")
+        self.outcomes = outcomes
+        self.writer = BatchWriter(what: "push attempts", threadName: "tidings.push.write", logger: logger, claimer: loop) {
+            [store, leaseOwner, logger] batch in
+            let removed = try store.complete(batch, owner: leaseOwner)
+            if !removed.isEmpty {
+                logger.info("removed devices whose push token is dead", metadata: ["devices": String(removed.count)])
+            }
+        }
+        if let metrics {
+            metrics.gauge("tidings_pushes_in_flight", help: "Pushes in flight in this process.")
+                .observe { [weak self] in Double(self?.inFlight.load(ordering: .relaxed) ?? 0) }
+        }
+    }
+
+    package func start() {
+        heartbeat.start(onAlive: { [weak self] _ in self?.loop.wake() }, onReaped: { [weak self] in self?.releaseAfterReap() })
+        waker.start()
+        writer.start()
+        loop.start { [self] in run() }
+        logger.info("push dispatcher started")
+    }
+
+    /// Stops claiming, gives pushes in flight the grace period, writes what
+    /// finished, releases the rest. Safe to call more than once.
+    package func shutdown() {
+        if loop.stop() { logger.info("push dispatcher stopped") }
+        waker.stop()
+        http.shutdown()
+        heartbeat.stop()
+        pool.close()
+    }
+
+    private func releaseAfterReap() {
+        do {
+            try store.releaseLeases(owner: leaseOwner)
+        } catch {
+            logger.warning("could not release push leases; they expire on their own", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        var backoff = Backoff()
+        while !loop.isStopping {
+            guard let startBy = heartbeat.startBy, startBy > .now else {
+                loop.wait(timeout: configuration.pollInterval)
+                continue
+            }
+            let room = configuration.maxInFlight - inFlight.load(ordering: .acquiring)
+            let limit = min(configuration.claimBatchSize, room)
+            var sleep = configuration.pollInterval
+            do {
+                let claimed = try store.claim(owner: leaseOwner, limit: limit, leaseDuration: configuration.leaseDuration)
+                if backoff.failures > 0 { logger.notice("push dispatcher reached the database again") }
+                backoff.reset()
+                for push in claimed { send(push) }
+                if limit > 0 && claimed.count == limit {
+                    sleep = .zero
+                } else if claimed.isEmpty, inFlight.load(ordering: .acquiring) == 0, let due = try store.timeUntilNextDue(), due > .zero {
+                    sleep = min(sleep, due)
+                }
+            } catch {
+                if backoff.failures == 0 {
+                    logger.warning("push dispatcher cannot reach the database; retrying", metadata: ["error": "\(error)"])
+                }
+                sleep = backoff.next()
+            }
+            if sleep > .zero { loop.wait(timeout: sleep) }
+        }
+        drain()
+    }
+
+    /// Sends one push through its app's client; the result goes to the
+    /// writer from the HTTP client's thread.
+    private func send(_ push: ClaimedPush) {
+        let sender: PushSenders.Sender
+        do {
+            sender = try senders.sender(for: push, apps: apps)
+        } catch {
+            logger.error("push app credentials cannot be used", metadata: ["push_app.id": push.pushAppID.canonicalString, "error": "\(error)"])
+            finish(push, .failed(reason: "the push app's credentials cannot be used: \(error)"))
+            return
+        }
+        inFlight.add(1, ordering: .acquiringAndReleasing)
+        let done: @Sendable (PushResult) -> Void = { [self] result in
+            inFlight.subtract(1, ordering: .acquiringAndReleasing)
+            finish(push, result)
+            loop.wake()
+        }
+        switch sender {
+        case .apns(let client): client.send(PushMessages.apns(push), completion: done)
+        case .fcm(let client): client.send(PushMessages.fcm(push), completion: done)
+        }
+    }
+
+    private func finish(_ push: ClaimedPush, _ result: PushResult) {
+        let outcome: PushAttemptResult.Outcome
+        switch result {
+        case .delivered(let providerID): outcome = .sent(providerID: providerID)
+        case .deviceGone(let reason): outcome = .deviceGone(reason: reason)
+        case .failed(let reason): outcome = .failed(reason: reason)
+        case .retry(let retryAfter, let reason):
+            if let delay = policy.retryDelay(attemptsMade: push.attemptCount, retryAfter: retryAfter) {
+                outcome = .retry(after: delay, reason: reason)
+            } else {
+                outcome = .failed(reason: "gave up after \(push.attemptCount + 1) attempts: \(reason)")
+            }
+        }
+        outcomes?.increment(labels: ["platform": push.platform.rawValue, "kind": push.kind.rawValue, "outcome": result.outcome])
+        writer.add(PushAttemptResult(pushID: push.id, deviceID: push.deviceID, outcome: outcome))
+    }
+
+    /// After the loop: waits up to the grace period for pushes in flight,
+    /// lets the writer write what finished and releases the rest.
+    private func drain() {
+        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            loop.wait(timeout: .milliseconds(50))
+        }
+        writer.stop()
+        do {
+            let released = try store.releaseLeases(owner: leaseOwner)
+            if released > 0 { logger.info("released unfinished pushes", metadata: ["pushes": String(released)]) }
+        } catch {
+            logger.warning("could not release push leases; they expire on their own", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "tidings" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

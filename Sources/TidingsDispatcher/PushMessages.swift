@@ -1,0 +1,104 @@
+import FoundationEssentials
+import TidingsDomain
+import TidingsJSON
+import TidingsPush
+
+/// What each kind of push looks like on each service: pure functions of a
+/// claimed push, so the wire format is tested without a network. Payloads
+/// stay far below the 4 KB both services take: a title and body are cut
+/// to 178 characters each when queued (migration 0020).
+///
+/// - badge: APNs `apns-push-type: alert` carrying only `aps.badge` (no
+///   alert, no sound), priority 5, collapse id per user, so a newer count
+///   replaces an older one not yet shown; FCM a data message at normal
+///   priority (`tidings_kind: badge`, `badge`), collapse key per user: an
+///   Android app applies it in its messaging service without opening,
+///   which notification messages would not let it do in the background.
+/// - sync: APNs `content-available: 1`, `apns-push-type: background`,
+///   priority 5, with the watch and change ids; FCM a data message at
+///   normal priority with the same ids.
+/// - alert: APNs a visible alert (title: the watch's name, body: what
+///   changed, `thread-id` per watch) with the badge, priority 10; FCM a
+///   data message at high priority with title, body and badge, which the
+///   app shows as a notification (a data message reaches the app's own
+///   code in every state, so it can also set the badge; see decision 0024).
+enum PushMessages {
+    static func apns(_ push: ClaimedPush) -> APNsPush {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        json.key("aps")
+        json.beginObject()
+        switch push.kind {
+        case .badge:
+            json.key("badge")
+            json.value(push.badge ?? 0)
+        case .sync:
+            json.key("content-available")
+            json.value(1)
+        case .alert:
+            json.key("alert")
+            json.beginObject()
+            json.key("title")
+            json.value(push.title ?? "")
+            json.key("body")
+            json.value(push.body ?? "")
+            json.endObject()
+            if let badge = push.badge {
+                json.key("badge")
+                json.value(badge)
+            }
+            json.key("sound")
+            json.value("default")
+            if let watchID = push.watchID {
+                json.key("thread-id")
+                json.value("watch-\(watchID.canonicalString)")
+            }
+        }
+        json.endObject()
+        if push.kind != .badge {
+            json.key("tidings")
+            writeIDs(push, to: &json)
+        }
+        json.endObject()
+        return APNsPush(
+            token: push.deviceToken,
+            pushType: push.kind == .sync ? .background : .alert,
+            priority: push.kind == .alert ? .immediate : .powerConsiderate,
+            collapseID: push.kind == .badge ? "tidings-badge-\(push.userID.canonicalString)" : nil,
+            id: push.id,
+            payload: json.bytes
+        )
+    }
+
+    static func fcm(_ push: ClaimedPush) -> FCMPush {
+        var data = ["tidings_kind": push.kind.rawValue]
+        if let badge = push.badge { data["badge"] = String(badge) }
+        if let watchID = push.watchID { data["watch_id"] = watchID.canonicalString }
+        if let changeID = push.changeID { data["change_id"] = changeID.canonicalString }
+        if push.kind == .alert {
+            data["title"] = push.title ?? ""
+            data["body"] = push.body ?? ""
+        }
+        return FCMPush(
+            token: push.deviceToken,
+            data: data,
+            priority: push.kind == .alert ? .high : .normal,
+            collapseKey: push.kind == .badge ? "tidings-badge" : nil
+        )
+    }
+
+    private static func writeIDs(_ push: ClaimedPush, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("kind")
+        json.value(push.kind.rawValue)
+        if let watchID = push.watchID {
+            json.key("watch_id")
+            json.value(watchID)
+        }
+        if let changeID = push.changeID {
+            json.key("change_id")
+            json.value(changeID)
+        }
+        json.endObject()
+    }
+}

@@ -1,0 +1,22 @@
+import FoundationEssentials
+
+/// A push this dispatcher holds the lease of, with what sending it needs.
+package struct ClaimedPush: Sendable, Equatable {
+    package let id: UUID
+    package let deviceID: UUID
+    package let userID: UUID
+    package let pushAppID: UUID
+    /// The push app's `updated_at`: cached credentials older than this are stale.
+    package let pushAppUpdatedAt: Date
+    package let platform: PushPlatform
+    /// The device's token on its push service; not for logs.
+    package let deviceToken: String
+    package let kind: PushKind
+    package let badge: Int?
+    package let watchID: UUID?
+    package let changeID: UUID?
+    package let title: String?
+    package let body: String?
+    /// Attempts before this one.
+    package let attemptCount: Int
+}

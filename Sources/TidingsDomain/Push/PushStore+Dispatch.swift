@@ -1,0 +1,154 @@
+import FoundationEssentials
+import TidingsPostgres
+import TidingsSynchronization
+
+/// The push dispatcher's side of the `pushes` table: claiming due pushes
+/// under a lease, writing attempts back in batches, releasing leases.
+extension PushStore {
+    /// NOTIFYed by `queue_pushes` (at commit) and when leases are freed.
+    package static let notificationChannel = "tidings_pushes"
+
+    static func notifyDispatchers(on connection: PostgresConnection) throws {
+        _ = try connection.query("SELECT pg_notify(\(notificationChannel), '')")
+    }
+
+    /// Leases up to `limit` due pushes to `owner` for `leaseDuration`. A
+    /// badge or sync push waits while another of the same kind for the same
+    /// device is in flight, so a device's counts arrive in order and the
+    /// last one sent is the last one queued. Rows are locked with SKIP
+    /// LOCKED: replicas never take the same push.
+    package func claim(owner: String, limit: Int, leaseDuration: Duration) throws -> [ClaimedPush] {
+        guard limit > 0 else { return [] }
+        let rows = try database.withTransaction { connection in
+            try connection.query("""
+                WITH candidates AS (
+                    SELECT p.id FROM pushes p
+                    WHERE p.status = 'pending' AND p.next_attempt_at <= now()
+                        AND (p.lease_until IS NULL OR p.lease_until < now())
+                        AND (p.kind = 'alert' OR NOT EXISTS (
+                            SELECT 1 FROM pushes o
+                            WHERE o.device_id = p.device_id AND o.kind = p.kind AND o.status = 'pending'
+                              AND o.lease_until >= now() AND o.id <> p.id))
+                    ORDER BY p.next_attempt_at, p.id
+                    LIMIT \(limit)
+                    FOR UPDATE OF p SKIP LOCKED
+                )
+                UPDATE pushes p
+                SET lease_owner = \(owner), lease_until = now() + \(leaseDuration)::interval, updated_at = now()
+                FROM candidates c, devices d, push_apps a
+                WHERE p.id = c.id AND d.id = p.device_id AND a.id = p.push_app_id
+                RETURNING p.id, p.device_id, p.user_id, p.push_app_id, a.updated_at AS app_updated_at, a.platform,
+                          d.push_token, p.kind, p.badge, p.watch_id, p.change_id, p.title, p.body, p.attempt_count
+                """)
+        }
+        return try rows.map { row in
+            ClaimedPush(
+                id: try row.decode("id"),
+                deviceID: try row.decode("device_id"),
+                userID: try row.decode("user_id"),
+                pushAppID: try row.decode("push_app_id"),
+                pushAppUpdatedAt: try row.decode("app_updated_at"),
+                platform: try row.decode("platform"),
+                deviceToken: try row.decode("push_token"),
+                kind: try row.decode("kind"),
+                badge: try row.decode("badge"),
+                watchID: try row.decode("watch_id"),
+                changeID: try row.decode("change_id"),
+                title: try row.decode("title"),
+                body: try row.decode("body"),
+                attemptCount: try row.decode("attempt_count")
+            )
+        }
+    }
+
+    /// Writes a batch of attempts in one transaction, each only while
+    /// `owner` still holds the push's lease: sent, failed, or back to
+    /// pending for a retry (superseded instead when a newer push of the
+    /// same kind waits for the device); dead tokens remove their devices
+    /// (`invalidate_devices`, which announces them). Returns the devices
+    /// removed.
+    @discardableResult
+    package func complete(_ results: [PushAttemptResult], owner: String) throws -> [UUID] {
+        guard !results.isEmpty else { return [] }
+        var ids: [UUID] = []
+        var statuses: [String] = []
+        var providerIDs: [String?] = []
+        var reasons: [String?] = []
+        var delays: [String?] = []
+        var gone: [String: [UUID]] = [:]
+        for result in results {
+            ids.append(result.pushID)
+            switch result.outcome {
+            case .sent(let providerID):
+                statuses.append("sent"); providerIDs.append(providerID); reasons.append(nil); delays.append(nil)
+            case .retry(let after, let reason):
+                statuses.append("pending"); providerIDs.append(nil); reasons.append(reason)
+                delays.append(String(max(after, .zero).inSeconds))
+            case .failed(let reason):
+                statuses.append("failed"); providerIDs.append(nil); reasons.append(reason); delays.append(nil)
+            case .deviceGone(let reason):
+                statuses.append("failed"); providerIDs.append(nil); reasons.append(reason); delays.append(nil)
+                gone[reason, default: []].append(result.deviceID)
+            }
+        }
+        return try database.withTransaction { connection in
+            _ = try connection.execute("""
+                WITH r AS (
+                    SELECT * FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[], \(PostgresArrayLiteral.make(statuses))::text[],
+                                         \(PostgresArrayLiteral.make(providerIDs))::text[], \(PostgresArrayLiteral.make(reasons))::text[],
+                                         \(PostgresArrayLiteral.make(delays))::float8[])
+                        AS r(id, status, provider_id, reason, delay)
+                ), decided AS (
+                    SELECT r.*, CASE
+                        WHEN r.status = 'pending' AND p.kind <> 'alert' AND EXISTS (
+                            SELECT 1 FROM pushes o WHERE o.device_id = p.device_id AND o.kind = p.kind
+                              AND o.status = 'pending' AND o.id <> p.id) THEN 'superseded'
+                        ELSE r.status END AS final
+                    FROM r JOIN pushes p ON p.id = r.id
+                )
+                UPDATE pushes p
+                SET status = d.final,
+                    provider_id = d.provider_id,
+                    reason = d.reason,
+                    attempt_count = p.attempt_count + 1,
+                    last_attempt_at = now(),
+                    next_attempt_at = CASE WHEN d.final = 'pending' THEN now() + d.delay * interval '1 second' ELSE p.next_attempt_at END,
+                    completed_at = CASE WHEN d.final = 'pending' THEN NULL ELSE now() END,
+                    lease_owner = NULL, lease_until = NULL, updated_at = now()
+                FROM decided d
+                WHERE p.id = d.id AND p.lease_owner = \(owner)
+                """)
+            var removed: [UUID] = []
+            for (reason, devices) in gone.sorted(by: { $0.key < $1.key }) {
+                removed += try connection.query("""
+                    SELECT id FROM invalidate_devices(\(PostgresArrayLiteral.make(devices))::uuid[], \(reason))
+                    """).map { try $0.decode("id", as: UUID.self) }
+            }
+            return removed
+        }
+    }
+
+    /// Gives up `owner`'s leases (shutdown, or after its row was reaped):
+    /// another dispatcher may send them at once; nothing counts as an attempt.
+    @discardableResult
+    package func releaseLeases(owner: String) throws -> Int {
+        try database.withConnection { connection in
+            let released = try connection.execute("""
+                UPDATE pushes SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+                WHERE lease_owner = \(owner)
+                """)
+            if released > 0 { try Self.notifyDispatchers(on: connection) }
+            return released
+        }
+    }
+
+    /// Time until the earliest pending push is due (zero when one is due
+    /// now), or nil when nothing is pending.
+    package func timeUntilNextDue() throws -> Duration? {
+        let row = try database.query("""
+            SELECT extract(epoch FROM greatest(min(next_attempt_at) - now(), interval '0'))::float8 AS seconds
+            FROM pushes WHERE status = 'pending'
+            """).single()
+        return try row.decode("seconds", as: Double?.self).map { Duration.seconds(clamping: $0) }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import TidingsTestSupport
+
+/// The whole path of direct push against a mock APNs and FCM over HTTP/2
+/// with a test CA: a change moves the count, the push dispatcher sends the
+/// new count (and the alert) to every device, a read sends the lower count,
+/// a dead token removes its device, and a burst leaves as one push.
+@Suite(.serialized) struct PushDeliveryTests {
+    struct Fixture {
+        let mock: MockPushServer
+        let server: APITestServer
+        let key: String
+        let watch: String
+        let iosToken: String
+        let androidToken = "fcm-registration-token-1"
+
+        func stop() {
+            server.shutdown()
+            mock.stop()
+        }
+
+        /// Pushes the mock received for `token`, oldest first.
+        func received(_ token: String) async throws -> [MockStats.Request] {
+            try await mock.stats().requests.filter { $0.token == token || ($0.body?.contains(token) ?? false) }
+        }
+
+        func badges(_ token: String) async throws -> [Int] {
+            try await received(token).compactMap { request in
+                guard request.kind == "apns", request.status == 200, let payload = request.payload,
+                      let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
+                      let aps = object["aps"] as? [String: Any], aps["alert"] == nil
+                else { return nil }
+                return aps["badge"] as? Int
+            }
+        }
+    }
+
+    static func iosToken(_ number: Int) -> String {
+        String(format: "%064x", number)
+    }
+
+    static func start(notify: String = "badge", coalesce: Duration = .milliseconds(50)) async throws -> Fixture {
+        let mock = try await MockPushServer.start()
+        let server = try APITestServer { configuration in
+            configuration.apnsURL = mock.baseURL
+            configuration.fcmURL = mock.baseURL
+            configuration.pushCAFile = mock.caFile
+            configuration.pushCoalescingWindow = coalesce
+            configuration.pushRetrySchedule = [.milliseconds(200), .milliseconds(200)]
+        }
+        let admin = APITestServer.adminToken
+        let apns = try await server.send("POST", "/v1/push-apps", token: admin, json: [
+            "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
+            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+        ])
+        #expect(apns.status == 201, "\(apns.text)")
+        let account = try JSONSerialization.jsonObject(with: Data(try mock.serviceAccountJSON))
+        let fcm = try await server.send("POST", "/v1/push-apps", token: admin, json: ["platform": "fcm", "app_id": "com.example.android", "service_account": account])
+        #expect(fcm.status == 201, "\(fcm.text)")
+        let (_, key) = try await server.createUser()
+        let iosToken = Self.iosToken(Int.random(in: 1...1_000_000))
+        for body: [String: Any] in [
+            ["platform": "ios", "push_token": iosToken, "app_id": mock.startup.topic],
+            ["platform": "android", "push_token": "fcm-registration-token-1"],
+        ] {
+            let device = try await server.send("POST", "/v1/devices", token: key, json: body)
+            #expect(device.status == 201, "\(device.text)")
+        }
+        let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "name": "Changelog", "notify": notify])
+        return Fixture(mock: mock, server: server, key: key, watch: try #require(watch["id"] as? String), iosToken: iosToken)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func changesAndReadsPushTheCountAndAlertsToEveryDevice() async throws {
+        let fixture = try await Self.start(notify: "alert")
+        defer { fixture.stop() }
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
+        try #require(try fixture.server.recordChange(watchID: fixture.watch, text: "Release 2.0 is out") != nil)
+
+        #expect(try await eventually { try await fixture.badges(fixture.iosToken) == [1] })
+        let alert = try #require(try await fixture.received(fixture.iosToken).first { $0.payload?.contains("\"alert\"") == true })
+        #expect(alert.push_type == "alert" && alert.priority == "10" && alert.topic == fixture.mock.startup.topic)
+        let alertText = try #require(alert.payload)
+        let alertPayload = try #require(try JSONSerialization.jsonObject(with: Data(alertText.utf8)) as? [String: Any])
+        let aps = try #require(alertPayload["aps"] as? [String: Any])
+        #expect((aps["alert"] as? [String: Any])?["title"] as? String == "Changelog")
+        #expect((aps["alert"] as? [String: Any])?["body"] as? String == "Release 2.0 is out")
+        #expect(aps["badge"] as? Int == 1 && aps["thread-id"] as? String == "watch-\(fixture.watch)")
+        let badge = try #require(try await fixture.received(fixture.iosToken).first { $0.payload == #"{"aps":{"badge":1}}"# })
+        #expect(badge.push_type == "alert" && badge.priority == "5" && badge.collapse_id?.hasPrefix("tidings-badge-") == true)
+
+        // Android: data messages through FCM, the badge and the alert.
+        #expect(try await eventually { try await fixture.received(fixture.androidToken).count == 2 })
+        let bodies = try await fixture.received(fixture.androidToken).compactMap(\.body)
+        #expect(bodies.contains { $0.contains("\"tidings_kind\":\"badge\"") && $0.contains("\"badge\":\"1\"") })
+        #expect(bodies.contains { $0.contains("\"tidings_kind\":\"alert\"") && $0.contains("Release 2.0 is out") })
+
+        // A read sends the lower count.
+        #expect(try await fixture.server.send("POST", "/v1/badge/read-all", token: fixture.key).status == 200)
+        #expect(try await eventually { try await fixture.badges(fixture.iosToken) == [1, 0] })
+
+        // The push log says what happened.
+        let devices = try await fixture.server.send("GET", "/v1/devices", token: fixture.key).items()
+        let ios = try #require(devices.first { $0["platform"] as? String == "ios" }?["id"] as? String)
+        let log = try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items()
+        #expect(log.count == 3 && log.allSatisfy { $0["status"] as? String == "sent" && $0["provider_id"] as? String != nil }, "\(log)")
+        // Every APNs push of the test went over one connection.
+        #expect(try await Set(fixture.mock.stats().apns.map(\.connection)).count == 1)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aDeadTokenRemovesItsDeviceAndIsAnnounced() async throws {
+        let fixture = try await Self.start()
+        defer { fixture.stop() }
+        try await fixture.mock.script(token: fixture.iosToken, [["status": 410, "reason": "Unregistered"]])
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
+        let database = fixture.server.application.database
+        #expect(try await eventually {
+            try database.query("SELECT count(*) AS n FROM devices WHERE push_token = \(fixture.iosToken)").single().decode("n", as: Int.self) == 0
+        })
+        let event = try database.query("SELECT data->>'reason' AS reason FROM events WHERE type = 'device.invalidated'").single()
+        #expect(try event.decode("reason", as: String.self).contains("Unregistered"))
+        // The Android device is untouched and got its count.
+        #expect(try await eventually { try await fixture.received(fixture.androidToken).count == 1 })
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aBurstOfChangesSendsOnlyTheFinalCount() async throws {
+        let fixture = try await Self.start(coalesce: .seconds(1))
+        defer { fixture.stop() }
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v0")
+        for version in 1...8 { try fixture.server.recordChange(watchID: fixture.watch, text: "v\(version)") }
+        #expect(try await eventually { try await fixture.badges(fixture.iosToken) == [8] })
+        // And nothing more follows.
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(try await fixture.badges(fixture.iosToken) == [8])
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aServiceErrorIsRetriedAndThenSent() async throws {
+        let fixture = try await Self.start()
+        defer { fixture.stop() }
+        try await fixture.mock.script(token: fixture.iosToken, [["status": 503, "reason": "ServiceUnavailable"]])
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
+        #expect(try await eventually { try await fixture.badges(fixture.iosToken) == [1] })
+        let statuses = try await fixture.received(fixture.iosToken).compactMap(\.status)
+        #expect(statuses == [503, 200])
+    }
+}
