@@ -49,6 +49,10 @@ final class APIClient: Sendable {
         _ = try await post("/v1/watches", token: key, json: ["url": url])
     }
 
+    func createPushApp(_ body: [String: Any]) async throws {
+        _ = try await post("/v1/push-apps", token: DispatcherHarness.adminToken, json: body)
+    }
+
     func createWebhook(key: String, url: String) async throws {
         _ = try await post("/v1/webhooks", token: key, json: ["url": url, "event_types": ["watch.changed"]])
     }

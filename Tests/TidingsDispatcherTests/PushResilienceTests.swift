@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TidingsPostgres
+import TidingsTestSupport
+
+/// Direct push survives SIGKILL: pushes a killed process had in flight or
+/// queued go out after a restart, none lost.
+@Suite(.serialized) struct PushResilienceTests {
+    static let devices = 600
+
+    @Test(.timeLimit(.minutes(3)))
+    func sigkillMidBurstThenRestartSendsEveryPush() async throws {
+        let mock = try await MockPushServer.start()
+        defer { mock.stop() }
+        // Slow answers keep the burst in flight when the process dies.
+        try await mock.setDelay(0.3)
+        let databaseURL = try TestSupport.createDatabase()
+        let port = Int.random(in: 20_000...40_000)
+        let environment = [
+            "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
+            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
+            "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
+            "TIDINGS_APNS_URL": mock.baseURL,
+            "TIDINGS_PUSH_CA_FILE": mock.caFile,
+            "TIDINGS_PUSH_TIMEOUT": "3s",
+            "TIDINGS_MAX_DEVICES_PER_USER": "1000",
+            "TIDINGS_LOG_LEVEL": "warning",
+            "TIDINGS_RESOURCES_DIR": TestSupport.repositoryRoot,
+        ]
+        let api = try APIClient(port: port)
+        defer { api.shutdown() }
+        var process = try TidingsProcess(environment: environment)
+        defer { process.terminate() }
+        try await api.waitUntilReady()
+        try await api.createPushApp([
+            "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
+            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+        ])
+        let user = try await api.createUser()
+        let database = PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: TestSupport.quietLogger)
+        defer { database.close() }
+        _ = try database.query("""
+            INSERT INTO devices (user_id, platform, push_token, app_id)
+            SELECT \(user.id)::uuid, 'ios', lpad(to_hex(n), 64, '0'), \(mock.startup.topic)
+            FROM generate_series(1, \(Self.devices)) AS n
+            """)
+        // One count change: a badge push to every device.
+        _ = try database.query("""
+            SELECT count(*) FROM queue_events(ARRAY[ROW(\(user.id)::uuid, 'badge.updated', '{"count": 7}'::jsonb, NULL, NULL)::outbox_event])
+            """)
+
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(5)) { try await mock.stats().apns.count >= 50 })
+        process.kill()
+        let sent = try database.query("SELECT count(*)::int AS n FROM pushes WHERE status = 'sent'")[0].decode("n", as: Int.self)
+        #expect(sent < Self.devices, "the burst finished before the kill; the test proves nothing")
+
+        let restarted = ContinuousClock.now
+        process = try TidingsProcess(environment: environment)
+        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+            try database.query("SELECT count(*)::int AS n FROM pushes WHERE status <> 'sent'")[0].decode("n", as: Int.self) == 0
+        })
+        // Within the push timeout's lease grace and a few seconds of the restart.
+        #expect(ContinuousClock.now - restarted < .seconds(30))
+        let received = try await mock.stats().apns.filter { $0.status == 200 }
+        let tokens = Set(received.compactMap(\.token))
+        #expect(tokens.count == Self.devices, "\(tokens.count) of \(Self.devices) devices got their push")
+        #expect(received.allSatisfy { $0.payload == #"{"aps":{"badge":7}}"# })
+        #expect(try database.query("SELECT count(*)::int AS n FROM pushes")[0].decode("n", as: Int.self) == Self.devices)
+    }
+}
