@@ -107,6 +107,37 @@ import TidingsTestSupport
         #expect(log.count == 3 && log.allSatisfy { $0["status"] as? String == "sent" && $0["provider_id"] as? String != nil }, "\(log)")
         // Every APNs push of the test went over one connection.
         #expect(try await Set(fixture.mock.stats().apns.map(\.connection)).count == 1)
+        let metrics = try await fixture.server.send("GET", "/metrics").text
+        #expect(metrics.contains(#"tidings_pushes_total{kind="badge",outcome="delivered",platform="apns"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"tidings_pushes_total{kind="alert",outcome="delivered",platform="fcm"} 1"#))
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func twoReplicasSendEachPushOnce() async throws {
+        let fixture = try await Self.start()
+        defer { fixture.stop() }
+        let second = try APITestServer(sharingDatabaseWith: fixture.server) { configuration in
+            configuration.apnsURL = fixture.mock.baseURL
+            configuration.fcmURL = fixture.mock.baseURL
+            configuration.pushCAFile = fixture.mock.caFile
+        }
+        defer { second.shutdown() }
+        let database = fixture.server.application.database
+        let user = try database.query("SELECT user_id::text AS id FROM devices LIMIT 1").single().decode("id", as: String.self)
+        _ = try database.query("""
+            INSERT INTO devices (user_id, platform, push_token, app_id)
+            SELECT \(user)::uuid, 'ios', lpad(to_hex(n + 1000000), 64, '0'), \(fixture.mock.startup.topic)
+            FROM generate_series(1, 90) AS n
+            """)
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
+        #expect(try await eventually {
+            try database.query("SELECT count(*) AS n FROM pushes WHERE status = 'sent'").single().decode("n", as: Int.self) == 92
+        })
+        let received = try await fixture.mock.stats().requests.filter { $0.status == 200 }
+        #expect(received.count == 92, "each push once, whichever replica sent it")
+        let owners = try database.query("SELECT count(DISTINCT owner) AS n FROM lease_owners WHERE holds = 'pushes'").single().decode("n", as: Int.self)
+        #expect(owners == 2)
     }
 
     @Test(.timeLimit(.minutes(2)))
