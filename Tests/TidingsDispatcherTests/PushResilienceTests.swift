@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TidingsLocalPostgres
 import TidingsPostgres
 import TidingsTestSupport
 
-/// Direct push survives SIGKILL: pushes a killed process had in flight or
-/// queued go out after a restart, none lost.
+/// Direct push survives SIGKILL and a PostgreSQL restart: pushes in flight
+/// or queued go out afterwards, none lost.
 @Suite(.serialized) struct PushResilienceTests {
     static let devices = 600
 
@@ -50,7 +51,7 @@ import TidingsTestSupport
             SELECT count(*) FROM queue_events(ARRAY[ROW(\(user.id)::uuid, 'badge.updated', '{"count": 7}'::jsonb, NULL, NULL)::outbox_event])
             """)
 
-        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(5)) { try await mock.stats().apns.count >= 50 })
+        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { ((try? await mock.stats())?.apns.count ?? 0) >= 50 })
         process.kill()
         let sent = try database.query("SELECT count(*)::int AS n FROM pushes WHERE status = 'sent'")[0].decode("n", as: Int.self)
         #expect(sent < Self.devices, "the burst finished before the kill; the test proves nothing")
@@ -67,5 +68,51 @@ import TidingsTestSupport
         #expect(tokens.count == Self.devices, "\(tokens.count) of \(Self.devices) devices got their push")
         #expect(received.allSatisfy { $0.payload == #"{"aps":{"badge":7}}"# })
         #expect(try database.query("SELECT count(*)::int AS n FROM pushes")[0].decode("n", as: Int.self) == Self.devices)
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func postgresRestartMidBurstLosesNoPush() async throws {
+        let mock = try await MockPushServer.start()
+        defer { mock.stop() }
+        try await mock.setDelay(0.2)
+        let directory = "/tmp/tidings-push-pg-\(UUID().uuidString.prefix(8).lowercased())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cluster = LocalPostgresCluster(directory: directory, logger: TestSupport.quietLogger)
+        try cluster.start()
+        defer { try? cluster.stop() }
+        let harness = try DispatcherHarness(databaseURL: cluster.connectionString) { configuration in
+            configuration.apnsURL = mock.baseURL
+            configuration.pushCAFile = mock.caFile
+            configuration.pushTimeout = .seconds(3)
+            configuration.userLimits.devices = 1000
+        }
+        defer { harness.shutdown() }
+        let app = try await harness.send("POST", "/v1/push-apps", token: DispatcherHarness.adminToken, json: [
+            "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
+            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+        ])
+        #expect(app.status == 201)
+        let user = try await harness.createUser()
+        _ = try harness.database.query("""
+            INSERT INTO devices (user_id, platform, push_token, app_id)
+            SELECT \(user.id)::uuid, 'ios', lpad(to_hex(n), 64, '0'), \(mock.startup.topic)
+            FROM generate_series(1, \(Self.devices)) AS n
+            """)
+        _ = try harness.database.query("""
+            SELECT count(*) FROM queue_events(ARRAY[ROW(\(user.id)::uuid, 'badge.updated', '{"count": 4}'::jsonb, NULL, NULL)::outbox_event])
+            """)
+
+        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { ((try? await mock.stats())?.apns.count ?? 0) >= 50 })
+        try cluster.stop()
+        try await Task.sleep(for: .seconds(2))
+        try cluster.start()
+
+        #expect(try await eventually(timeout: .seconds(90), every: .milliseconds(200)) {
+            (try? harness.scalar("SELECT count(*)::int AS n FROM pushes WHERE status <> 'sent'")) == 0
+        })
+        let tokens = Set(try await mock.stats().apns.filter { $0.status == 200 }.compactMap(\.token))
+        #expect(tokens.count == Self.devices, "\(tokens.count) of \(Self.devices) devices got their push")
+        #expect(harness.logSink.lines.contains { $0.contains("push dispatcher cannot reach the database") || $0.contains("could not record push attempts") })
     }
 }
