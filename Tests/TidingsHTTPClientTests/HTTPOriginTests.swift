@@ -1,5 +1,5 @@
 import Testing
-import TidingsHTTPClient
+@testable import TidingsHTTPClient
 
 @Suite struct HTTPOriginTests {
     @Test(arguments: [
@@ -11,6 +11,9 @@ import TidingsHTTPClient
         ("http://[FE80::1]/", "http", "[fe80::1]", 80),
         ("http://127.0.0.1:9/", "http", "127.0.0.1", 9),
         ("http://example.com:/", "http", "example.com", 80),
+        // Not ASCII: parsed by Character.
+        ("http://BÜCHER.example:8080/straße", "http", "bücher.example", 8080),
+        ("https://例え.テスト./", "https", "例え.テスト", 443),
     ])
     func parses(_ url: String, _ scheme: String, _ host: String, _ port: Int) throws {
         let origin = try #require(HTTPOrigin(url: url))
@@ -26,6 +29,35 @@ import TidingsHTTPClient
     ])
     func refuses(_ url: String) {
         #expect(HTTPOrigin(url: url) == nil)
+    }
+
+    /// ASCII URLs are parsed on their bytes; the answer must be the one of
+    /// the Character walk, which other URLs still take: checked on tricky
+    /// cases and on strings made of the characters the parse looks at.
+    @Test func bytesAgreeWithCharacters() {
+        var urls = [
+            "http://Example.COM/path", "HTTPS://a:1", "hTTp://a.", "http://a...:80", "https://[::1]:", "http://[::1]:x",
+            "http://u@[::1]@h:9/", "http://a@b@c:1/", "http://a:b:c/", "http://a\\b:1", "http://a?b:1", "http://a#b:1",
+            "http://a\r\n:80/", "http:/\r\n/a", "http://a.\r\n", "http://:", "http://@", "http://[", "http://[]", "http://]",
+            "http://a:00080", "http://a:+80", "http://a:65535", "http://a:99999", "httpx://a", "http:a", "http//a", ":", "://a",
+            "https://", "http://a:8O", "http://A:0", "http://a/b:c@d:1", "http://x:1@y/z",
+        ]
+        let alphabet = Array("hHtTpPsS:/[]@.?#\\aZ0189\r\n -")
+        var random = SplitMix64(seed: 14)
+        for _ in 0..<20_000 {
+            let length = Int(random.next() % 16)
+            let tail = String((0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            urls.append((random.next() % 2 == 0 ? "http://" : random.next() % 2 == 0 ? "HTTPS://" : "") + tail)
+        }
+        let text = { (parts: HTTPOrigin.Parts?) in parts.map { "\($0.scheme) \($0.host) \($0.port)" } ?? "nil" }
+        for url in urls {
+            var copy = url
+            guard let byBytes = copy.withUTF8({ HTTPOrigin.parse(ascii: $0) }) else {
+                Issue.record("not parsed as ASCII: \(url.debugDescription)")
+                continue
+            }
+            #expect(text(byBytes) == text(HTTPOrigin.parse(characters: url)), "\(url.debugDescription)")
+        }
     }
 
     /// Same scheme, host and port; a downgrade to http or another port is
@@ -55,5 +87,22 @@ import TidingsHTTPClient
                       "file:///etc/passwd", String(repeating: "a", count: 9000)])
     func refuses(_ location: String) {
         #expect(RedirectLocation.resolve(location, against: "http://a.example/") == nil)
+    }
+}
+
+/// A fixed-seed generator, so a failing case comes back on every run.
+private struct SplitMix64 {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

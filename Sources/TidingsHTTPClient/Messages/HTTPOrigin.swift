@@ -2,7 +2,10 @@
 /// watch's request headers are scoped to. `hostAndPort` is the unit of
 /// politeness: the host lower-cased, trailing dots removed, so
 /// `Example.com.` and `example.com` are one host. Parsed by hand, without Foundation, because
-/// it runs on every redirect `Location` an origin sends.
+/// it runs on every redirect `Location` an origin sends. Every poller
+/// request and webhook delivery parses one: an ASCII URL (every normalized
+/// one) on its bytes, since walking it by `Character` cost about 30,000
+/// instructions, 18 % of the poller's CPU per 304 check.
 package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
     package let scheme: String
     /// Lower-case; IPv6 literals keep their brackets.
@@ -13,6 +16,72 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
     /// Nil unless `url` is an absolute http or https URL with a host and a
     /// valid port.
     package init?(url: String) {
+        var url = url
+        guard let parts = url.withUTF8({ Self.parse(ascii: $0) }) ?? Self.parse(characters: url) else { return nil }
+        (scheme, host, port) = parts
+    }
+
+    typealias Parts = (scheme: String, host: String, port: Int)
+
+    /// The parse of an ASCII URL, on its bytes; `.some(nil)` when it has no
+    /// http(s) origin, nil when it is not ASCII. Gives the same answer as
+    /// `parse(characters:)` (HTTPOriginTests compares them).
+    static func parse(ascii bytes: UnsafeBufferPointer<UInt8>) -> Parts?? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+        guard let schemeEnd = bytes.firstIndex(of: colon), bytes.count - schemeEnd >= 3,
+              bytes[schemeEnd + 1] == slash, bytes[schemeEnd + 2] == slash
+        else { return .some(nil) }
+        let scheme: String
+        let defaultPort: Int
+        if lowercasedEquals(bytes[..<schemeEnd], "http") {
+            (scheme, defaultPort) = ("http", 80)
+        } else if lowercasedEquals(bytes[..<schemeEnd], "https") {
+            (scheme, defaultPort) = ("https", 443)
+        } else {
+            return .some(nil)
+        }
+        let authorityEnd = bytes[(schemeEnd + 3)...].firstIndex(where: endsAuthority) ?? bytes.endIndex
+        var start = schemeEnd + 3
+        if let at = bytes[start..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+            start = at + 1
+        }
+        var hostEnd = authorityEnd
+        var portDigits = authorityEnd..<authorityEnd
+        if start < authorityEnd, bytes[start] == UInt8(ascii: "[") {
+            guard let close = bytes[start..<authorityEnd].firstIndex(of: UInt8(ascii: "]")) else { return .some(nil) }
+            hostEnd = close + 1
+            if hostEnd < authorityEnd {
+                guard bytes[hostEnd] == colon else { return .some(nil) }
+                portDigits = (hostEnd + 1)..<authorityEnd
+            }
+        } else if let portColon = bytes[start..<authorityEnd].lastIndex(of: colon) {
+            hostEnd = portColon
+            portDigits = (portColon + 1)..<authorityEnd
+        }
+        while hostEnd > start, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
+        guard hostEnd > start else { return .some(nil) }
+        var port = defaultPort
+        if !portDigits.isEmpty {
+            guard portDigits.count <= 5 else { return .some(nil) }
+            port = 0
+            for byte in bytes[portDigits] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return .some(nil) }
+                port = port * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            guard (1...65_535).contains(port) else { return .some(nil) }
+        }
+        let host = String(unsafeUninitializedCapacity: hostEnd - start) { buffer in
+            for (offset, byte) in bytes[start..<hostEnd].enumerated() {
+                buffer[offset] = lowercased(byte)
+            }
+            return hostEnd - start
+        }
+        return .some((scheme, host, port))
+    }
+
+    /// The parse of any URL, by `Character`.
+    static func parse(characters url: String) -> Parts? {
         guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
         let scheme = url[..<colon].lowercased()
         let defaultPort: Int
@@ -52,9 +121,20 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
             else { return nil }
             port = value
         }
-        self.scheme = scheme
-        self.host = host.lowercased()
-        self.port = port
+        return (scheme, host.lowercased(), port)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+
+    private static func lowercasedEquals(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
+        bytes.count == lowercase.utf8CodeUnitCount
+            && zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { lowercased($0) == $1 }
+    }
+
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\\")
     }
 
     private static func endsAuthority(_ character: Character) -> Bool {
