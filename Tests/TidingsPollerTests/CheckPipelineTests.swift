@@ -71,6 +71,18 @@ import TidingsHTTPClient
         _ = try await context.check(second, with: poller)
         #expect(try context.reload(second).fetchStatistics.requests == 1)
         #expect(try context.reload(first).fetchStatistics.requests == 3)
+
+        // An edit that moves a watch onto the shared target starts it at
+        // zero there too; one that does not move it keeps its counts.
+        let third = try context.watch(user: try context.user(), url: "\(origin.baseURL)/elsewhere")
+        _ = try await context.check(third, with: poller)
+        let renamed = try #require(try context.watches.update(userID: third.userID, id: third.id) { $0.name = "renamed" })
+        #expect(renamed.fetchStatistics.requests == 1)
+        let moved = try #require(try context.watches.update(userID: third.userID, id: third.id) {
+            $0.url = try URLNormalizer.normalize("\(origin.baseURL)/shared")
+        })
+        #expect(moved.targetID == first.targetID)
+        #expect(moved.fetchStatistics == FetchStatistics(requests: 0, notModified: 0, bytesReceived: 0, bytesSaved: 0))
     }
 
     @Test func lastModifiedPathSendsTheServersOwnValue() async throws {

@@ -324,7 +324,15 @@ package struct SecretRotationStore: Sendable {
                     """)
                 return .sealed
             }
-            try connection.execute("UPDATE watches SET target_id = \(survivor) WHERE target_id = \(duplicate.id)")
+            // A watch's statistics start again from its new target's totals
+            // (migration 0021: no trigger does it).
+            try connection.execute("""
+                UPDATE watches
+                SET target_id = \(survivor), statistics_base_requests = b.requests, statistics_base_not_modified = b.not_modified,
+                    statistics_base_bytes_received = b.bytes_received, statistics_base_bytes_saved = b.bytes_saved
+                FROM watch_statistics_base(\(survivor)) AS b
+                WHERE target_id = \(duplicate.id)
+                """)
             // As when a watch joins a target (WatchStore.attachTarget): the
             // moved watches need a full body to compare, not a 304.
             try connection.execute("""

@@ -124,13 +124,21 @@ package struct WatchStore: Sendable {
             } else if updated.extract != current.extract {
                 try Self.requireFullFetch(targetID: targetID, on: connection)
             }
+            // A watch moving to another target starts its statistics from
+            // that target's totals (migration 0021: no trigger does it).
+            let moved = targetID != (try row.decode("target_id", as: UUID.self))
             try connection.execute("""
-                UPDATE watches
+                UPDATE watches w
                 SET target_id = \(targetID), name = \(updated.name), interval_seconds = \(updated.intervalSeconds),
                     extract = \(try Self.extractJSON(updated.extract))::jsonb, paused = \(updated.paused),
                     notify = \(updated.notify),
+                    statistics_base_requests = CASE WHEN \(moved) THEN b.requests ELSE w.statistics_base_requests END,
+                    statistics_base_not_modified = CASE WHEN \(moved) THEN b.not_modified ELSE w.statistics_base_not_modified END,
+                    statistics_base_bytes_received = CASE WHEN \(moved) THEN b.bytes_received ELSE w.statistics_base_bytes_received END,
+                    statistics_base_bytes_saved = CASE WHEN \(moved) THEN b.bytes_saved ELSE w.statistics_base_bytes_saved END,
                     updated_at = now()
-                WHERE id = \(id)
+                FROM watch_statistics_base(\(targetID)) AS b
+                WHERE w.id = \(id)
                 """)
             if !updated.comparesSameContent(as: current) {
                 try connection.execute("""
