@@ -75,6 +75,21 @@ struct ExtractionBudgetTests {
         #expect(elapsed < .seconds(2), "parsing went on for \(elapsed)")
     }
 
+    /// Attribute nodes are what `//@*` selects, and sets of them merge as
+    /// slowly as sets of elements: they count towards the node limit.
+    @Test func attributesCountTowardsTheNodeLimit() throws {
+        let page = Array(("<html><body><p" + (0..<1_500).map { " a\($0)" }.joined() + ">x</p></body></html>").utf8)
+        var limits = ExtractionLimits()
+        limits.documentNodeLimit = 1_000
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@* | //@*)")), limits: limits)
+        }
+        #expect(error.code == .tooManyNodes)
+        limits.documentNodeLimit = 2_000
+        let counted = try ContentExtractor.extract(body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@*)")), limits: limits)
+        #expect(counted.text == "1500")
+    }
+
     @Test func nestedMatchesCannotMultiplyTextWithoutBound() throws {
         // Every <div> matches and repeats the 100 KB inside it: 200 levels
         // (libxml2 drops what lies deeper than 256) are 20 MB of text.

@@ -55,10 +55,11 @@ package final class HTMLDocument {
         try budget.checkTime(during: "parsing HTML")
     }
 
-    /// Refuses documents with more nodes than `documentNodeLimit`: libxml2
-    /// merges a step's node sets (`//div//p`) by comparing pairs of nodes
-    /// without counting operations, so its uninterruptible work grows with
-    /// the square of the node count.
+    /// Refuses documents with more nodes than `documentNodeLimit`, counting
+    /// attributes too: libxml2 merges a step's node sets (`//div//p`,
+    /// `//@* | //@*`) by comparing pairs of nodes without counting
+    /// operations, so its uninterruptible work grows with the square of the
+    /// number of nodes the sets can hold.
     private func checkNodeCount() throws {
         let limit = budget.limits.documentNodeLimit
         var count = 0
@@ -67,6 +68,13 @@ package final class HTMLDocument {
         var node = document.pointee.children
         while let current = node {
             count += 1
+            if current.pointee.type == XML_ELEMENT_NODE {
+                var attribute = current.pointee.properties
+                while let present = attribute, count <= limit {
+                    count += 1
+                    attribute = present.pointee.next
+                }
+            }
             if count > limit {
                 throw ExtractionError(code: .tooManyNodes, message: "the page has more than \(limit) nodes, the most CSS and XPath rules work on")
             }
