@@ -15,6 +15,22 @@ def check(tidings, key, watch_id):
     return status, body
 
 
+# The slowest check of this suite: a version request and a page request
+# (each cut at the 3 s outbound timeout) and a 2 s extraction, on a machine
+# that may be busy. Well below the 60 s check-now deadline (conftest.py).
+CHECK_BOUND = 20
+
+
+def timed_check(tidings, key, watch_id, bound=CHECK_BOUND):
+    """A check that must answer with its result (200, not 504) within `bound` seconds."""
+    started = time.monotonic()
+    status, body = check(tidings, key, watch_id)
+    elapsed = time.monotonic() - started
+    assert status == 200, body
+    assert elapsed < bound, f"the check took {elapsed:.1f} s: {body}"
+    return body
+
+
 def others_still_served(tidings, peer, victim):
     tidings.assert_alive()
     status, body = check(tidings, victim["key"], victim["watch"])
@@ -58,11 +74,9 @@ def test_hostile_origin_fails_only_its_own_check(tidings, peer, victim, attacker
     url = peer.base_url + "/" + urllib.parse.quote(path)
     status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": url, "interval_seconds": 60})
     assert status == 201, watch
-    status, body = check(tidings, attacker, watch["id"])
-    assert status in (200, 504), body
-    if status == 200:
-        assert body["result"] == "failed" and body["error"], body
-        assert "127.0.0.1" not in body["error"], body
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] == "failed" and body["error"], body
+    assert peer.server_address[0] not in body["error"], body
     others_still_served(tidings, peer, victim)
 
 
@@ -71,11 +85,9 @@ def test_odd_but_answering_origin_is_checked_or_failed_clearly(tidings, peer, vi
     status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60})
     assert status == 201, watch
     for _ in range(2):  # the second check sends whatever validators were kept
-        status, body = check(tidings, attacker, watch["id"])
-        assert status in (200, 504), body
-        if status == 200:
-            assert body["result"] in ("baseline", "unchanged", "failed"), body
-            assert body["result"] != "failed" or body["error"], body
+        body = timed_check(tidings, attacker, watch["id"])
+        assert body["result"] in ("baseline", "unchanged", "failed"), body
+        assert body["result"] != "failed" or body["error"], body
     others_still_served(tidings, peer, victim)
 
 
@@ -86,8 +98,11 @@ def test_hostile_version_json_is_a_failed_version_check(tidings, peer, victim, a
         "interval_seconds": 60,
     })
     assert status == 201, watch
-    status, body = check(tidings, attacker, watch["id"])
-    assert status in (200, 504), body
+    # No version can be read from the answer: the page decides, every time.
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] == "baseline", body
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] == "unchanged", body
     others_still_served(tidings, peer, victim)
 
 
@@ -107,11 +122,9 @@ EXTRACTION_RULES = [
 def test_extraction_rules_on_hostile_pages_fail_only_their_check(tidings, peer, victim, attacker, path, rule):
     status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60, "extract": rule})
     assert status == 201, watch
-    status, body = check(tidings, attacker, watch["id"])
-    assert status in (200, 504), body
-    if status == 200:
-        assert body["result"] != "failed" or body["error"], body
-    tidings.assert_alive()
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] != "failed" or body["error"], body
+    others_still_served(tidings, peer, victim)
 
 
 # Receivers that never answer 2xx in time: the attempt must fail.
