@@ -76,6 +76,15 @@ def peer():
     server.shutdown()
 
 
+@pytest.fixture
+def page_peer():
+    """A second fresh peer, for a page whose version endpoint is on `peer`:
+    what the version endpoint's host asks must not hold the page's."""
+    server = Peer(next(_addresses))
+    yield server
+    server.shutdown()
+
+
 @pytest.fixture(scope="session")
 def canary():
     """The well-behaved origin and receiver of the other tenant, on another

@@ -106,6 +106,44 @@ def test_hostile_version_json_is_a_failed_version_check(tidings, peer, victim, a
     others_still_served(tidings, peer, victim)
 
 
+# Version endpoints that fail their request in every way an origin can: the
+# version request fails, and the page (on another host, which nothing here
+# holds) is still fetched and decides the check. A Retry-After holds only the
+# version endpoint's host, capped, and a held version endpoint is skipped
+# without waiting.
+VERSION_FAILURES = [
+    "retry-after/99999999999999999999999999",
+    "retry-after/Fri, 31 Dec 9999 23:59:59 GMT",
+    "drip",
+    "drip-head",
+    "bomb",
+    "endless",
+]
+
+
+@pytest.mark.parametrize("path", VERSION_FAILURES)
+def test_hostile_version_endpoint_fails_only_the_version_request(tidings, peer, page_peer, victim, attacker, path):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {
+        "url": page_peer.base_url + "/ok", "version_url": peer.base_url + "/" + urllib.parse.quote(path),
+        "version_pointer": "/v", "interval_seconds": 60,
+    })
+    assert status == 201, watch
+    # Cut at the outbound timeout (3 s) at worst, then the page.
+    body = timed_check(tidings, attacker, watch["id"], bound=12)
+    assert body["result"] == "baseline", body
+    body = timed_check(tidings, attacker, watch["id"], bound=12)
+    assert body["result"] == "unchanged", body
+    if path.startswith("retry-after/"):
+        # The version endpoint's host is held, for at most a day (TIDINGS_MAX_INTERVAL).
+        status, held = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/ok", "interval_seconds": 60})
+        assert status == 201, held
+        body = timed_check(tidings, attacker, held["id"], bound=5)
+        assert body["result"] == "failed" and "Retry-After" in body["error"], body
+        seconds = int(body["error"].split("another ")[1].split(" ")[0])
+        assert 3600 < seconds <= 86_400, body
+    others_still_served(tidings, peer, victim)
+
+
 # Extraction rules run on whatever a hostile page sends: node sets of
 # namespace nodes and attributes, numbers XPath cannot render as integers,
 # JSON pointers past any index, ignore patterns that match empty text.
