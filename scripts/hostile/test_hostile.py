@@ -165,6 +165,72 @@ def test_extraction_rules_on_hostile_pages_fail_only_their_check(tidings, peer, 
     others_still_served(tidings, peer, victim)
 
 
+# What a budget stops (docs/LIMITS.md, "Extraction and checks"), as `last_error` says it.
+BUDGET_ERRORS = ("time_limit_exceeded", "operation_limit_exceeded", "too_many_nodes", "text_too_large")
+
+# Rules and pages that would take minutes or years without a budget: patterns
+# that backtrack exponentially in a backtracking engine (linear-time here),
+# XPath whose work grows with the square or cube of a wide page, a start tag
+# whose attributes libxml2 compares pairwise while parsing, and attribute
+# sets that libxml2 would merge pairwise.
+COSTLY_RULES = [
+    ("a-run", {"css": "p", "ignore": ["(a+)+$"]}),
+    ("a-run", {"css": "p", "ignore": ["(a|a)*$", "(a*)*b$"]}),
+    ("wide", {"xpath": "//*//*//*//*"}),
+    ("wide", {"xpath": "count(//*[count(//*) > 0])"}),
+    ("attributes-in-one-tag", {"css": "p"}),
+    ("attributes", {"xpath": "count(//@* | //@*)"}),
+]
+
+# The extraction budget (2 s), a page read in well under a second, and room
+# for a busy machine.
+BUDGET_BOUND = 8
+
+
+def assert_within_budget(tidings, attacker, watch_id, bound=BUDGET_BOUND):
+    body = timed_check(tidings, attacker, watch_id, bound=bound)
+    assert body["result"] in ("baseline", "failed"), body
+    status, stored = tidings.call("GET", f"/v1/watches/{watch_id}", attacker)
+    assert status == 200, stored
+    if body["result"] == "failed":
+        assert body["error"].startswith("extraction failed: ") and any(code in body["error"] for code in BUDGET_ERRORS), body
+        assert stored["last_error"] == body["error"], stored
+    else:
+        assert stored["last_error"] is None and stored["content_hash"], stored
+
+
+@pytest.mark.parametrize("path,rule", COSTLY_RULES, ids=[f"{path}-{next(iter(rule.values()))}" for path, rule in COSTLY_RULES])
+def test_costly_rules_end_within_their_budget(tidings, peer, victim, attacker, path, rule):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60, "extract": rule})
+    assert status == 201, watch
+    assert_within_budget(tidings, attacker, watch["id"])
+    others_still_served(tidings, peer, victim)
+
+
+# Known gap (docs/LIMITS.md): libxml2 2.9.14 merges node sets without
+# counting operations, and the deadline can only stop it between merges. On
+# a page within the default node limit one XPath rule holds an extraction
+# thread for tens of seconds past its 2 s budget (53 s measured here), and
+# two of them hold every extraction thread of a two-core machine. Strict:
+# when this passes, the gap is closed and the marker must go.
+@pytest.mark.xfail(strict=True, reason="libxml2 merges node sets uninterruptibly; see docs/LIMITS.md, known gap")
+def test_an_xpath_rule_at_the_node_limit_ends_within_its_budget(tidings, peer, victim, attacker):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {
+        "url": peer.base_url + "/flat", "interval_seconds": 60, "extract": {"xpath": "count(//node()//node())"},
+    })
+    assert status == 201, watch
+    try:
+        assert_within_budget(tidings, attacker, watch["id"])
+    finally:
+        # Whatever the answer (a late result, or 504), let the extraction end
+        # before the next case needs the extraction threads.
+        deadline = time.monotonic() + 180
+        while tidings.call("GET", f"/v1/watches/{watch['id']}", attacker)[1]["last_checked_at"] is None:
+            assert time.monotonic() < deadline, "the extraction did not end"
+            time.sleep(1)
+        others_still_served(tidings, peer, victim)
+
+
 # Receivers that never answer 2xx in time: the attempt must fail.
 RECEIVER_FAILURES = [
     "retry-after/99999999999999999999999999",
