@@ -3,11 +3,14 @@ make its own work fail, with a clear reason, and nothing else. After every
 case the process must still answer and another tenant's check and webhook
 delivery must still work."""
 
+import base64
 import socket
 import time
 import urllib.parse
 
 import pytest
+
+from conftest import ADMIN
 
 
 def check(tidings, key, watch_id):
@@ -301,7 +304,82 @@ def test_malformed_requests_get_an_error_or_a_close(tidings, peer, victim, raw):
     others_still_served(tidings, peer, victim)
 
 
-HOSTILE_BODIES = [
+def problem(status, content_type, body):
+    return 400 <= status < 500 and content_type.startswith("application/problem+json") and isinstance(body, dict)
+
+
+@pytest.fixture(scope="session")
+def listed(tidings, attacker):
+    """One of everything the list endpoints list under, owned by the attacker
+    (or global, for the admin's lists)."""
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": "http://127.0.0.1:9/listed", "interval_seconds": 60})
+    assert status == 201, watch
+    status, hook = tidings.call("POST", "/v1/webhooks", attacker, {"url": "http://127.0.0.1:9/listed-hook"})
+    assert status == 201, hook
+    status, global_hook = tidings.call("POST", "/v1/admin/webhooks", ADMIN, {"url": "http://127.0.0.1:9/listed-global-hook"})
+    assert status == 201, global_hook
+    return {"watch": watch["id"], "webhook": hook["id"], "global_webhook": global_hook["id"]}
+
+
+# Every list endpoint of openapi.yaml (each takes `limit` and `cursor`), and
+# whether the admin token or the attacker's key reads it.
+LISTS = [
+    ("/v1/users", True),
+    ("/v1/devices", False),
+    ("/v1/watches", False),
+    ("/v1/watches/{watch}/changes", False),
+    ("/v1/webhooks", False),
+    ("/v1/webhooks/{webhook}/deliveries", False),
+    ("/v1/admin/webhooks", True),
+    ("/v1/admin/webhooks/{global_webhook}/deliveries", True),
+]
+
+
+def cursor(text):
+    """The cursor encoding (base64url, no padding) around a hostile position."""
+    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode()
+
+
+UUID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+HOSTILE_CURSORS = [
+    cursor(f"9223372036854775807.{UUID}"), cursor(f"-9223372036854775808.{UUID}"), cursor(f"99999999999999999999999.{UUID}"),
+    cursor(f"253402300800000001.{UUID}"), cursor(f"1e300.{UUID}"), cursor(f"nan.{UUID}"), cursor("0.not-a-uuid"), cursor(""),
+    "", "%00", "%FF%FE", "A" * 4000, "....",
+]
+HOSTILE_NUMBERS = ["99999999999999999999999", "9223372036854775808", "-9223372036854775809", "-1", "0", "201", "1e3", "1.5",
+                   "", "%20", "0x10", "%D9%A3", "NaN", "%00"]
+
+
+def list_path(template, listed):
+    return template.format(**listed)
+
+
+@pytest.mark.parametrize("template,admin", LISTS, ids=[template for template, _ in LISTS])
+def test_malformed_cursors_and_limits_on_every_list_are_400_naming_them(tidings, peer, victim, attacker, listed, template, admin):
+    path = list_path(template, listed)
+    token = ADMIN if admin else attacker
+    status, _, body = tidings.call_full("GET", path, token)
+    assert status == 200 and "data" in body, body
+    cases = [("cursor", value) for value in HOSTILE_CURSORS] + [("limit", value) for value in HOSTILE_NUMBERS]
+    if template.endswith("/deliveries"):
+        cases += [(name, value) for name in ("since", "until")
+                  for value in ("99999-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "2026-13-01T00:00:00Z", "1e300", "%00")]
+        cases += [("status", "%00"), ("event_type", "x" * 5000)]
+    if template == "/v1/watches":
+        cases += [("paused", "1"), ("state", "%FF")]
+    for name, value in cases:
+        status, content_type, body = tidings.call_full("GET", f"{path}?{name}={value}", token)
+        assert status == 400 and problem(status, content_type, body), (name, value[:40], status, body)
+        assert body.get("field") == name, (name, value[:40], body)
+    # Two of a kind: still one answer, not a crash.
+    status, content_type, body = tidings.call_full("GET", f"{path}?limit=1&limit=99999999999999999999", token)
+    assert status in (200, 400), body
+    others_still_served(tidings, peer, victim)
+
+# Hostile bodies for the endpoints that write: each must be a 4xx
+# problem+json and write nothing, not even the valid fields sent with the
+# hostile one ("renamed", a limit of 5).
+CREATE_WATCH_BODIES = [
     b"[" * 100_000,
     b'{"url": "http://x/", "interval_seconds": 1' + b"0" * 10_000 + b"}",
     b'{"url": "\xff\xfe"}',
@@ -312,17 +390,108 @@ HOSTILE_BODIES = [
     b'{"url": "http://x/", "url": "http://y/"}',
     b"\x00" * 1000,
 ]
+PATCH_WATCH_BODIES = [
+    b'{"name": "renamed", "interval_seconds": 1e300}',
+    b'{"name": "renamed", "interval_seconds": 99999999999999999999}',
+    b'{"name": "renamed", "interval_seconds": -9223372036854775809}',
+    b'{"name": "renamed", "extract": {"xpath": "' + b"(" * 10_000 + b'"}}',
+    b'{"name": "renamed", "extract": {"css": "p", "ignore": ["(a)\\\\1"]}}',
+    b'{"name": "renamed", "extract": {"css": "p", "ignore": ["a{99999999999999999999}"]}}',
+    b'{"name": "renamed", "headers": {"a\\u0000b": "x"}}',
+    b'{"name": "renamed", "url": "http://[::1"}',
+    b'{"name": "renamed", "version_url": "ftp://x/", "version_pointer": "/v"}',
+    b'{"name": "renamed", "paused": "yes"}',
+    b'{"name": "renamed", "name": "again"}',
+    b'{"name": "renamed", "bogus": 1}',
+    b'{"name": "\\ud800"}',
+    b'{"name": "\xff\xfe"}',
+    b"[" * 100_000,
+    b"\x00" * 1000,
+]
+WEBHOOK_BODIES = [
+    b'{"url": "http://127.0.0.1:9/h", "event_types": ["watch.changed", "nope"]}',
+    b'{"url": "http://127.0.0.1:9/h", "event_types": [1e300]}',
+    b'{"url": "http://127.0.0.1:9/h", "description": "' + b"d" * 100_000 + b'"}',
+    b'{"url": "http://127.0.0.1:9/h", "url": "http://127.0.0.1:9/i"}',
+    b'{"url": "http://user:pass@127.0.0.1:9/h"}',
+    b'{"url": "http://127.0.0.1:99999999999999999999/h"}',
+    b'{"url": "http://127.0.0.1:9/h", "secret": "mine"}',
+    b'{"url": "\xff\xfe"}',
+    b'{"url": "http://127.0.0.1:9/h", "event_types": [' + b'"watch.changed",' * 10_000 + b'"watch.changed"]}',
+]
+DEVICE_BODIES = [  # "known-token" is registered already: a hostile re-registration must not update it
+    b'{"platform": "ios", "push_token": "known-token", "name": "renamed", "locale": "' + b"x" * 1000 + b'"}',
+    b'{"platform": "windows-phone", "push_token": "known-token", "name": "renamed"}',
+    b'{"platform": "ios", "push_token": "known-token", "name": "renamed", "app_id": "a\\u0000b"}',
+    b'{"platform": "ios", "push_token": "' + b"t" * 5000 + b'"}',
+    b'{"platform": "ios", "push_token": "\\u0000"}',
+    b'{"platform": "ios", "push_token": 1e300}',
+    b'{"platform": "ios", "push_token": "known-token", "name": "\\ud800"}',
+    b'{"platform": "ios", "push_token": "known-token", "name": "renamed", "name": "again"}',
+]
+USER_BODIES = [
+    b'{"limits": {"watches": 5, "devices": 1e300}}',
+    b'{"limits": {"watches": 5, "devices": 99999999999999999999}}',
+    b'{"limits": {"watches": 5, "devices": -1}}',
+    b'{"limits": {"watches": 5, "devices": 1.5}}',
+    b'{"limits": {"watches": 5, "devices": "7"}}',
+    b'{"limits": {"watches": 5, "bogus": 1}}',
+    b'{"limits": {"watches": 5, "watches": 6}}',
+    b'{"limits": [5]}',
+    b'{"limits": {"watches": 5}, "name": "renamed"}',
+]
 
 
-@pytest.mark.parametrize("body", HOSTILE_BODIES, ids=range(len(HOSTILE_BODIES)))
-def test_hostile_bodies_are_4xx(tidings, peer, victim, attacker, body):
-    with socket.create_connection(("127.0.0.1", tidings.port), timeout=30) as connection:
-        connection.sendall(b"POST /v1/watches HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + attacker.encode()
-                           + b"\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-                           + str(len(body)).encode() + b"\r\n\r\n" + body)
-        answer = b""
-        while chunk := connection.recv(65536):
-            answer += chunk
-    assert answer.startswith(b"HTTP/1.1 4"), answer[:300]
-    assert b"application/problem+json" in answer, answer[:300]
+@pytest.fixture
+def writable(tidings, attacker):
+    """A watch, a device and a user to write to, with how each looks now."""
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": "http://127.0.0.1:9/writable", "name": "original", "interval_seconds": 60})
+    assert status == 201, watch
+    status, device = tidings.call("POST", "/v1/devices", attacker, {"platform": "ios", "push_token": "known-token", "name": "original"})
+    assert status in (200, 201), device
+    status, user = tidings.call("POST", "/v1/users", ADMIN, {"name": "patched"})
+    assert status == 201, user
+    return {"watch": watch["id"], "user": user["user"]["id"]}
+
+
+def snapshot(tidings, attacker, writable):
+    """Everything the bodies below might write, as the API shows it."""
+    def read(path, token):
+        status, body = tidings.call("GET", path, token)
+        assert status == 200, body
+        return body
+
+    def every(path, token):
+        items, after = [], ""
+        while True:
+            page = read(path + "?limit=200" + (f"&cursor={after}" if after else ""), token)
+            items += page["data"]
+            if not page["next_cursor"]:
+                return items
+            after = page["next_cursor"]
+
+    return {
+        "watch": read(f"/v1/watches/{writable['watch']}", attacker),
+        "user": read(f"/v1/users/{writable['user']}", ADMIN),
+        "devices": every("/v1/devices", attacker),
+        "webhooks": every("/v1/webhooks", attacker),
+        "watches": len(every("/v1/watches", attacker)),
+    }
+
+
+HOSTILE_WRITES = ([("POST", "/v1/watches", body) for body in CREATE_WATCH_BODIES]
+                  + [("PATCH", "/v1/watches/{watch}", body) for body in PATCH_WATCH_BODIES]
+                  + [("POST", "/v1/webhooks", body) for body in WEBHOOK_BODIES]
+                  + [("POST", "/v1/devices", body) for body in DEVICE_BODIES]
+                  + [("PATCH", "/v1/users/{user}", body) for body in USER_BODIES])
+
+
+@pytest.mark.parametrize("method,template,body", HOSTILE_WRITES, ids=[f"{m} {t} {i}" for i, (m, t, _) in enumerate(HOSTILE_WRITES)])
+def test_hostile_bodies_on_writes_are_4xx_and_write_nothing(tidings, peer, victim, attacker, writable, method, template, body):
+    path = template.format(**writable)
+    token = ADMIN if template.startswith("/v1/users") else attacker
+    before = snapshot(tidings, attacker, writable)
+    status, content_type, answer = tidings.call_full(method, path, token, raw_body=body)
+    assert problem(status, content_type, answer), (status, content_type, answer)
+    assert snapshot(tidings, attacker, writable) == before
     others_still_served(tidings, peer, victim)
