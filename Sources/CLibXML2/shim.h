@@ -7,12 +7,15 @@
 // clean build and depending on the order modules are compiled. Tidings
 // never touches the ICU fields at the end of xmlCharEncodingHandler (only
 // libxml2's own code does), so its declarations are left out here.
+#include <string.h>
 #include <libxml/xmlversion.h>
 #undef LIBXML_ICU_ENABLED
 #include <libxml/chvalid.h>
 #include <libxml/parser.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
+#include <libxml/globals.h>
+#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xpath.h>
@@ -40,5 +43,41 @@ static inline void CLibXML2_discard_generic_errors_by_default(void) {
 // the evaluation at its next check with "Operation limit exceeded".
 static inline void CLibXML2_xpath_interrupt(xmlXPathContextPtr context) {
     __atomic_store_n(&context->opLimit, 1UL, __ATOMIC_RELAXED);
+}
+
+// htmlReadMemory, reading through `read` instead of from one buffer, so that
+// the parser comes back between pieces (and stops when `read` returns -1).
+// libxml2 2.9.14's htmlReadMemory, step for step (an XML parser context with
+// the HTML SAX handler, then htmlDoRead): htmlReadIO would start from an
+// HTML context instead, which guesses ISO-8859-1 for any UTF-8 page without
+// a declared charset.
+static inline htmlDocPtr CLibXML2_html_read_io(xmlInputReadCallback read, void *context, const char *encoding, int options) {
+    xmlParserCtxtPtr parser = xmlCreateIOParserCtxt(NULL, NULL, read, NULL, context, XML_CHAR_ENCODING_NONE);
+    if (parser == NULL) {
+        return NULL;
+    }
+    if (parser->sax != NULL) {
+        memcpy(parser->sax, &htmlDefaultSAXHandler, sizeof(xmlSAXHandlerV1));
+    }
+    htmlCtxtUseOptions(parser, options);
+    parser->html = 1;
+    if (encoding != NULL) {
+        xmlCharEncodingHandlerPtr handler = xmlFindCharEncodingHandler(encoding);
+        if (handler != NULL) {
+            xmlSwitchToEncoding(parser, handler);
+            if (parser->input->encoding != NULL) {
+                xmlFree((xmlChar *)parser->input->encoding);
+            }
+            parser->input->encoding = xmlStrdup((const xmlChar *)encoding);
+        }
+    }
+    htmlParseDocument(parser);
+    htmlDocPtr document = parser->myDoc;
+    parser->myDoc = NULL;
+    if (parser->dictNames && document != NULL && document->dict == parser->dict) {
+        parser->dict = NULL;
+    }
+    xmlFreeParserCtxt(parser);
+    return document;
 }
 #endif

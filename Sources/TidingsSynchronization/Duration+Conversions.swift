@@ -75,11 +75,14 @@ extension Duration {
         .nanoseconds(Int(clamping: inNanoseconds))
     }
 
-    /// `seconds * scale + fraction`, saturating.
+    /// `seconds * scale + fraction`, saturating toward the side it went
+    /// past. `fraction` has the sign of `seconds` (`components` divides
+    /// toward zero), so a sum can go past either end.
     private static func combine(_ seconds: Int64, scale: Int64, _ fraction: Int64) -> Int64 {
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: scale)
         if overflow { return seconds < 0 ? Int64.min : Int64.max }
         let (sum, sumOverflow) = scaled.addingReportingOverflow(fraction)
-        return sumOverflow ? Int64.max : sum
+        if sumOverflow { return fraction < 0 ? Int64.min : Int64.max }
+        return sum
     }
 }

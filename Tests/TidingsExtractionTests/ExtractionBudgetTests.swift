@@ -56,6 +56,40 @@ struct ExtractionBudgetTests {
         #expect(try ContentExtractor.extract(body: flatPage(400), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits).hash.count == 64)
     }
 
+    /// libxml2 compares each attribute of a start tag with every earlier
+    /// one: one tag of 50,000 attributes (340 KB) parsed for 30 s in one
+    /// call, 20,000 for about 5 s. The parser reads the page a kilobyte at a
+    /// time and stops at the deadline. (Small, so the suites running
+    /// alongside keep their CPU.)
+    @Test func aStartTagOfTensOfThousandsOfAttributesStopsAtTheDeadline() throws {
+        let page = "<html><body><p" + (0..<20_000).map { " a\($0)" }.joined() + ">x</p></body></html>"
+        var limits = ExtractionLimits()
+        limits.timeLimit = .milliseconds(200)
+        let started = ContinuousClock.now
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits)
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(error.code == .timeLimitExceeded, "\(error)")
+        #expect(error.message.contains("parsing HTML"), "\(error)")
+        #expect(elapsed < .seconds(2), "parsing went on for \(elapsed)")
+    }
+
+    /// Attribute nodes are what `//@*` selects, and sets of them merge as
+    /// slowly as sets of elements: they count towards the node limit.
+    @Test func attributesCountTowardsTheNodeLimit() throws {
+        let page = Array(("<html><body><p" + (0..<1_500).map { " a\($0)" }.joined() + ">x</p></body></html>").utf8)
+        var limits = ExtractionLimits()
+        limits.documentNodeLimit = 1_000
+        let error = try #require(throws: ExtractionError.self) {
+            try ContentExtractor.extract(body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@* | //@*)")), limits: limits)
+        }
+        #expect(error.code == .tooManyNodes)
+        limits.documentNodeLimit = 2_000
+        let counted = try ContentExtractor.extract(body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@*)")), limits: limits)
+        #expect(counted.text == "1500")
+    }
+
     @Test func nestedMatchesCannotMultiplyTextWithoutBound() throws {
         // Every <div> matches and repeats the 100 KB inside it: 200 levels
         // (libxml2 drops what lies deeper than 256) are 20 MB of text.

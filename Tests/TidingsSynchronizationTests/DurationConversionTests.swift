@@ -26,6 +26,26 @@ import TidingsSynchronization
         #expect(Duration.seconds(Int64.min).inMilliseconds == Int64.min)
     }
 
+    /// Past `Int64.min` by less than a second: the multiplication fits and
+    /// the fraction's addition overflows, which must saturate at the
+    /// negative end, not jump to the positive one.
+    @Test func saturatesNegativeOverflowInTheFractionAtTheNegativeEnd() {
+        let justPastNanoseconds = Duration.nanoseconds(Int64.min) - .nanoseconds(1)
+        #expect(justPastNanoseconds.inNanoseconds == Int64.min)
+        #expect(Duration.nanoseconds(Int64.min).inNanoseconds == Int64.min)
+        let justPastMilliseconds = Duration(secondsComponent: -9_223_372_036_854_775, attosecondsComponent: -809_000_000_000_000_000)
+        #expect(justPastMilliseconds.inMilliseconds == Int64.min)
+        #expect(justPastMilliseconds.roundedUpMilliseconds == Int64.min)
+        // The same just inside the range is exact.
+        let atMilliseconds = Duration(secondsComponent: -9_223_372_036_854_775, attosecondsComponent: -808_000_000_000_000_000)
+        #expect(atMilliseconds.inMilliseconds == Int64.min)
+        #expect(Duration.milliseconds(-1500).roundedUpMilliseconds == -1500)
+        // A deadline that far in the past is now, not "forever".
+        let before = DispatchTime.now()
+        let deadline = justPastNanoseconds.dispatchDeadline
+        #expect(deadline >= before && deadline < Duration.seconds(60).dispatchDeadline)
+    }
+
     @Test func madeFromAnyDouble() {
         #expect(Duration.seconds(clamping: 1.5) == .milliseconds(1500))
         #expect(Duration.seconds(clamping: .nan) == .zero)

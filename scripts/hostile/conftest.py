@@ -32,7 +32,13 @@ class Tidings:
         self.log_path = log_path
 
     def call(self, method, path, token=None, body=None, timeout=60):
-        data = None if body is None else json.dumps(body).encode()
+        status, _, answer = self.call_full(method, path, token, body, timeout)
+        return status, answer
+
+    def call_full(self, method, path, token=None, body=None, timeout=60, raw_body=None):
+        """Status, Content-Type and body (parsed when JSON); `raw_body` is
+        sent as is (bytes that are not JSON, or not UTF-8)."""
+        data = raw_body if raw_body is not None else (None if body is None else json.dumps(body).encode())
         request = urllib.request.Request(self.base + path, data=data, method=method)
         if token:
             request.add_header("Authorization", f"Bearer {token}")
@@ -41,10 +47,11 @@ class Tidings:
         try:
             with urllib.request.urlopen(request, timeout=timeout) as answer:
                 raw = answer.read()
-                return answer.status, (json.loads(raw) if raw and answer.headers.get_content_subtype().endswith("json") else raw)
+                content_type = answer.headers.get("Content-Type", "")
+                return answer.status, content_type, (json.loads(raw) if raw and answer.headers.get_content_subtype().endswith("json") else raw)
         except urllib.error.HTTPError as error:
             raw = error.read()
-            return error.code, (json.loads(raw) if raw.startswith(b"{") else raw)
+            return error.code, error.headers.get("Content-Type", ""), (json.loads(raw) if raw.startswith(b"{") else raw)
 
     def assert_alive(self):
         assert self.process.poll() is None, f"tidings exited with {self.process.returncode}; log: {self.log_path}"
@@ -64,6 +71,15 @@ _addresses = iter(f"127.0.{n // 250 + 1}.{n % 250 + 1}" for n in range(10_000))
 def peer():
     """A fresh hostile peer on an address of its own: a host one case made
     Tidings leave alone (Retry-After) must not decide the next case."""
+    server = Peer(next(_addresses))
+    yield server
+    server.shutdown()
+
+
+@pytest.fixture
+def page_peer():
+    """A second fresh peer, for a page whose version endpoint is on `peer`:
+    what the version endpoint's host asks must not hold the page's."""
     server = Peer(next(_addresses))
     yield server
     server.shutdown()
@@ -92,8 +108,15 @@ def tidings(tmp_path_factory):
         TIDINGS_LISTEN=f"127.0.0.1:{port}",
         TIDINGS_ADMIN_TOKEN=ADMIN,
         TIDINGS_ALLOW_PRIVATE_TARGETS="true",
+        # A check here takes at most a few outbound requests (a version
+        # request, a page request and its hops) of at most 3 s each, and an
+        # extraction of at most 2 s (the default): far below the check-now
+        # deadline, so `POST /check` answers with the check's result, never
+        # 504, and the cases can require it.
         TIDINGS_OUTBOUND_TIMEOUT="3s",
         TIDINGS_OUTBOUND_CONNECT_TIMEOUT="2s",
+        TIDINGS_EXTRACTION_TIMEOUT="2s",
+        TIDINGS_CHECK_NOW_TIMEOUT="60s",
         TIDINGS_WEBHOOK_TIMEOUT="3s",
         TIDINGS_WEBHOOK_RETRY_SCHEDULE="0s,1h",
         TIDINGS_POLLER_MAX_RESPONSE_SIZE="1MiB",

@@ -113,6 +113,27 @@ class Handler(socketserver.BaseRequestHandler):
                                      ("Cache-Control", "max-age=99999999999999999999999999, s-maxage=-1")], b"body"))
         elif kind == "charset":
             self.send(response(200, [("Content-Type", "text/html; charset=" + "x" * 5000)], b"<p>hello</p>"))
+        elif kind == "a-run":
+            # For `(a+)+$`: a backtracking engine tries 2^n ways to split the
+            # run before the `b` proves every one of them wrong.
+            self.send(response(200, [("Content-Type", "text/html")], b"<html><body><p>" + b"a" * 500_000 + b"b</p></body></html>"))
+        elif kind == "wide":
+            # 40,000 elements four deep under one body: `//*//*//*//*`
+            # visits every descendant of every node, three times over.
+            self.send(response(200, [("Content-Type", "text/html")],
+                               b"<html><body>" + b"<div><p><b><i>x</i></b></p></div>" * 10_000 + b"</body></html>"))
+        elif kind == "attributes-in-one-tag":
+            # libxml2 compares each attribute of a tag with every earlier one.
+            self.send(response(200, [("Content-Type", "text/html")],
+                               b"<html><body><p" + b"".join(b" a%d" % i for i in range(110_000)) + b">x</p></body></html>"))
+        elif kind == "attributes":
+            # 110,000 attribute nodes, 100 to a tag: quick to parse, more
+            # than the node limit once attributes count.
+            tag = b"<p" + b"".join(b" a%d" % i for i in range(100)) + b">x</p>"
+            self.send(response(200, [("Content-Type", "text/html")], b"<html><body>" + tag * 1_100 + b"</body></html>"))
+        elif kind == "flat":
+            # 100,000 nodes, the most CSS and XPath rules work on by default.
+            self.send(response(200, [("Content-Type", "text/html")], b"<html><body>" + b"<p>x</p>" * 49_995 + b"</body></html>"))
         elif kind == "deep-html":
             self.send(response(200, [("Content-Type", "text/html")], b"<div>" * 200_000 + b"deep" + b"</div>" * 200_000))
         elif kind == "version":

@@ -3,16 +3,35 @@ make its own work fail, with a clear reason, and nothing else. After every
 case the process must still answer and another tenant's check and webhook
 delivery must still work."""
 
+import base64
 import socket
 import time
 import urllib.parse
 
 import pytest
 
+from conftest import ADMIN
+
 
 def check(tidings, key, watch_id):
     status, body = tidings.call("POST", f"/v1/watches/{watch_id}/check", key, timeout=90)
     return status, body
+
+
+# The slowest check of this suite: a version request and a page request
+# (each cut at the 3 s outbound timeout) and a 2 s extraction, on a machine
+# that may be busy. Well below the 60 s check-now deadline (conftest.py).
+CHECK_BOUND = 20
+
+
+def timed_check(tidings, key, watch_id, bound=CHECK_BOUND):
+    """A check that must answer with its result (200, not 504) within `bound` seconds."""
+    started = time.monotonic()
+    status, body = check(tidings, key, watch_id)
+    elapsed = time.monotonic() - started
+    assert status == 200, body
+    assert elapsed < bound, f"the check took {elapsed:.1f} s: {body}"
+    return body
 
 
 def others_still_served(tidings, peer, victim):
@@ -58,11 +77,9 @@ def test_hostile_origin_fails_only_its_own_check(tidings, peer, victim, attacker
     url = peer.base_url + "/" + urllib.parse.quote(path)
     status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": url, "interval_seconds": 60})
     assert status == 201, watch
-    status, body = check(tidings, attacker, watch["id"])
-    assert status in (200, 504), body
-    if status == 200:
-        assert body["result"] == "failed" and body["error"], body
-        assert "127.0.0.1" not in body["error"], body
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] == "failed" and body["error"], body
+    assert peer.server_address[0] not in body["error"], body
     others_still_served(tidings, peer, victim)
 
 
@@ -71,11 +88,9 @@ def test_odd_but_answering_origin_is_checked_or_failed_clearly(tidings, peer, vi
     status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60})
     assert status == 201, watch
     for _ in range(2):  # the second check sends whatever validators were kept
-        status, body = check(tidings, attacker, watch["id"])
-        assert status in (200, 504), body
-        if status == 200:
-            assert body["result"] in ("baseline", "unchanged", "failed"), body
-            assert body["result"] != "failed" or body["error"], body
+        body = timed_check(tidings, attacker, watch["id"])
+        assert body["result"] in ("baseline", "unchanged", "failed"), body
+        assert body["result"] != "failed" or body["error"], body
     others_still_served(tidings, peer, victim)
 
 
@@ -86,8 +101,49 @@ def test_hostile_version_json_is_a_failed_version_check(tidings, peer, victim, a
         "interval_seconds": 60,
     })
     assert status == 201, watch
-    status, body = check(tidings, attacker, watch["id"])
-    assert status in (200, 504), body
+    # No version can be read from the answer: the page decides, every time.
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] == "baseline", body
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] == "unchanged", body
+    others_still_served(tidings, peer, victim)
+
+
+# Version endpoints that fail their request in every way an origin can: the
+# version request fails, and the page (on another host, which nothing here
+# holds) is still fetched and decides the check. A Retry-After holds only the
+# version endpoint's host, capped, and a held version endpoint is skipped
+# without waiting.
+VERSION_FAILURES = [
+    "retry-after/99999999999999999999999999",
+    "retry-after/Fri, 31 Dec 9999 23:59:59 GMT",
+    "drip",
+    "drip-head",
+    "bomb",
+    "endless",
+]
+
+
+@pytest.mark.parametrize("path", VERSION_FAILURES)
+def test_hostile_version_endpoint_fails_only_the_version_request(tidings, peer, page_peer, victim, attacker, path):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {
+        "url": page_peer.base_url + "/ok", "version_url": peer.base_url + "/" + urllib.parse.quote(path),
+        "version_pointer": "/v", "interval_seconds": 60,
+    })
+    assert status == 201, watch
+    # Cut at the outbound timeout (3 s) at worst, then the page.
+    body = timed_check(tidings, attacker, watch["id"], bound=12)
+    assert body["result"] == "baseline", body
+    body = timed_check(tidings, attacker, watch["id"], bound=12)
+    assert body["result"] == "unchanged", body
+    if path.startswith("retry-after/"):
+        # The version endpoint's host is held, for at most a day (TIDINGS_MAX_INTERVAL).
+        status, held = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/ok", "interval_seconds": 60})
+        assert status == 201, held
+        body = timed_check(tidings, attacker, held["id"], bound=5)
+        assert body["result"] == "failed" and "Retry-After" in body["error"], body
+        seconds = int(body["error"].split("another ")[1].split(" ")[0])
+        assert 3600 < seconds <= 86_400, body
     others_still_served(tidings, peer, victim)
 
 
@@ -107,11 +163,75 @@ EXTRACTION_RULES = [
 def test_extraction_rules_on_hostile_pages_fail_only_their_check(tidings, peer, victim, attacker, path, rule):
     status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60, "extract": rule})
     assert status == 201, watch
-    status, body = check(tidings, attacker, watch["id"])
-    assert status in (200, 504), body
-    if status == 200:
-        assert body["result"] != "failed" or body["error"], body
-    tidings.assert_alive()
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] != "failed" or body["error"], body
+    others_still_served(tidings, peer, victim)
+
+
+# What a budget stops (docs/LIMITS.md, "Extraction and checks"), as `last_error` says it.
+BUDGET_ERRORS = ("time_limit_exceeded", "operation_limit_exceeded", "too_many_nodes", "text_too_large")
+
+# Rules and pages that would take minutes or years without a budget: patterns
+# that backtrack exponentially in a backtracking engine (linear-time here),
+# XPath whose work grows with the square or cube of a wide page, a start tag
+# whose attributes libxml2 compares pairwise while parsing, and attribute
+# sets that libxml2 would merge pairwise.
+COSTLY_RULES = [
+    ("a-run", {"css": "p", "ignore": ["(a+)+$"]}),
+    ("a-run", {"css": "p", "ignore": ["(a|a)*$", "(a*)*b$"]}),
+    ("wide", {"xpath": "//*//*//*//*"}),
+    ("wide", {"xpath": "count(//*[count(//*) > 0])"}),
+    ("attributes-in-one-tag", {"css": "p"}),
+    ("attributes", {"xpath": "count(//@* | //@*)"}),
+]
+
+# The extraction budget (2 s), a page read in well under a second, and room
+# for a busy machine.
+BUDGET_BOUND = 8
+
+
+def assert_within_budget(tidings, attacker, watch_id, bound=BUDGET_BOUND):
+    body = timed_check(tidings, attacker, watch_id, bound=bound)
+    assert body["result"] in ("baseline", "failed"), body
+    status, stored = tidings.call("GET", f"/v1/watches/{watch_id}", attacker)
+    assert status == 200, stored
+    if body["result"] == "failed":
+        assert body["error"].startswith("extraction failed: ") and any(code in body["error"] for code in BUDGET_ERRORS), body
+        assert stored["last_error"] == body["error"], stored
+    else:
+        assert stored["last_error"] is None and stored["content_hash"], stored
+
+
+@pytest.mark.parametrize("path,rule", COSTLY_RULES, ids=[f"{path}-{next(iter(rule.values()))}" for path, rule in COSTLY_RULES])
+def test_costly_rules_end_within_their_budget(tidings, peer, victim, attacker, path, rule):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": peer.base_url + "/" + path, "interval_seconds": 60, "extract": rule})
+    assert status == 201, watch
+    assert_within_budget(tidings, attacker, watch["id"])
+    others_still_served(tidings, peer, victim)
+
+
+# Known gap (docs/LIMITS.md): libxml2 2.9.14 merges node sets without
+# counting operations, and the deadline can only stop it between merges. On
+# a page within the default node limit one XPath rule holds an extraction
+# thread for tens of seconds past its 2 s budget (53 s measured here), and
+# two of them hold every extraction thread of a two-core machine. Strict:
+# when this passes, the gap is closed and the marker must go.
+@pytest.mark.xfail(strict=True, reason="libxml2 merges node sets uninterruptibly; see docs/LIMITS.md, known gap")
+def test_an_xpath_rule_at_the_node_limit_ends_within_its_budget(tidings, peer, victim, attacker):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {
+        "url": peer.base_url + "/flat", "interval_seconds": 60, "extract": {"xpath": "count(//node()//node())"},
+    })
+    assert status == 201, watch
+    try:
+        assert_within_budget(tidings, attacker, watch["id"])
+    finally:
+        # Whatever the answer (a late result, or 504), let the extraction end
+        # before the next case needs the extraction threads.
+        deadline = time.monotonic() + 180
+        while tidings.call("GET", f"/v1/watches/{watch['id']}", attacker)[1]["last_checked_at"] is None:
+            assert time.monotonic() < deadline, "the extraction did not end"
+            time.sleep(1)
+        others_still_served(tidings, peer, victim)
 
 
 # Receivers that never answer 2xx in time: the attempt must fail.
@@ -184,7 +304,82 @@ def test_malformed_requests_get_an_error_or_a_close(tidings, peer, victim, raw):
     others_still_served(tidings, peer, victim)
 
 
-HOSTILE_BODIES = [
+def problem(status, content_type, body):
+    return 400 <= status < 500 and content_type.startswith("application/problem+json") and isinstance(body, dict)
+
+
+@pytest.fixture(scope="session")
+def listed(tidings, attacker):
+    """One of everything the list endpoints list under, owned by the attacker
+    (or global, for the admin's lists)."""
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": "http://127.0.0.1:9/listed", "interval_seconds": 60})
+    assert status == 201, watch
+    status, hook = tidings.call("POST", "/v1/webhooks", attacker, {"url": "http://127.0.0.1:9/listed-hook"})
+    assert status == 201, hook
+    status, global_hook = tidings.call("POST", "/v1/admin/webhooks", ADMIN, {"url": "http://127.0.0.1:9/listed-global-hook"})
+    assert status == 201, global_hook
+    return {"watch": watch["id"], "webhook": hook["id"], "global_webhook": global_hook["id"]}
+
+
+# Every list endpoint of openapi.yaml (each takes `limit` and `cursor`), and
+# whether the admin token or the attacker's key reads it.
+LISTS = [
+    ("/v1/users", True),
+    ("/v1/devices", False),
+    ("/v1/watches", False),
+    ("/v1/watches/{watch}/changes", False),
+    ("/v1/webhooks", False),
+    ("/v1/webhooks/{webhook}/deliveries", False),
+    ("/v1/admin/webhooks", True),
+    ("/v1/admin/webhooks/{global_webhook}/deliveries", True),
+]
+
+
+def cursor(text):
+    """The cursor encoding (base64url, no padding) around a hostile position."""
+    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode()
+
+
+UUID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+HOSTILE_CURSORS = [
+    cursor(f"9223372036854775807.{UUID}"), cursor(f"-9223372036854775808.{UUID}"), cursor(f"99999999999999999999999.{UUID}"),
+    cursor(f"253402300800000001.{UUID}"), cursor(f"1e300.{UUID}"), cursor(f"nan.{UUID}"), cursor("0.not-a-uuid"), cursor(""),
+    "", "%00", "%FF%FE", "A" * 4000, "....",
+]
+HOSTILE_NUMBERS = ["99999999999999999999999", "9223372036854775808", "-9223372036854775809", "-1", "0", "201", "1e3", "1.5",
+                   "", "%20", "0x10", "%D9%A3", "NaN", "%00"]
+
+
+def list_path(template, listed):
+    return template.format(**listed)
+
+
+@pytest.mark.parametrize("template,admin", LISTS, ids=[template for template, _ in LISTS])
+def test_malformed_cursors_and_limits_on_every_list_are_400_naming_them(tidings, peer, victim, attacker, listed, template, admin):
+    path = list_path(template, listed)
+    token = ADMIN if admin else attacker
+    status, _, body = tidings.call_full("GET", path, token)
+    assert status == 200 and "data" in body, body
+    cases = [("cursor", value) for value in HOSTILE_CURSORS] + [("limit", value) for value in HOSTILE_NUMBERS]
+    if template.endswith("/deliveries"):
+        cases += [(name, value) for name in ("since", "until")
+                  for value in ("99999-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "2026-13-01T00:00:00Z", "1e300", "%00")]
+        cases += [("status", "%00"), ("event_type", "x" * 5000)]
+    if template == "/v1/watches":
+        cases += [("paused", "1"), ("state", "%FF")]
+    for name, value in cases:
+        status, content_type, body = tidings.call_full("GET", f"{path}?{name}={value}", token)
+        assert status == 400 and problem(status, content_type, body), (name, value[:40], status, body)
+        assert body.get("field") == name, (name, value[:40], body)
+    # Two of a kind: still one answer, not a crash.
+    status, content_type, body = tidings.call_full("GET", f"{path}?limit=1&limit=99999999999999999999", token)
+    assert status in (200, 400), body
+    others_still_served(tidings, peer, victim)
+
+# Hostile bodies for the endpoints that write: each must be a 4xx
+# problem+json and write nothing, not even the valid fields sent with the
+# hostile one ("renamed", a limit of 5).
+CREATE_WATCH_BODIES = [
     b"[" * 100_000,
     b'{"url": "http://x/", "interval_seconds": 1' + b"0" * 10_000 + b"}",
     b'{"url": "\xff\xfe"}',
@@ -195,17 +390,108 @@ HOSTILE_BODIES = [
     b'{"url": "http://x/", "url": "http://y/"}',
     b"\x00" * 1000,
 ]
+PATCH_WATCH_BODIES = [
+    b'{"name": "renamed", "interval_seconds": 1e300}',
+    b'{"name": "renamed", "interval_seconds": 99999999999999999999}',
+    b'{"name": "renamed", "interval_seconds": -9223372036854775809}',
+    b'{"name": "renamed", "extract": {"xpath": "' + b"(" * 10_000 + b'"}}',
+    b'{"name": "renamed", "extract": {"css": "p", "ignore": ["(a)\\\\1"]}}',
+    b'{"name": "renamed", "extract": {"css": "p", "ignore": ["a{99999999999999999999}"]}}',
+    b'{"name": "renamed", "headers": {"a\\u0000b": "x"}}',
+    b'{"name": "renamed", "url": "http://[::1"}',
+    b'{"name": "renamed", "version_url": "ftp://x/", "version_pointer": "/v"}',
+    b'{"name": "renamed", "paused": "yes"}',
+    b'{"name": "renamed", "name": "again"}',
+    b'{"name": "renamed", "bogus": 1}',
+    b'{"name": "\\ud800"}',
+    b'{"name": "\xff\xfe"}',
+    b"[" * 100_000,
+    b"\x00" * 1000,
+]
+WEBHOOK_BODIES = [
+    b'{"url": "http://127.0.0.1:9/h", "event_types": ["watch.changed", "nope"]}',
+    b'{"url": "http://127.0.0.1:9/h", "event_types": [1e300]}',
+    b'{"url": "http://127.0.0.1:9/h", "description": "' + b"d" * 100_000 + b'"}',
+    b'{"url": "http://127.0.0.1:9/h", "url": "http://127.0.0.1:9/i"}',
+    b'{"url": "http://user:pass@127.0.0.1:9/h"}',
+    b'{"url": "http://127.0.0.1:99999999999999999999/h"}',
+    b'{"url": "http://127.0.0.1:9/h", "secret": "mine"}',
+    b'{"url": "\xff\xfe"}',
+    b'{"url": "http://127.0.0.1:9/h", "event_types": [' + b'"watch.changed",' * 10_000 + b'"watch.changed"]}',
+]
+DEVICE_BODIES = [  # "known-token" is registered already: a hostile re-registration must not update it
+    b'{"platform": "ios", "push_token": "known-token", "name": "renamed", "locale": "' + b"x" * 1000 + b'"}',
+    b'{"platform": "windows-phone", "push_token": "known-token", "name": "renamed"}',
+    b'{"platform": "ios", "push_token": "known-token", "name": "renamed", "app_id": "a\\u0000b"}',
+    b'{"platform": "ios", "push_token": "' + b"t" * 5000 + b'"}',
+    b'{"platform": "ios", "push_token": "\\u0000"}',
+    b'{"platform": "ios", "push_token": 1e300}',
+    b'{"platform": "ios", "push_token": "known-token", "name": "\\ud800"}',
+    b'{"platform": "ios", "push_token": "known-token", "name": "renamed", "name": "again"}',
+]
+USER_BODIES = [
+    b'{"limits": {"watches": 5, "devices": 1e300}}',
+    b'{"limits": {"watches": 5, "devices": 99999999999999999999}}',
+    b'{"limits": {"watches": 5, "devices": -1}}',
+    b'{"limits": {"watches": 5, "devices": 1.5}}',
+    b'{"limits": {"watches": 5, "devices": "7"}}',
+    b'{"limits": {"watches": 5, "bogus": 1}}',
+    b'{"limits": {"watches": 5, "watches": 6}}',
+    b'{"limits": [5]}',
+    b'{"limits": {"watches": 5}, "name": "renamed"}',
+]
 
 
-@pytest.mark.parametrize("body", HOSTILE_BODIES, ids=range(len(HOSTILE_BODIES)))
-def test_hostile_bodies_are_4xx(tidings, peer, victim, attacker, body):
-    with socket.create_connection(("127.0.0.1", tidings.port), timeout=30) as connection:
-        connection.sendall(b"POST /v1/watches HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + attacker.encode()
-                           + b"\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-                           + str(len(body)).encode() + b"\r\n\r\n" + body)
-        answer = b""
-        while chunk := connection.recv(65536):
-            answer += chunk
-    assert answer.startswith(b"HTTP/1.1 4"), answer[:300]
-    assert b"application/problem+json" in answer, answer[:300]
+@pytest.fixture
+def writable(tidings, attacker):
+    """A watch, a device and a user to write to, with how each looks now."""
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": "http://127.0.0.1:9/writable", "name": "original", "interval_seconds": 60})
+    assert status == 201, watch
+    status, device = tidings.call("POST", "/v1/devices", attacker, {"platform": "ios", "push_token": "known-token", "name": "original"})
+    assert status in (200, 201), device
+    status, user = tidings.call("POST", "/v1/users", ADMIN, {"name": "patched"})
+    assert status == 201, user
+    return {"watch": watch["id"], "user": user["user"]["id"]}
+
+
+def snapshot(tidings, attacker, writable):
+    """Everything the bodies below might write, as the API shows it."""
+    def read(path, token):
+        status, body = tidings.call("GET", path, token)
+        assert status == 200, body
+        return body
+
+    def every(path, token):
+        items, after = [], ""
+        while True:
+            page = read(path + "?limit=200" + (f"&cursor={after}" if after else ""), token)
+            items += page["data"]
+            if not page["next_cursor"]:
+                return items
+            after = page["next_cursor"]
+
+    return {
+        "watch": read(f"/v1/watches/{writable['watch']}", attacker),
+        "user": read(f"/v1/users/{writable['user']}", ADMIN),
+        "devices": every("/v1/devices", attacker),
+        "webhooks": every("/v1/webhooks", attacker),
+        "watches": len(every("/v1/watches", attacker)),
+    }
+
+
+HOSTILE_WRITES = ([("POST", "/v1/watches", body) for body in CREATE_WATCH_BODIES]
+                  + [("PATCH", "/v1/watches/{watch}", body) for body in PATCH_WATCH_BODIES]
+                  + [("POST", "/v1/webhooks", body) for body in WEBHOOK_BODIES]
+                  + [("POST", "/v1/devices", body) for body in DEVICE_BODIES]
+                  + [("PATCH", "/v1/users/{user}", body) for body in USER_BODIES])
+
+
+@pytest.mark.parametrize("method,template,body", HOSTILE_WRITES, ids=[f"{m} {t} {i}" for i, (m, t, _) in enumerate(HOSTILE_WRITES)])
+def test_hostile_bodies_on_writes_are_4xx_and_write_nothing(tidings, peer, victim, attacker, writable, method, template, body):
+    path = template.format(**writable)
+    token = ADMIN if template.startswith("/v1/users") else attacker
+    before = snapshot(tidings, attacker, writable)
+    status, content_type, answer = tidings.call_full(method, path, token, raw_body=body)
+    assert problem(status, content_type, answer), (status, content_type, answer)
+    assert snapshot(tidings, attacker, writable) == before
     others_still_served(tidings, peer, victim)

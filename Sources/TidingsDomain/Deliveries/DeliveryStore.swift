@@ -68,7 +68,11 @@ package struct DeliveryStore: Sendable {
                 SELECT \(unsafeSQL: Self.deliveryColumns)
                 FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = \(deliveryID)
                 """)
-            return .queued(try Self.withAttempts(rows, on: connection)[0])
+            // Locked above, so it is there; still a throw, never a trap.
+            guard let delivery = try Self.withAttempts(rows, on: connection).first else {
+                throw PostgresError(code: .noRow, message: "the statement returned no row where one was expected")
+            }
+            return .queued(delivery)
         }
     }
 

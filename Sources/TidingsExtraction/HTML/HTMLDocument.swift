@@ -33,14 +33,19 @@ package final class HTMLDocument {
         // poller's response cap.
         let options = Int32(bitPattern: HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
             | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
-        let parsed: xmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 0 else {
-                // libxml2 refuses an empty buffer; an empty body is an empty document.
-                return htmlNewDocNoDtD(nil, nil)
+        let input = HTMLInput(bytes: bytes, deadline: budget.deadline)
+        let parsed: xmlDocPtr?
+        if bytes.isEmpty {
+            // libxml2 refuses an empty input; an empty body is an empty document.
+            parsed = htmlNewDocNoDtD(nil, nil)
+        } else {
+            parsed = withExtendedLifetime(input) {
+                CLibXML2_html_read_io(HTMLInput.read, Unmanaged.passUnretained(input).toOpaque(), encoding, options)
             }
-            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { characters in
-                htmlReadMemory(characters, Int32(buffer.count), nil, encoding, options)
-            }
+        }
+        if input.interrupted {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw budget.timeLimitError(during: "parsing HTML")
         }
         guard let parsed else {
             throw ExtractionError(code: .unparsableHTML, message: "libxml2 could not build a document")
@@ -50,10 +55,11 @@ package final class HTMLDocument {
         try budget.checkTime(during: "parsing HTML")
     }
 
-    /// Refuses documents with more nodes than `documentNodeLimit`: libxml2
-    /// merges a step's node sets (`//div//p`) by comparing pairs of nodes
-    /// without counting operations, so its uninterruptible work grows with
-    /// the square of the node count.
+    /// Refuses documents with more nodes than `documentNodeLimit`, counting
+    /// attributes too: libxml2 merges a step's node sets (`//div//p`,
+    /// `//@* | //@*`) by comparing pairs of nodes without counting
+    /// operations, so its uninterruptible work grows with the square of the
+    /// number of nodes the sets can hold.
     private func checkNodeCount() throws {
         let limit = budget.limits.documentNodeLimit
         var count = 0
@@ -62,6 +68,13 @@ package final class HTMLDocument {
         var node = document.pointee.children
         while let current = node {
             count += 1
+            if current.pointee.type == XML_ELEMENT_NODE {
+                var attribute = current.pointee.properties
+                while let present = attribute, count <= limit {
+                    count += 1
+                    attribute = present.pointee.next
+                }
+            }
             if count > limit {
                 throw ExtractionError(code: .tooManyNodes, message: "the page has more than \(limit) nodes, the most CSS and XPath rules work on")
             }
@@ -179,6 +192,51 @@ package final class HTMLDocument {
         if bytes > limit {
             throw ExtractionError(code: .textTooLarge, message: "the selected text is larger than \(limit) bytes")
         }
+    }
+}
+
+/// What libxml2 parses, handed to it a kilobyte at a time. Parsing is not
+/// linear: libxml2 compares each attribute of a start tag with every earlier
+/// one of that tag, so one tag of 50,000 attributes (340 KB) took 30 s in a
+/// single `htmlReadMemory` call. Read in pieces, the parser comes back for
+/// more every kilobyte, and past the deadline it gets an error instead: it
+/// stops there, at most one kilobyte's work late (plus building the element
+/// it stopped in).
+private final class HTMLInput {
+    private let bytes: [UInt8]
+    private let deadline: ContinuousClock.Instant
+    private var offset = 0
+    /// True once a read was refused at the deadline.
+    private(set) var interrupted = false
+
+    /// Small enough that the work between two reads stays far below the
+    /// budget; large enough that reading costs nothing next to parsing.
+    private static let chunk = 1024
+
+    init(bytes: [UInt8], deadline: ContinuousClock.Instant) {
+        self.bytes = bytes
+        self.deadline = deadline
+    }
+
+    /// libxml2's `xmlInputReadCallback`: up to `length` bytes into `buffer`,
+    /// 0 at the end, -1 (an I/O error, which ends the parse) at the deadline.
+    static let read: xmlInputReadCallback = { context, buffer, length in
+        guard let context, let buffer else { return -1 }
+        return Unmanaged<HTMLInput>.fromOpaque(context).takeUnretainedValue().read(into: buffer, length: Int(length))
+    }
+
+    private func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
+        if interrupted || ContinuousClock.now >= deadline {
+            interrupted = true
+            return -1
+        }
+        let count = min(length, Self.chunk, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return Int32(count)
     }
 }
 

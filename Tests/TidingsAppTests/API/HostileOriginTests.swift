@@ -48,6 +48,57 @@ import TidingsTestSupport
         #expect(try await server.send("GET", "/healthz").status == 200)
     }
 
+    /// The version endpoint half: a version endpoint that answers 429 with
+    /// an absurd `Retry-After` fails only the version request. The page (on
+    /// another host) is still fetched and decides the check, the check
+    /// answers at once, and the version endpoint's host is held no longer
+    /// than the longest back-off.
+    @Test func anAbsurdRetryAfterFromAVersionEndpointNeitherDecidesNorStallsTheCheck() async throws {
+        let server = try APITestServer { $0.allowPrivateTargets = true }
+        defer { server.shutdown() }
+        let owner = try await server.createUser()
+        for value in ["99999999999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
+            let version = try TestOriginServer { _ in
+                TestResponse(status: 429, headers: [("Retry-After", value)], body: Array("slow down".utf8))
+            }
+            defer { version.stop() }
+            let page = try TestOriginServer { _ in .text("the page") }
+            defer { page.stop() }
+            let id = try #require(try await server.createWatch(token: owner.key, [
+                "url": page.baseURL + "/", "version_url": version.baseURL + "/version", "version_pointer": "/v",
+            ])["id"] as? String)
+
+            // The version request fails; the page decides, and is read. A
+            // check that waited for the hold would answer only at the
+            // check-now deadline (300 s here); the bound leaves room for the
+            // cooperative pool the suites alongside keep busy.
+            var started = ContinuousClock.now
+            let first = try await server.send("POST", "/v1/watches/\(id)/check", token: owner.key)
+            #expect(ContinuousClock.now - started < .seconds(60), "\(value)")
+            #expect(first.status == 200, "\(value): \(first.text)")
+            #expect(try first.object()["result"] as? String == "baseline", "\(value): \(first.text)")
+            #expect(version.receivedRequests == 1 && page.receivedRequests == 1, "\(value)")
+
+            // The next check finds the version host held: no request there,
+            // no wait, and the page is fetched again.
+            started = ContinuousClock.now
+            let second = try await server.send("POST", "/v1/watches/\(id)/check", token: owner.key)
+            #expect(ContinuousClock.now - started < .seconds(60), "\(value)")
+            #expect(try second.object()["result"] as? String == "unchanged", "\(value): \(second.text)")
+            #expect(version.receivedRequests == 1 && page.receivedRequests == 2, "\(value)")
+
+            // The hold is capped at the longest back-off (TIDINGS_MAX_INTERVAL, a day).
+            let onVersionHost = try #require(try await server.createWatch(token: owner.key, ["url": version.baseURL + "/page"])["id"] as? String)
+            let held = try await server.send("POST", "/v1/watches/\(onVersionHost)/check", token: owner.key)
+            let error = try #require(try held.object()["error"] as? String, "\(value): \(held.text)")
+            #expect(error.contains("Retry-After"), "\(value): \(error)")
+            let seconds = try #require(error.split(separator: " ").compactMap { Int($0) }.first)
+            #expect(seconds > 3600 && seconds <= 86_400, "\(value): \(error)")
+            #expect(version.receivedRequests == 1, "\(value)")
+        }
+        #expect(try await server.send("GET", "/healthz").status == 200)
+    }
+
     @Test func anUnreadableOrPastRetryAfterClosesNothing() async throws {
         let server = try APITestServer { $0.allowPrivateTargets = true }
         defer { server.shutdown() }

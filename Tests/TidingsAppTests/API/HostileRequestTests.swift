@@ -42,6 +42,9 @@ import TidingsApp
         let watchID = try #require(try watch.object()["id"] as? String)
         let hook = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": APITestServer.publicURL + "hook"])
         let webhookID = try #require(try hook.object()["id"] as? String)
+        let global = try await server.send("POST", "/v1/admin/webhooks", token: APITestServer.adminToken,
+                                           json: ["url": APITestServer.publicURL + "global-hook"])
+        let globalID = try #require(try global.object()["id"] as? String, "\(global.text)")
         let lists: [(path: String, token: String)] = [
             ("/v1/users", APITestServer.adminToken),
             ("/v1/devices", key),
@@ -49,6 +52,8 @@ import TidingsApp
             ("/v1/watches/\(watchID)/changes", key),
             ("/v1/webhooks", key),
             ("/v1/webhooks/\(webhookID)/deliveries", key),
+            ("/v1/admin/webhooks", APITestServer.adminToken),
+            ("/v1/admin/webhooks/\(globalID)/deliveries", APITestServer.adminToken),
         ]
         for list in lists {
             for cursor in Self.hostileCursors {
@@ -59,6 +64,7 @@ import TidingsApp
             for limit in Self.hostileLimits {
                 let response = try await server.send("GET", "\(list.path)?limit=\(limit)", token: list.token)
                 #expect(response.status == 400 && response.isProblem, "\(list.path) limit \(limit): \(response.status)")
+                #expect((try? response.object()["field"] as? String) == "limit", "\(list.path) limit \(limit): \(response.text)")
             }
             // The oldest and newest positions a real row can have are cursors.
             for edge in ["-62135596800000000", "253402300799000000", "0"] {

@@ -27,6 +27,15 @@ final class OriginScript: @unchecked Sendable {
         lock.withLock { log.filter { $0.path == path }.count }
     }
 
+    /// A loopback origin that records every request here, then answers
+    /// with `route`.
+    func origin(_ route: @escaping @Sendable (TestRequest) -> TestResponse) throws -> TestOriginServer {
+        try TestOriginServer { [self] request in
+            record(request)
+            return route(request)
+        }
+    }
+
     /// Counts the caller as in flight while `body` runs.
     func inFlight<T>(_ body: () -> T) -> T {
         lock.withLock {
