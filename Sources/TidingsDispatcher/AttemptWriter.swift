@@ -23,7 +23,7 @@ final class AttemptWriter: Sendable {
     /// Woken after each batch written: its leases are free for the next claim.
     private let claimer: WorkerLoop
     private let writtenCount = Atomic<Int>(0)
-    private let pending = Mutex(Pending())
+    private let pending = AdaptiveMutex(Pending())
     private let loop = WorkerLoop(name: "tidings.dispatcher.write")
 
     init(store: DeliveryStore, owner: String, disableAfter: Duration, logger: Logger, disabledWebhooks: Counter?, claimer: WorkerLoop) {
