@@ -143,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",
-            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability"]
+            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
         ),
         .testTarget(
             name: "TidingsHTTPClientTests",
@@ -155,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPostgresTests",
-            dependencies: ["TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: ["TidingsPostgres", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsLocalPostgresTests",
@@ -169,7 +169,7 @@ let package = Package(
             name: "TidingsDispatcherTests",
             dependencies: [
                 "TidingsDispatcher", "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
-                "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsTestSupport", "tidings",
+                "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings",
             ]
         ),
         .testTarget(

@@ -5,7 +5,7 @@ import TidingsSynchronization
 @Suite struct ThreadPoolTests {
     @Test func runsJobsInOrderOnOneThread() throws {
         let pool = try ThreadPool(name: "tidings.order", size: 1)
-        let seen = Mutex<[Int]>([])
+        let seen = AdaptiveMutex<[Int]>([])
         for index in 0..<500 { pool.submit { seen.withLock { $0.append(index) } } }
         pool.shutdown()
         #expect(seen.withLock { $0 } == Array(0..<500))
