@@ -174,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsLocalPostgres", "TidingsTestSupport", "tidings"]
+            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsLocalPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]
