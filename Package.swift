@@ -154,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",
-            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability"]
+            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
         ),
         .testTarget(
             name: "TidingsHTTPClientTests",
@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPushTests",
-            dependencies: ["TidingsPush", "TidingsCrypto", "TidingsHTTPClient", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: ["TidingsPush", "TidingsCrypto", "TidingsHTTPClient", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsExtractionTests",
@@ -170,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPostgresTests",
-            dependencies: ["TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: ["TidingsPostgres", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsLocalPostgresTests",
@@ -184,12 +184,12 @@ let package = Package(
             name: "TidingsDispatcherTests",
             dependencies: [
                 "TidingsDispatcher", "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
-                "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsTestSupport", "tidings",
+                "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings",
             ]
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsLocalPostgres", "TidingsTestSupport", "tidings"]
+            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsLocalPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]

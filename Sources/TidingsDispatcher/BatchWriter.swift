@@ -23,7 +23,7 @@ final class BatchWriter<Item: Sendable>: Sendable {
     /// Woken after each batch written: its leases are free for the next claim.
     private let claimer: WorkerLoop
     private let writtenCount = Atomic<Int>(0)
-    private let pending = Mutex(Pending())
+    private let pending = AdaptiveMutex(Pending())
     private let loop: WorkerLoop
 
     init(what: String, threadName: String, logger: Logger, claimer: WorkerLoop, write: @escaping @Sendable ([Item]) throws -> Void) {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import TidingsSynchronization
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
@@ -29,7 +29,7 @@ final class PushSenders: Sendable {
     private let transport: PushTransportConfiguration
     private let http: HTTPClient
     private let logger: Logger
-    private let cache = Mutex<[UUID: Entry]>([:])
+    private let cache = AdaptiveMutex<[UUID: Entry]>([:])
 
     init(transport: PushTransportConfiguration, http: HTTPClient, logger: Logger) {
         self.transport = transport

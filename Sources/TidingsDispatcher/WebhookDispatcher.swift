@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import FoundationEssentials
-import Synchronization
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
@@ -50,7 +49,7 @@ package final class WebhookDispatcher: Sendable {
     private let logger: Logger
     private let waker: NotificationWaker
     /// Shared by the loop and the HTTP client's thread.
-    private let slots: Mutex<DeliverySlots>
+    private let slots: AdaptiveMutex<DeliverySlots>
     private let writer: BatchWriter<CompletedAttempt>
     /// The claim loop; woken by notifications, the writer and the heartbeat.
     private let loop = WorkerLoop(name: "tidings.dispatcher")
@@ -92,7 +91,7 @@ package final class WebhookDispatcher: Sendable {
             leaseNeeded: configuration.leaseDuration
         )
         slots.startBy = .now
-        self.slots = Mutex(slots)
+        self.slots = AdaptiveMutex(slots)
         var logger = logger
         logger[metadataKey: "dispatcher"] = leaseOwner
         self.logger = logger

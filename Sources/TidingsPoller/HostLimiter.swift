@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TidingsSynchronization
 
 /// Per-host politeness for every check of one poller: `HostGateState` per
@@ -42,7 +41,7 @@ final class HostLimiter: Sendable {
 
     private let concurrency: Int
     private let minimumGap: Duration
-    private let state = Mutex(State())
+    private let state = AdaptiveMutex(State())
     private let timerQueue = DispatchQueue(label: "tidings.poller.host-limiter")
 
     init(concurrency: Int, minimumGap: Duration) {

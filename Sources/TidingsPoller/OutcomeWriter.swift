@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TidingsDomain
 import TidingsObservability
 import TidingsSynchronization
@@ -39,11 +38,11 @@ final class OutcomeWriter: Sendable {
     private let configuration: PollerConfiguration
     private let logger: Logger
     private let metrics: PollerMetrics
-    private let queue = Mutex(Queue())
+    private let queue = AdaptiveMutex(Queue())
     /// Wakes one waiting writer; a writer that leaves results behind, or
     /// sees the stop, passes the wake on to the next.
     private let wakeup = WakeSignal()
-    private let threads = Mutex<[JoinableThread]>([])
+    private let threads = AdaptiveMutex<[JoinableThread]>([])
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
         self.store = store

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
@@ -42,11 +41,11 @@ package final class Poller: TargetCheckRunner, Sendable {
     private let writer: OutcomeWriter
     private let logger: Logger
     private let metrics: PollerMetrics
-    private let state = Mutex(State())
+    private let state = AdaptiveMutex(State())
     /// Wakes the scheduler (a slot freed, a batch written) or, once the
     /// scheduler has stopped, `shutdown` waiting for checks in flight.
     private let capacity = WakeSignal()
-    private let scheduler = Mutex<JoinableThread?>(nil)
+    private let scheduler = AdaptiveMutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
 
     /// Creates the poller and its own HTTP client (its own libcurl driver
@@ -106,7 +105,7 @@ package final class Poller: TargetCheckRunner, Sendable {
     package func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
         guard let target = try store.claim(targetID: targetID, owner: owner, lease: configuration.lease) else { return nil }
         let checker = self.checker
-        let handoff = Mutex(CheckNowHandoff.waiting)
+        let handoff = AdaptiveMutex(CheckNowHandoff.waiting)
         let done = DispatchSemaphore(value: 0)
         Task { [self] in
             let outcome = await checker.check(target)

@@ -3,19 +3,31 @@ import Glibc
 #endif
 
 /// A value behind a glibc adaptive mutex: a waiter spins briefly before it
-/// sleeps on a plain futex. `Synchronization.Mutex` on Linux is a
-/// priority-inheritance futex that sleeps in the kernel at once; with more
-/// HTTP threads than cores, the per-request access-log line and metric
-/// updates queued behind preempted holders and the kernel handoffs took a
-/// third of the server's CPU (perf, 16 threads: `GET /healthz` 16-24k
-/// instead of 80k req/s), and so did the database pool's lease and release.
-/// For short critical sections taken by every request.
+/// sleeps on a plain futex. Tidings' one lock, instead of
+/// `Synchronization.Mutex`, for two reasons:
+///
+/// - Speed. `Mutex` on Linux is a priority-inheritance futex that sleeps in
+///   the kernel at once; with more HTTP threads than cores, the per-request
+///   access-log line and metric updates queued behind preempted holders and
+///   the kernel handoffs took a third of the server's CPU (perf, 16
+///   threads: `GET /healthz` 16-24k instead of 80k req/s), and so did the
+///   database pool's lease and release.
+/// - ThreadSanitizer. `Mutex` (Swift 6.3) hands a contended lock over in
+///   uninstrumented code (a spin and `syscall(SYS_futex)` inside
+///   libswiftSynchronization), so TSan sees no happens-before edge and
+///   reports the values it guards as raced whenever two threads met at the
+///   lock. TSan intercepts pthread mutexes, so its reports on values behind
+///   this lock are real (docs/FUZZING.md).
+///
+/// Like `Mutex`, the value goes in and results come out as `sending`, so
+/// region checking treats it the same way.
 package final class AdaptiveMutex<Value>: @unchecked Sendable {
+    // Unchecked: `value` is touched only with `mutex` held.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    package init(_ value: Value) {
-        self.value = value
+    package init(_ initialValue: sending Value) {
+        value = initialValue
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
@@ -30,7 +42,9 @@ package final class AdaptiveMutex<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result, E: Error>(
+        _ body: (inout sending Value) throws(E) -> sending Result
+    ) throws(E) -> sending Result {
         Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
         defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
         return try body(&value)

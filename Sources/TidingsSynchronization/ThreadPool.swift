@@ -11,7 +11,10 @@ package final class ThreadPool: @unchecked Sendable {
     // as long as the pool.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var jobs: [@Sendable () -> Void] = []
+    /// Queued jobs from `head` on; a taken job's slot is emptied at once,
+    /// so what it captured (a whole response body, for extraction) is
+    /// released when it ends, not when the array is next compacted.
+    private var jobs: [(@Sendable () -> Void)?] = []
     private var head = 0
     private var isStopping = false
     private var threads: [JoinableThread] = []
@@ -97,8 +100,9 @@ package final class ThreadPool: @unchecked Sendable {
             }
             guard head < jobs.count else { return nil }
             let job = jobs[head]
+            jobs[head] = nil
             head += 1
-            // Drop taken jobs once they are the bulk of the array.
+            // Drop the emptied slots once they are the bulk of the array.
             if head >= 64 && head * 2 >= jobs.count {
                 jobs.removeFirst(head)
                 head = 0

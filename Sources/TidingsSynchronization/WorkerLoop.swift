@@ -16,7 +16,7 @@ package final class WorkerLoop: Sendable {
     package let name: String
     private let signal = WakeSignal()
     private let stopping = Atomic<Bool>(false)
-    private let phase = Mutex(Phase.idle)
+    private let phase = AdaptiveMutex(Phase.idle)
 
     package init(name: String) {
         self.name = name

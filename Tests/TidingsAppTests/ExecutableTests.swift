@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsSynchronization
 import TidingsTestSupport
 
 /// The `tidings` binary as an operator meets it: help, bad configuration,
@@ -43,7 +44,7 @@ import TidingsTestSupport
 
     @Test func servesAndExitsCleanlyOnSIGTERM() async throws {
         let port = Int.random(in: 20_000...40_000)
-        let (process, output, _) = try launch([], environment: [
+        let (process, output, errors) = try launch([], environment: [
             "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
             "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
@@ -57,10 +58,21 @@ import TidingsTestSupport
             if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(status == 200)
+        // Standard error is read meanwhile, so a long sanitizer report
+        // cannot fill the pipe and hold the process, and it is shown if the
+        // exit status is not 0 (ThreadSanitizer's is 66).
+        let errorText = AdaptiveMutex(Data())
+        let errorsRead = DispatchSemaphore(value: 0)
+        Thread {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorText.withLock { $0 = data }
+            errorsRead.signal()
+        }.start()
         process.terminate()
         let log = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        errorsRead.wait()
+        #expect(process.terminationStatus == 0, "standard error: \(String(decoding: errorText.withLock { $0 }, as: UTF8.self))")
         #expect(log.contains("\"signal\":\"SIGTERM\""))
         #expect(log.contains("shutdown complete"))
         for line in log.split(separator: "\n") {

@@ -1,8 +1,8 @@
 import Dispatch
-import Synchronization
-import TidingsObservability
 import Testing
 import TidingsHTTPServer
+import TidingsObservability
+import TidingsSynchronization
 
 @Suite struct ConnectionTests {
     @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
@@ -26,7 +26,7 @@ import TidingsHTTPServer
     func aBlockedHandlerHoldsUpOtherConnectionsOnlyInAPool(threading: HTTPServerThreading) throws {
         let blockedEntered = DispatchSemaphore(value: 0)
         let releaseBlocked = DispatchSemaphore(value: 0)
-        let finished = Mutex<[String]>([])
+        let finished = AdaptiveMutex<[String]>([])
         var router = Router()
         router.get("/blocked") { _, _ in
             blockedEntered.signal()

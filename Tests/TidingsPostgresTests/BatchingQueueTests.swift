@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 import TidingsPostgres
+import TidingsSynchronization
 
 /// Group commit without a database: concurrent callers share batches, each
 /// gets its own output, and failures reach the right callers.
@@ -12,9 +12,9 @@ import TidingsPostgres
     /// Records each batch; the first call waits until every caller has
     /// submitted, so the rest pile up into later batches.
     private final class Recorder: Sendable {
-        let batches = Mutex<[[Int]]>([])
+        let batches = AdaptiveMutex<[[Int]]>([])
         let gate = DispatchSemaphore(value: 0)
-        let firstCall = Mutex(true)
+        let firstCall = AdaptiveMutex(true)
 
         func record(_ inputs: [Int]) {
             let first = firstCall.withLock { first in
@@ -40,7 +40,7 @@ import TidingsPostgres
             }
         )
         let callers = 20
-        let outputs = Mutex([Int: Int]())
+        let outputs = AdaptiveMutex([Int: Int]())
         let submitted = DispatchGroup()
         let done = DispatchGroup()
         for input in 0..<callers {
@@ -101,7 +101,7 @@ import TidingsPostgres
     }
 
     private static func submitConcurrently(_ queue: BatchingQueue<Int, Int>, inputs: [Int]) -> [(Int, Result<Int, any Error>)] {
-        let results = Mutex([(Int, Result<Int, any Error>)]())
+        let results = AdaptiveMutex([(Int, Result<Int, any Error>)]())
         let done = DispatchGroup()
         for input in inputs {
             done.enter()

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
-import TidingsTestSupport
 import TidingsPostgres
+import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct MigrationRunnerTests {
     @Test func appliesFilesInOrderOnce() throws {
@@ -100,8 +100,8 @@ import TidingsPostgres
                     PostgresClient(configuration: PostgresConfiguration(connectionString: url, maxConnections: 2), logger: TestDatabase.logger)
                 }
                 defer { clients.forEach { $0.close() } }
-                let applied = Mutex<[String]>([])
-                let failures = Mutex<[String]>([])
+                let applied = AdaptiveMutex<[String]>([])
+                let failures = AdaptiveMutex<[String]>([])
                 let finished = ConcurrentThreads.run(count: 2) { index in
                     do {
                         let names = try MigrationRunner(directory: directory, client: clients[index], logger: TestDatabase.logger).migrate()

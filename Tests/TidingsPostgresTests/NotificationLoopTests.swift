@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 import TidingsPostgres
+import TidingsSynchronization
 
 @Suite struct NotificationLoopTests {
     private final class Events: Sendable {
-        let log = Mutex<[String]>([])
+        let log = AdaptiveMutex<[String]>([])
 
         func add(_ event: String) {
             log.withLock { $0.append(event) }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 @Suite struct PoolTests {
     @Test func twoHundredConcurrentRequestsShareFourConnections() throws {
@@ -18,9 +19,9 @@ import TidingsPostgres
             let monitor = PostgresClient(configuration: PostgresConfiguration(connectionString: url, maxConnections: 1), logger: TestDatabase.logger)
             defer { monitor.close() }
 
-            let failures = Mutex<[String]>([])
-            let peakInUse = Mutex(0)
-            let peakServerConnections = Mutex(0)
+            let failures = AdaptiveMutex<[String]>([])
+            let peakInUse = AdaptiveMutex(0)
+            let peakServerConnections = AdaptiveMutex(0)
             let running = Atomic(true)
             let monitoring = Thread {
                 // Samples the server's view while the load runs.

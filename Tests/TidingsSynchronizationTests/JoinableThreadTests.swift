@@ -18,7 +18,7 @@ import TidingsSynchronization
     /// The kernel's name (what `top -H` and /proc show) is the given name
     /// without the common prefix, cut to the kernel's 15 bytes.
     @Test func namesTheThreadForTheKernel() throws {
-        let names = Mutex<[String]>([])
+        let names = AdaptiveMutex<[String]>([])
         for name in ["tidings.curl", "tidings.dispatcher.write", "extraction.3"] {
             let thread = JoinableThread.start(name: name) {
                 let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
@@ -31,7 +31,7 @@ import TidingsSynchronization
 
     /// A completion handler may shut down the engine whose thread runs it.
     @Test func joiningFromTheThreadItselfDetaches() async {
-        let holder = Mutex<JoinableThread?>(nil)
+        let holder = AdaptiveMutex<JoinableThread?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let thread = JoinableThread.start(name: "tidings.self") {

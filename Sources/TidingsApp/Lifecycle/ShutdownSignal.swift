@@ -28,10 +28,10 @@ package enum ShutdownSignal {
     }
 }
 
-import Synchronization
+import TidingsSynchronization
 
 private final class SignalName: Sendable {
-    private let name = Mutex("")
+    private let name = AdaptiveMutex("")
 
     func set(_ value: String) {
         name.withLock { if $0.isEmpty { $0 = value } }

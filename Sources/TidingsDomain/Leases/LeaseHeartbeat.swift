@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TidingsObservability
 import TidingsPostgres
 import TidingsSynchronization
@@ -24,7 +23,7 @@ package final class LeaseHeartbeat: Sendable {
     private let holds: LeaseOwnerStore.Holds
     private let store: LeaseOwnerStore
     private let logger: Logger
-    private let liveness: Mutex<LeaseLiveness>
+    private let liveness: AdaptiveMutex<LeaseLiveness>
     private let loop: WorkerLoop
 
     /// `inFlightGrace` is the longest work the owner started while alive
@@ -34,7 +33,7 @@ package final class LeaseHeartbeat: Sendable {
         self.holds = holds
         self.store = LeaseOwnerStore(database: database)
         self.logger = logger
-        self.liveness = Mutex(LeaseLiveness(inFlightGrace: inFlightGrace))
+        self.liveness = AdaptiveMutex(LeaseLiveness(inFlightGrace: inFlightGrace))
         self.loop = WorkerLoop(name: "tidings.heartbeat.\(holds.rawValue)")
     }
 

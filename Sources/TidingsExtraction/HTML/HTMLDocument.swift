@@ -1,6 +1,5 @@
 internal import CLibXML2
 import Dispatch
-import Synchronization
 import TidingsSynchronization
 
 /// An HTML document parsed by libxml2's error-tolerant HTML parser, queried
@@ -255,10 +254,10 @@ private final class XPathWatchdog: Sendable {
         var tripped = false
     }
 
-    private let state: Mutex<State>
+    private let state: AdaptiveMutex<State>
 
     private init(context: xmlXPathContextPtr) {
-        state = Mutex(State(context: context))
+        state = AdaptiveMutex(State(context: context))
     }
 
     /// Watches `context` until `disarm`, tripping it at `deadline`.

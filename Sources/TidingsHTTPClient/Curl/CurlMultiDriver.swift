@@ -34,7 +34,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         var thread: JoinableThread?
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = AdaptiveMutex(Inbox())
     private let nextID = Atomic<UInt64>(1)
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UInt64: CurlEasyTransfer] = [:]

@@ -30,7 +30,7 @@ enum HostResolver {
             running.subtract(1, ordering: .acquiringAndReleasing)
             return .unknown
         }
-        let answer = Mutex(Answer.unknown)
+        let answer = AdaptiveMutex(Answer.unknown)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             let addresses = lookUp(host)

@@ -1,4 +1,4 @@
-import Synchronization
+import TidingsSynchronization
 
 /// Connects a task's cancellation handler to the transfer it started. The
 /// handler can run before the transfer is submitted, so whichever side comes
@@ -10,7 +10,7 @@ final class CancellationRelay: Sendable {
         case cancelled
     }
 
-    private let state = Mutex(State.waiting)
+    private let state = AdaptiveMutex(State.waiting)
 
     /// Records the submitted transfer; true if the task was already cancelled.
     func submitted(_ id: UInt64) -> Bool {

@@ -1,4 +1,4 @@
-import Synchronization
+import TidingsSynchronization
 
 /// One open TCP connection as the server tracks it: who is at the other end
 /// and when the request it is receiving must be complete. Registered when
@@ -14,14 +14,14 @@ final class ClientConnection: Sendable {
     /// True when `peer` is a trusted proxy: its `X-Forwarded-For` is
     /// believed and it is exempt from the per-client cap.
     let isTrustedProxy: Bool
-    let deadline: Mutex<ReceiveDeadline>
+    let deadline: AdaptiveMutex<ReceiveDeadline>
 
     init(socket: Int32, peer: IPAddress?, isTrustedProxy: Bool, deadline: ReceiveDeadline) {
         self.socket = socket
         self.peer = peer
         peerDescription = peer?.description
         self.isTrustedProxy = isTrustedProxy
-        self.deadline = Mutex(deadline)
+        self.deadline = AdaptiveMutex(deadline)
     }
 
     /// The key this connection counts under for the per-client cap; nil

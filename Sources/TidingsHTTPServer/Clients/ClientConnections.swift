@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TidingsObservability
 import TidingsSynchronization
 
@@ -31,8 +30,8 @@ final class ClientConnections: Sendable {
     let trustedProxies: TrustedProxies
     private let logger: Logger
     private let metrics: HTTPServerMetrics
-    private let table = Mutex(Table())
-    private let watchdog = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let table = AdaptiveMutex(Table())
+    private let watchdog = AdaptiveMutex<(any DispatchSourceTimer)?>(nil)
 
     init(configuration: HTTPServerConfiguration, logger: Logger, metrics: HTTPServerMetrics) {
         requestTimeout = configuration.requestTimeout

@@ -3,7 +3,6 @@ import Glibc
 #endif
 internal import CMicroHTTPD
 internal import CTidingsShims
-import Synchronization
 import TidingsObservability
 import TidingsSynchronization
 
@@ -22,7 +21,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
     }
 
     let boundPort: Int
-    private let handles: Mutex<Handles>
+    private let handles: AdaptiveMutex<Handles>
     /// The C struct through which MHD reaches `log`.
     private let logHook: UnsafeMutablePointer<CTidingsShims_MHD_logger>
     private let log: MicroHTTPDLog
@@ -84,7 +83,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
             )
         }
         boundPort = Int(CTidingsShims_MHD_bound_port(daemon))
-        handles = Mutex(Handles(daemon: daemon))
+        handles = AdaptiveMutex(Handles(daemon: daemon))
         self.logHook = logHook
         self.log = log
         self.pipeline = pipeline

@@ -1,11 +1,11 @@
-import Synchronization
 import TidingsObservability
+import TidingsSynchronization
 
 /// Receives libmicrohttpd's own messages: logs them and remembers the last
 /// one, which explains a failed start (for example a port already in use).
 final class MicroHTTPDLog: Sendable {
     private let logger: Logger
-    private let lastMessage = Mutex<String?>(nil)
+    private let lastMessage = AdaptiveMutex<String?>(nil)
 
     init(logger: Logger) {
         self.logger = logger

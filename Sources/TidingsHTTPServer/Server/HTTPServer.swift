@@ -1,5 +1,5 @@
-import Synchronization
 import TidingsObservability
+import TidingsSynchronization
 
 /// The HTTP server: libmicrohttpd, whose threads run the responder
 /// synchronously (by default one thread per connection, see
@@ -13,7 +13,7 @@ package final class HTTPServer: Sendable {
 
     private let pipeline: RequestPipeline
     private let logger: Logger
-    private let state = Mutex(State.idle)
+    private let state = AdaptiveMutex(State.idle)
 
     package init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, logger: Logger, metrics: MetricsRegistry) {
         self.logger = logger

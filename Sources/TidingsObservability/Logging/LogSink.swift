@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Dispatch
-import Synchronization
 import TidingsSynchronization
 
 /// Where finished log lines go. Each call receives one complete line without
@@ -84,7 +83,7 @@ package final class StandardOutputLogSink: LogSink {
 
 /// Keeps lines in memory; tests read them back to check what was logged.
 package final class CapturingLogSink: LogSink {
-    private let storage = Mutex<[String]>([])
+    private let storage = AdaptiveMutex<[String]>([])
 
     package init() {}
 

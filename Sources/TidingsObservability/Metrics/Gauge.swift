@@ -1,11 +1,11 @@
-import Synchronization
+import TidingsSynchronization
 
 /// A value read at scrape time from its owner (for example a connection
 /// pool's in-use count), so the owner never has to push updates.
 package final class Gauge: Sendable {
     package let name: String
     package let help: String
-    private let providers = Mutex<[MetricLabels: @Sendable () -> Double]>([:])
+    private let providers = AdaptiveMutex<[MetricLabels: @Sendable () -> Double]>([:])
 
     init(name: String, help: String) {
         self.name = name

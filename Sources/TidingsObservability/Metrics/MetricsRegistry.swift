@@ -1,4 +1,4 @@
-import Synchronization
+import TidingsSynchronization
 
 protocol PrometheusRenderable: Sendable {
     func render(into output: inout String)
@@ -13,7 +13,7 @@ package final class MetricsRegistry: Sendable {
         var metrics: [String: any PrometheusRenderable] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = AdaptiveMutex(State())
 
     package init() {}
 

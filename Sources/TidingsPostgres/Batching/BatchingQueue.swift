@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TidingsSynchronization
 
 /// Group commit for blocking callers: what concurrent threads submit while
@@ -47,7 +46,7 @@ package final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
     /// Where a waiting caller's outcome arrives; each has its own semaphore.
     private final class Slot: Sendable {
         private let semaphore = DispatchSemaphore(value: 0)
-        private let outcome = Mutex<Outcome?>(nil)
+        private let outcome = AdaptiveMutex<Outcome?>(nil)
 
         func deliver(_ outcome: Outcome) {
             self.outcome.withLock { $0 = outcome }

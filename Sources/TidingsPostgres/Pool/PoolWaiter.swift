@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TidingsSynchronization
 
 /// A caller blocked until the pool hands it a connection, a slot to open one
@@ -9,7 +8,7 @@ final class PoolWaiter: Sendable {
     typealias Outcome = PoolStateMachine<PooledConnection, PoolWaiter>.WaiterOutcome
 
     private let semaphore = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<Outcome?>(nil)
+    private let outcome = AdaptiveMutex<Outcome?>(nil)
 
     func deliver(_ outcome: Outcome) {
         self.outcome.withLock { $0 = outcome }

@@ -188,6 +188,10 @@ import TidingsPostgres
         let database = server.application.database
         let deleted = DispatchSemaphore(value: 0)
         let commit = DispatchSemaphore(value: 0)
+        // Runs before the server's shutdown: if a check below fails, the
+        // read's HTTP thread waits on the deleting transaction, which waits
+        // for this, and stopping the server would wait for that thread.
+        defer { commit.signal() }
         let watchID = watches[0]
         // Deletes the watch (and, by cascade, its changes) in a transaction
         // that stays open until the read is waiting on those rows.

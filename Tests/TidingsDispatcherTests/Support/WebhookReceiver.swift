@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TidingsHTTPServer
 import TidingsObservability
+import TidingsSynchronization
 
 /// A real HTTP server that plays webhook receivers: every path is one
 /// receiver, answering as `reply` decides (status, headers, delay) and
@@ -81,11 +81,11 @@ final class WebhookReceiver: Sendable {
 }
 
 final class Recorder: HTTPResponder, Sendable {
-    let state = Mutex(WebhookReceiver.State())
-    let behaviour: Mutex<WebhookReceiver.Behaviour>
+    let state = AdaptiveMutex(WebhookReceiver.State())
+    let behaviour: AdaptiveMutex<WebhookReceiver.Behaviour>
 
     init(behaviour: @escaping WebhookReceiver.Behaviour) {
-        self.behaviour = Mutex(behaviour)
+        self.behaviour = AdaptiveMutex(behaviour)
     }
 
     func respond(to request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {

@@ -1,10 +1,10 @@
 import Dispatch
-import Synchronization
+import TidingsSynchronization
 
 /// A request sent on a connection of its own from another thread, for
 /// tests whose handler blocks until the test releases it.
 final class BackgroundRequest: Sendable {
-    private let outcome = Mutex<Result<RawHTTPResponse, any Error>?>(nil)
+    private let outcome = AdaptiveMutex<Result<RawHTTPResponse, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     init(port: Int, _ method: String, _ target: String) {

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import TidingsSynchronization
 
 /// A wall clock the test moves by hand.
 final class FakeClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: AdaptiveMutex<Date>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
-        current = Mutex(start)
+        current = AdaptiveMutex(start)
     }
 
     func now() -> Date {

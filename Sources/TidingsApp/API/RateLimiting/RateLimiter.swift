@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Synchronization
+import TidingsSynchronization
 
 /// The rate limits of one action (checks asked for through the API, or
 /// webhook test events): a `TokenBucket` per caller and one per subject
@@ -51,7 +51,7 @@ final class RateLimiter: Sendable {
 
     let perCaller: RatePolicy
     let perSubject: RatePolicy
-    private let state = Mutex(State())
+    private let state = AdaptiveMutex(State())
 
     init(perCaller: RatePolicy, perSubject: RatePolicy) {
         self.perCaller = perCaller
