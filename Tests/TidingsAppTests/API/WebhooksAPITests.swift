@@ -6,7 +6,7 @@ import TidingsPostgres
 @Suite struct WebhooksAPITests {
     /// A public address: accepted by the SSRF guard without a DNS lookup.
     static let publicURL = "https://93.184.216.34/hooks/tidings"
-    static let allEventTypes = ["watch.changed", "badge.updated", "watch.failing", "watch.recovered", "webhook.disabled"]
+    static let allEventTypes = ["watch.changed", "badge.updated", "watch.failing", "watch.recovered", "webhook.disabled", "device.invalidated"]
 
     @Test func createShowUpdateDisableEnableAndDelete() async throws {
         let server = try APITestServer()
