@@ -107,17 +107,20 @@ import TidingsTestSupport
         return cases[index]
     }
 
-    @Test(arguments: 0..<12)
-    func badBodiesAre422NamingTheFieldAndWriteNothing(index: Int) async throws {
-        let (field, body, message) = Self.badBody(index)
+    /// One server for every case: a server per case, all in parallel, costs
+    /// the test PostgreSQL dozens of connections each.
+    @Test func badBodiesAre422NamingTheFieldAndWriteNothing() async throws {
         let server = try APITestServer()
         defer { server.shutdown() }
-        let response = try await server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: body)
-        #expect(response.status == 422, "\(response.text)")
-        #expect(response.isProblem)
-        let detail = try #require(try response.object()["detail"] as? String)
-        #expect(detail.hasPrefix("\(field): ") && detail.contains(message), "\(detail)")
-        for marker in Self.keyMarkers { #expect(!response.text.contains(marker)) }
+        for index in 0..<12 {
+            let (field, body, message) = Self.badBody(index)
+            let response = try await server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: body)
+            #expect(response.status == 422, "\(field): \(response.text)")
+            #expect(response.isProblem)
+            let detail = try #require(try response.object()["detail"] as? String)
+            #expect(detail.hasPrefix("\(field): ") && detail.contains(message), "\(detail)")
+            for marker in Self.keyMarkers { #expect(!response.text.contains(marker)) }
+        }
         #expect(try server.application.database.query("SELECT count(*) AS n FROM push_apps").single().decode("n", as: Int.self) == 0)
     }
 }
