@@ -149,7 +149,9 @@ import TidingsTestSupport
             SELECT extract(epoch FROM next_attempt_at - now())::float8 AS wait FROM pushes
             WHERE device_id = \(setup.devices.iosNoAppID)::uuid AND kind = 'sync' AND status = 'pending'
             """).single().decode("wait", as: Double.self)
-        #expect(other < 1)
+        // Not held by the budget (the other waits ~600 s); a failed send to
+        // the real APNs, unreachable here, may have put it a second later.
+        #expect(other < 60)
     }
 
     @Test func aDeadTokenRemovesTheDeviceAndAnnouncesIt() async throws {
