@@ -22,12 +22,19 @@ import Glibc
 /// Like `Mutex`, the value goes in and results come out as `sending`, so
 /// region checking treats it the same way.
 package final class AdaptiveMutex<Value>: @unchecked Sendable {
-    // Unchecked: `value` is touched only with `mutex` held.
+    // Unchecked: `value` is touched only with `mutex` held. It lives behind
+    // a pointer, as Mutex's does, not in a stored property: an inout access
+    // to a class's stored property is an exclusivity check at run time,
+    // which ThreadSanitizer sees as a write at the property's address, and
+    // for an empty value (`AdaptiveMutex(())`) that address was the
+    // object's header, which every caller reads before it locks (a false
+    // report from the launched tidings under make test-sanitize).
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    private let value: UnsafeMutablePointer<Value>
 
     package init(_ initialValue: sending Value) {
-        value = initialValue
+        value = .allocate(capacity: 1)
+        value.initialize(to: initialValue)
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
@@ -40,6 +47,8 @@ package final class AdaptiveMutex<Value>: @unchecked Sendable {
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     package func withLock<Result, E: Error>(
@@ -47,7 +56,7 @@ package final class AdaptiveMutex<Value>: @unchecked Sendable {
     ) throws(E) -> sending Result {
         Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
         defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
     /// These calls fail only on a corrupt or misused mutex (EINVAL, EDEADLK,
