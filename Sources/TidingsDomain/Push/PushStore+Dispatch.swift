@@ -17,6 +17,12 @@ extension PushStore {
     /// device is in flight, so a device's counts arrive in order and the
     /// last one sent is the last one queued. Rows are locked with SKIP
     /// LOCKED: replicas never take the same push.
+    ///
+    /// The cost is that of `limit` rows, however many are due: candidates
+    /// come in the order of `pushes_due_idx` (next_attempt_at alone, so the
+    /// scan stops at the limit; ties, such as a burst from one transaction,
+    /// go in index order), and the leased rows are found by id through the
+    /// primary key rather than by joining the whole table.
     package func claim(owner: String, limit: Int, leaseDuration: Duration) throws -> [ClaimedPush] {
         guard limit > 0 else { return [] }
         let rows = try database.withTransaction { connection in
@@ -29,14 +35,14 @@ extension PushStore {
                             SELECT 1 FROM pushes o
                             WHERE o.device_id = p.device_id AND o.kind = p.kind AND o.status = 'pending'
                               AND o.lease_until >= now() AND o.id <> p.id))
-                    ORDER BY p.next_attempt_at, p.id
+                    ORDER BY p.next_attempt_at
                     LIMIT \(limit)
                     FOR UPDATE OF p SKIP LOCKED
                 )
                 UPDATE pushes p
                 SET lease_owner = \(owner), lease_until = now() + \(leaseDuration)::interval, updated_at = now()
-                FROM candidates c, devices d, push_apps a
-                WHERE p.id = c.id AND d.id = p.device_id AND a.id = p.push_app_id
+                FROM devices d, push_apps a
+                WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c)) AND d.id = p.device_id AND a.id = p.push_app_id
                 RETURNING p.id, p.device_id, p.user_id, p.push_app_id, a.updated_at AS app_updated_at, a.platform,
                           d.push_token, p.kind, p.badge, p.watch_id, p.change_id, p.title, p.body, p.attempt_count
                 """)
