@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Direct push benchmark (issue 15): measures the mock alone with h2load,
-# builds release, starts Tidings with a
-# private PostgreSQL in a temporary data folder and a mock APNs in C
+# Direct push benchmark (issue 15): builds release, starts a mock APNs in C
 # (bench/push-mock.c: HTTP/2 over TLS with a CA this script makes, answers
-# every push with 200 and notes its arrival), registers one APNs push app
+# every push with 200 and notes its arrival) and measures it alone with
+# h2load, starts Tidings with a private PostgreSQL in a temporary data
+# folder pointed at the mock, registers one APNs push app
 # through the API and seeds, in SQL, one user per push with one watch and
 # one iOS device of that app. Every push is caused by a real count change:
 # record_changes() (the poller's write) raises the user's badge, whose
@@ -26,11 +26,13 @@
 #   BENCH_COALESCE="50ms 0ms"  windows of the steady runs
 #   BENCH_BATCH=5000         watches per record_changes() call in the burst
 #   BENCH_WRITERS=8          pgbench clients of the steady runs
-#   BENCH_STEADY_BATCH=10    changes per transaction in the steady runs (of
-#                            as many users; RATE / BATCH transactions/s).
-#                            One change per transaction is not what the
-#                            poller writes, and this machine commits at
-#                            most ~340 such record_changes() calls per second
+#   BENCH_STEADY_BATCH=50    changes per transaction in the steady runs (of
+#                            as many users; RATE / BATCH transactions/s), as
+#                            the poller's writers batch a round's results.
+#                            record_changes() costs ~3 ms of CPU for one
+#                            change alone and ~0.6 ms each in batches of 50
+#                            (bench/badges.sh), so smaller batches spend the
+#                            2 cores on writing changes, not on pushing
 #   BENCH_MOCK_STREAMS=1000  the mock's SETTINGS_MAX_CONCURRENT_STREAMS
 #   BENCH_TIMEOUT=300        seconds to wait for the pushes of one phase
 #   BENCH_MOCK_ALONE=100000  pushes h2load sends the mock alone first (0: none)
@@ -38,6 +40,9 @@
 #   BENCH_LOG_LEVEL=warning  Tidings' log level (tidings/tidings.log)
 #   BENCH_SLOW_MS=           log statements slower than this many ms
 #                            (tidings/postgres.log)
+#   BENCH_PG_STATEMENTS=1    pg_stat_statements per phase (statements-*.txt)
+#   BENCH_PERF=1             perf record of Tidings during the burst
+#                            (perf-burst.txt); both best with BENCH_KEEP=1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,7 +52,7 @@ seconds=${3:-20}
 coalesce_windows=${BENCH_COALESCE:-50ms 0ms}
 batch=${BENCH_BATCH:-5000}
 writers=${BENCH_WRITERS:-8}
-steady_batch=${BENCH_STEADY_BATCH:-10}
+steady_batch=${BENCH_STEADY_BATCH:-50}
 mock_streams=${BENCH_MOCK_STREAMS:-1000}
 timeout=${BENCH_TIMEOUT:-300}
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -150,6 +155,23 @@ wait_for() {
 if [ -n "${BENCH_SLOW_MS:-}" ]; then
     psql_ -c "ALTER SYSTEM SET log_min_duration_statement = ${BENCH_SLOW_MS}" -c "SELECT pg_reload_conf()" >/dev/null
 fi
+if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
+    # Loaded at server start: Tidings restarts its PostgreSQL with it.
+    psql_ -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" \
+        -c "ALTER SYSTEM SET pg_stat_statements.track = 'all'" >/dev/null
+    bench_stop_tidings
+    start_tidings "$first_window"
+    psql_ -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+fi
+# top_statements FILE: PostgreSQL's statements by total time since the last
+# reset (BENCH_PG_STATEMENTS), nested ones (inside functions) included.
+top_statements() {
+    [ -n "${BENCH_PG_STATEMENTS:-}" ] || return 0
+    psql_ -F ' | ' -P footer=off -c "SELECT round(total_exec_time::numeric, 0) AS total_ms, calls, rows,
+            round(mean_exec_time::numeric, 3) AS mean_ms, regexp_replace(left(query, 110), '\s+', ' ', 'g') AS query
+        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >"$1"
+    psql_ -c "SELECT pg_stat_statements_reset()" >/dev/null
+}
 
 # --- Seed: a user, a watch (with a baseline hash) and an iOS device per push.
 read -r -a windows <<<"$coalesce_windows"
@@ -207,10 +229,20 @@ END
 SQL
 committed_ns=$(date +%s%N)
 tidings_before=$(ticks "$tidings_pid"); mock_before=$(ticks "$mock_pid"); pg_before=$(postgres_ticks)
+if [ -n "${BENCH_PERF:-}" ]; then
+    perf record -F 999 -g -o "$data/perf-burst.data" -p "$tidings_pid" >/dev/null 2>&1 &
+    perf_pid=$!
+fi
 wait_for $((before + burst))
 burst_done_ns=$(date +%s%N)
+if [ -n "${BENCH_PERF:-}" ]; then
+    kill -INT "$perf_pid"; wait "$perf_pid" || true
+    perf report -i "$data/perf-burst.data" --no-children --sort dso,symbol --stdio 2>/dev/null \
+        | grep -E '^ +[0-9]' | head -40 >"$data/perf-burst.txt" || true
+fi
 tidings_after=$(ticks "$tidings_pid"); mock_after=$(ticks "$mock_pid"); pg_after=$(postgres_ticks)
 rss=$(awk '/VmHWM/ {print $2 " " $3}' "/proc/$tidings_pid/status")
+top_statements "$data/statements-burst.txt"
 burst_status=$(psql_ -c "SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM pushes GROUP BY status ORDER BY status) s")
 echo "burst $burst_status" >"$data/phases.txt"
 echo "burst_cpu $((tidings_after - tidings_before)) $((pg_after - pg_before)) $((mock_after - mock_before)) $((committed_ns - queue_start_ns)) $committed_ns $burst_done_ns $rss" >>"$data/phases.txt"
@@ -241,6 +273,7 @@ for window in ${windows[@]+"${windows[@]}"}; do
         start_tidings "$window"
     fi
     psql_ -c "SELECT setval('bench_next', $next)" >/dev/null
+    [ -z "${BENCH_PG_STATEMENTS:-}" ] || psql_ -c "SELECT pg_stat_statements_reset()" >/dev/null
     before=$(received)
     sleep 1
     tidings_before=$(ticks "$tidings_pid"); pg_before=$(postgres_ticks)
@@ -250,6 +283,7 @@ for window in ${windows[@]+"${windows[@]}"}; do
         || { cat "$data/pgbench-$window.log" >&2; exit 1; }
     changes=$(psql_ -c "UPDATE bench_times SET phase = '$window' WHERE phase IS NULL; SELECT count(*) FROM bench_times WHERE phase = '$window'")
     wait_for $((before + changes))
+    top_statements "$data/statements-$window.txt"
     tidings_after=$(ticks "$tidings_pid"); pg_after=$(postgres_ticks)
     echo "steady $window $changes $((tidings_after - tidings_before)) $((pg_after - pg_before)) $(grep -Eo 'schedule lag: [^)]*|latency average = [0-9.]+ ms' "$data/pgbench-$window.log" | tr '\n' ' ')" >>"$data/phases.txt"
     next=$((next + per_phase))
