@@ -13,6 +13,7 @@ extension Configuration {
         push.transport.connectTimeout = min(outboundConnectTimeout, pushTimeout)
         push.transport.userAgent = "Tidings/\(TidingsCommand.version) (push)"
         push.retrySchedule = pushRetrySchedule
+        push.maxInFlight = pushMaxInFlight
         push.shutdownGracePeriod = min(shutdownTimeout, .seconds(5))
         return push
     }

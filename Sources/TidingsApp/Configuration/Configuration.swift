@@ -87,6 +87,8 @@ package struct Configuration: Sendable {
     package var pushRetrySchedule: [Duration] = PushDispatcherConfiguration().retrySchedule
     package var pushCoalescingWindow: Duration = .milliseconds(50)
     package var pushSyncBudget = RatePolicy(count: 3, per: .seconds(3600))
+    /// Pushes this process sends at once; 0 sends none (tests of the queue).
+    package var pushMaxInFlight = PushDispatcherConfiguration().maxInFlight
     package var eventRetention: Duration = .seconds(30 * 86_400)
     /// What one user may own (`TIDINGS_MAX_*_PER_USER`); an admin can give
     /// a user other limits (`PATCH /v1/users/{id}`). See `UserLimits.defaults`.

@@ -14,9 +14,10 @@ extension PushStore {
 
     /// Leases up to `limit` due pushes to `owner` for `leaseDuration`. A
     /// badge or sync push waits while another of the same kind for the same
-    /// device is in flight, so a device's counts arrive in order and the
-    /// last one sent is the last one queued. Rows are locked with SKIP
-    /// LOCKED: replicas never take the same push.
+    /// device is in flight, and one with a newer push of its kind queued
+    /// after it (`queued_seq`) is superseded instead of sent, so a device's
+    /// counts arrive in order and the last one sent is the last one queued.
+    /// Rows are locked with SKIP LOCKED: replicas never take the same push.
     ///
     /// The cost is that of `limit` rows, however many are due: candidates
     /// come in the order of `pushes_due_idx` (next_attempt_at alone, so the
@@ -28,7 +29,11 @@ extension PushStore {
         let rows = try database.withTransaction { connection in
             try connection.query("""
                 WITH candidates AS (
-                    SELECT p.id FROM pushes p
+                    SELECT p.id, (p.kind <> 'alert' AND EXISTS (
+                        SELECT 1 FROM pushes n
+                        WHERE n.device_id = p.device_id AND n.kind = p.kind AND n.queued_seq > p.queued_seq
+                          AND n.status <> 'skipped')) AS stale
+                    FROM pushes p
                     WHERE p.status = 'pending' AND p.next_attempt_at <= now()
                         AND (p.lease_until IS NULL OR p.lease_until < now())
                         AND (p.kind = 'alert' OR NOT EXISTS (
@@ -38,11 +43,16 @@ extension PushStore {
                     ORDER BY p.next_attempt_at
                     LIMIT \(limit)
                     FOR UPDATE OF p SKIP LOCKED
+                ), superseded AS (
+                    UPDATE pushes p
+                    SET status = 'superseded', completed_at = now(), lease_owner = NULL, lease_until = NULL, updated_at = now()
+                    WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c WHERE c.stale))
                 )
                 UPDATE pushes p
                 SET lease_owner = \(owner), lease_until = now() + \(leaseDuration)::interval, updated_at = now()
                 FROM devices d, push_apps a
-                WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c)) AND d.id = p.device_id AND a.id = p.push_app_id
+                WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c WHERE NOT c.stale))
+                    AND d.id = p.device_id AND a.id = p.push_app_id
                 RETURNING p.id, p.device_id, p.user_id, p.push_app_id, a.updated_at AS app_updated_at, a.platform,
                           d.push_token, p.kind, p.badge, p.watch_id, p.change_id, p.title, p.body, p.attempt_count
                 """)
@@ -70,7 +80,7 @@ extension PushStore {
     /// Writes a batch of attempts in one transaction, each only while
     /// `owner` still holds the push's lease: sent, failed, or back to
     /// pending for a retry (superseded instead when a newer push of the
-    /// same kind waits for the device); dead tokens remove their devices
+    /// same kind was queued for the device); dead tokens remove their devices
     /// (`invalidate_devices`, which announces them). Returns the devices
     /// removed.
     @discardableResult
@@ -107,8 +117,8 @@ extension PushStore {
                 ), decided AS (
                     SELECT r.*, CASE
                         WHEN r.status = 'pending' AND p.kind <> 'alert' AND EXISTS (
-                            SELECT 1 FROM pushes o WHERE o.device_id = p.device_id AND o.kind = p.kind
-                              AND o.status = 'pending' AND o.id <> p.id) THEN 'superseded'
+                            SELECT 1 FROM pushes n WHERE n.device_id = p.device_id AND n.kind = p.kind
+                              AND n.queued_seq > p.queued_seq AND n.status <> 'skipped') THEN 'superseded'
                         ELSE r.status END AS final
                     FROM r JOIN pushes p ON p.id = r.id
                 )

@@ -33,7 +33,9 @@ import TidingsTestSupport
         // The host is closed: the second watch fails at once, without a request.
         let started = ContinuousClock.now
         let held = try await server.send("POST", "/v1/watches/\(second)/check", token: owner.key)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Not waiting out the Retry-After (a day); the bound is loose
+        // because CI machines are loaded, the request count is the proof.
+        #expect(ContinuousClock.now - started < .seconds(30))
         let error = try #require(try held.object()["error"] as? String)
         #expect(error.contains("Retry-After"), "\(error)")
         #expect(hostile.receivedRequests == 1)

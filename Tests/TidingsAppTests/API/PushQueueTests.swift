@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsDomain
 import TidingsTestSupport
 
 /// What `queue_pushes` (migration 0020) writes into the push outbox when
@@ -14,8 +15,9 @@ import TidingsTestSupport
         let devices: (ios: String, iosNoAppID: String, android: String, web: String)
     }
 
+    /// The server's own dispatcher sends nothing: what is queued stays put.
     static func setup(pushApp: Bool = true, notify: String = "badge") async throws -> Setup {
-        let server = try APITestServer()
+        let server = try APITestServer { $0.pushMaxInFlight = 0 }
         if pushApp {
             let app = try await server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: PushAppsAPITests.apns())
             #expect(app.status == 201, "\(app.text)")
@@ -149,9 +151,66 @@ import TidingsTestSupport
             SELECT extract(epoch FROM next_attempt_at - now())::float8 AS wait FROM pushes
             WHERE device_id = \(setup.devices.iosNoAppID)::uuid AND kind = 'sync' AND status = 'pending'
             """).single().decode("wait", as: Double.self)
-        // Not held by the budget (the other waits ~600 s); a failed send to
-        // the real APNs, unreachable here, may have put it a second later.
-        #expect(other < 60)
+        // Not held by the budget (the other waits ~600 s): due now.
+        #expect(other <= 0)
+    }
+
+    /// A count queued while an older one was in flight is a second pending
+    /// row. If the older attempt's completion missed it (not yet committed)
+    /// and left the older one pending for a retry, the older count must
+    /// never go out after the newer: the claim supersedes it.
+    @Test func anOlderCountLeftPendingIsSupersededNotSentAfterANewerOne() async throws {
+        let setup = try await Self.setup()
+        defer { setup.server.shutdown() }
+        let database = setup.server.application.database
+        let store = PushStore(database: database)
+        let device = try #require(UUID(uuidString: setup.devices.ios))
+        func makeDue() throws { _ = try database.query("UPDATE pushes SET next_attempt_at = now() WHERE status = 'pending'") }
+        func claimForDevice() throws -> [ClaimedPush] {
+            try store.claim(owner: "test-owner", limit: 100, leaseDuration: .seconds(60)).filter { $0.deviceID == device }
+        }
+
+        try setup.server.recordChange(watchID: setup.watch, text: "v1")
+        try setup.server.recordChange(watchID: setup.watch, text: "v2")
+        try makeDue()
+        let older = try #require(try claimForDevice().first)
+        #expect(older.badge == 1)
+        try setup.server.recordChange(watchID: setup.watch, text: "v3")  // count 2, while 1 is in flight
+        // The completion that missed the newer row: back to pending.
+        _ = try database.query("""
+            UPDATE pushes SET lease_owner = NULL, lease_until = NULL, attempt_count = 1 WHERE id = \(older.id)
+            """)
+        try makeDue()
+        let claimed = try claimForDevice()
+        #expect(claimed.map(\.badge) == [2], "only the newer count is sent")
+        let olderStatus = try database.query("SELECT status FROM pushes WHERE id = \(older.id)").single().decode("status", as: String.self)
+        #expect(olderStatus == "superseded")
+
+        // Once the newer one is sent, the older one still never goes out.
+        try store.complete(claimed.map { PushAttemptResult(pushID: $0.id, deviceID: device, outcome: .sent(providerID: "x")) }, owner: "test-owner")
+        try makeDue()
+        #expect(try claimForDevice().isEmpty)
+    }
+
+    /// An attempt that fails after a newer count was queued is superseded,
+    /// not retried.
+    @Test func aFailedAttemptWithANewerCountQueuedIsSuperseded() async throws {
+        let setup = try await Self.setup()
+        defer { setup.server.shutdown() }
+        let database = setup.server.application.database
+        let store = PushStore(database: database)
+        let device = try #require(UUID(uuidString: setup.devices.ios))
+        try setup.server.recordChange(watchID: setup.watch, text: "v1")
+        try setup.server.recordChange(watchID: setup.watch, text: "v2")
+        _ = try database.query("UPDATE pushes SET next_attempt_at = now() WHERE status = 'pending'")
+        let older = try #require(try store.claim(owner: "test-owner", limit: 100, leaseDuration: .seconds(60)).first { $0.deviceID == device })
+        try setup.server.recordChange(watchID: setup.watch, text: "v3")
+        try store.complete([PushAttemptResult(pushID: older.id, deviceID: device, outcome: .retry(after: .zero, reason: "HTTP 503"))], owner: "test-owner")
+        let rows = try database.query("""
+            SELECT status, badge FROM pushes WHERE device_id = \(device) AND kind = 'badge' ORDER BY queued_seq
+            """)
+        #expect(try rows.map { try $0.decode("status", as: String.self) } == ["superseded", "pending"])
+        #expect(try rows.map { try $0.decode("badge", as: Int.self) } == [1, 2])
     }
 
     @Test func aDeadTokenRemovesTheDeviceAndAnnouncesIt() async throws {
