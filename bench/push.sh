@@ -105,7 +105,7 @@ if [ "$mock_alone" -gt 0 ]; then
     h2load -n "$mock_alone" -c 1 -t 1 -m "$mock_streams" -d "$data/h2load-body.json" -H 'apns-topic: h2load' \
         "https://127.0.0.1:$mock_port/3/device/h2load" >"$data/h2load.log" 2>&1 || { cat "$data/h2load.log" >&2; exit 1; }
     mock_after=$(ticks "$mock_pid")
-    h2load_rate=$(grep -Eo 'finished in [0-9.]+s, [0-9.]+ req/s' "$data/h2load.log")
+    h2load_rate=$(grep -Eo 'finished in [0-9.]+m?s, [0-9.]+ req/s' "$data/h2load.log")
     grep -q "$mock_alone succeeded" "$data/h2load.log" || { cat "$data/h2load.log" >&2; exit 1; }
     echo "mock alone: h2load -n $mock_alone -c 1 -m $mock_streams: $h2load_rate;" \
         "mock CPU $(( (mock_after - mock_before) * 1000000 / $(getconf CLK_TCK) / mock_alone )) us per push"
