@@ -41,15 +41,16 @@ let package = Package(
             dependencies: ["CMicroHTTPD", "CCurl"]
         ),
 
-        // pthread_setname_np, declared by glibc only under _GNU_SOURCE.
-        .target(name: "CTidingsThreadName"),
+        // Thread naming, ids and priority: pthread_setname_np and gettid are
+        // declared by glibc only under _GNU_SOURCE.
+        .target(name: "CTidingsThread"),
 
         // Wrappers: the only Swift modules that import C.
         .target(
             name: "TidingsCrypto",
             dependencies: ["CCrypto"]
         ),
-        .target(name: "TidingsSynchronization", dependencies: ["CTidingsThreadName"]),
+        .target(name: "TidingsSynchronization", dependencies: ["CTidingsThread"]),
         // The one JSON writer (responses, logs, webhook bodies, batch rows).
         .target(name: "TidingsJSON"),
         .target(name: "TidingsObservability", dependencies: ["TidingsJSON", "TidingsSynchronization"]),

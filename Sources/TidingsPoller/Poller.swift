@@ -25,6 +25,14 @@ package final class Poller: TargetCheckRunner, Sendable {
     /// the staleness itself: nothing a poller starts needs its lease to be
     /// exclusive, only its result write, which checks the lease.
     static let inFlightGrace: Duration = .seconds(2)
+    /// Abandoned extractions (past their time limit, see `TargetChecker`)
+    /// that get a thread started in their place, per extraction thread.
+    /// Each holds a response body (up to the 5 MiB cap) and its parsed
+    /// document (up to 100,000 nodes) until it ends, tens of MB at most,
+    /// and runs at nice 19, so more would buy little: past this a tenant
+    /// with that many runaways in flight costs the pool a thread each until
+    /// one ends, rather than the process its memory.
+    static let abandonedExtractionsPerThread = 4
 
     private struct State {
         var inFlight: Set<UUID> = []
@@ -64,18 +72,26 @@ package final class Poller: TargetCheckRunner, Sendable {
         self.configuration = configuration
         self.store = CheckStore(database: database, failureThreshold: configuration.failureThreshold)
         self.client = try HTTPClient(configuration: clientConfiguration, logger: logger)
-        self.extraction = try ThreadPool(name: "tidings-extraction", size: configuration.extractionThreads)
+        let extraction = try ThreadPool(
+            name: "tidings-extraction",
+            size: configuration.extractionThreads,
+            abandonedThreadLimit: Self.abandonedExtractionsPerThread * max(configuration.extractionThreads, 1)
+        )
+        self.extraction = extraction
         self.limiter = HostLimiter(concurrency: configuration.hostConcurrency, minimumGap: configuration.hostMinimumGap)
+        self.logger = logger
+        self.metrics = PollerMetrics(registry: metrics)
+        self.metrics.abandonedExtractionThreads.observe { [weak extraction] in Double(extraction?.abandonedThreadCount ?? 0) }
         self.checker = TargetChecker(
             client: client,
             extraction: extraction,
+            logger: logger,
+            metrics: self.metrics,
             limiter: limiter,
             configuration: configuration,
             schedule: CheckSchedule(jitter: configuration.scheduleJitter, maximumBackoff: configuration.maximumBackoff),
             secrets: secrets
         )
-        self.logger = logger
-        self.metrics = PollerMetrics(registry: metrics)
         self.writer = OutcomeWriter(store: store, owner: owner, configuration: configuration, logger: logger, metrics: self.metrics)
         self.heartbeat = LeaseHeartbeat(
             owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: database, logger: logger

@@ -10,6 +10,9 @@ struct PollerMetrics: Sendable {
     let changes: Counter
     let checkDuration: Histogram
     let writeFailures: Counter
+    let extractionsAbandoned: Counter
+    /// Read from the extraction pool, which `Poller` registers.
+    let abandonedExtractionThreads: Gauge
 
     init(registry: MetricsRegistry) {
         checks = registry.counter("tidings_poller_checks_total", help: "Target checks by result.")
@@ -20,6 +23,8 @@ struct PollerMetrics: Sendable {
         changes = registry.counter("tidings_poller_changes_total", help: "Changes recorded (baselines excluded).")
         checkDuration = registry.histogram("tidings_poller_check_duration_seconds", help: "Time from claiming a target to its check result.")
         writeFailures = registry.counter("tidings_poller_write_failures_total", help: "Check results that could not be written (the lease expires and the target is checked again).")
+        extractionsAbandoned = registry.counter("tidings_poller_extractions_abandoned_total", help: "Extractions a check stopped waiting for past their time limit (they run on at low priority).")
+        abandonedExtractionThreads = registry.gauge("tidings_poller_abandoned_extraction_threads", help: "Abandoned extractions still running, each on a thread of its own.")
     }
 
     /// Counts a batch of outcomes: one update per series, not per check.

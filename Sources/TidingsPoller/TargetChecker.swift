@@ -2,16 +2,26 @@ import Foundation
 import TidingsDomain
 import TidingsExtraction
 import TidingsHTTPClient
+import TidingsObservability
 import TidingsSynchronization
 
 /// Runs one check of a target, version-first: the version endpoint (if the
 /// target has one), then a conditional GET with the validators stored with
-/// the last full content, then extraction and hashing per watch on the
-/// `extraction` threads. Touches no database: the result is a
+/// the last full content, then extraction and hashing per distinct rule on
+/// the `extraction` threads. Touches no database: the result is a
 /// `CheckOutcome` for `OutcomeWriter`.
 struct TargetChecker: Sendable {
+    /// How long past its time limit an extraction may run before the check
+    /// stops waiting for it (`ThreadPool.run(timeLimit:)`). Extractions
+    /// normally stop themselves within milliseconds of the limit; this
+    /// only catches those that cannot (libxml2 merging node sets), with
+    /// room for a busy machine to schedule the ones that can.
+    static let abandonGrace: Duration = .milliseconds(500)
+
     let client: HTTPClient
     let extraction: ThreadPool
+    let logger: Logger
+    let metrics: PollerMetrics
     let limiter: HostLimiter
     let configuration: PollerConfiguration
     let schedule: CheckSchedule
@@ -51,8 +61,15 @@ struct TargetChecker: Sendable {
                 record.requests += 1
                 record.bytesReceived += response.bytesReceived + response.headerBytesReceived
                 if (200..<300).contains(response.status) {
-                    newVersion = await extraction.run { [configuration] in
-                        Self.versionHash(in: response, pointer: pointer, limits: configuration.extractionLimits)
+                    let limits = configuration.extractionLimits
+                    switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, {
+                        Self.versionHash(in: response, pointer: pointer, limits: limits)
+                    }) {
+                    case .finished(let hash):
+                        newVersion = hash
+                    case .abandoned(let report):
+                        // As if the version could not be read: the page decides.
+                        noteAbandoned(report, target: target, selector: "json_pointer")
                     }
                 }
                 if !unconditional, let newVersion, newVersion == target.lastVersion {
@@ -97,27 +114,22 @@ struct TargetChecker: Sendable {
             guard (200..<300).contains(response.status) else {
                 return failed(target, record, message: "the server answered HTTP \(response.status)", retryAfter: retryAfter)
             }
-            return await extraction.run { [self, record, newVersion] in
-                fetched(target, record, response: response, unconditional: unconditional, version: newVersion)
-            }
+            return await fetched(target, record, response: response, unconditional: unconditional, version: newVersion)
         }
     }
 
     /// A full response: extract per watch (once per distinct rule), then
     /// decide which validators may be kept with the content.
-    private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) -> CheckOutcome {
+    private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) async -> CheckOutcome {
         var record = record
-        let contentType = response.header("Content-Type")
         var extracted: [String?: Result<ExtractedContent, Error>] = [:]
         var watches: [WatchCheckRecord] = []
         for watch in target.watches {
-            let result = extracted[watch.extractJSON] ?? Result {
-                try ContentExtractor.extract(
-                    body: response.body,
-                    contentType: contentType,
-                    spec: Self.spec(for: watch.extract),
-                    limits: configuration.extractionLimits
-                )
+            let result: Result<ExtractedContent, Error>
+            if let known = extracted[watch.extractJSON] {
+                result = known
+            } else {
+                result = await extract(from: response, rule: watch.extract, target: target)
             }
             extracted[watch.extractJSON] = result
             switch result {
@@ -149,6 +161,40 @@ struct TargetChecker: Sendable {
         record.wasUnconditional = unconditional || (target.etag == nil && target.lastModified == nil)
         record.nextCheckAt = nextAfterSuccess(target)
         return CheckOutcome(target: target, record: record, watches: watches, summary: .fetched)
+    }
+
+    /// One rule's extraction, as a job of its own so that only this rule's
+    /// watches fail when it has to be abandoned.
+    private func extract(from response: HTTPClientResponse, rule: ExtractionRule?, target: ClaimedTarget) async -> Result<ExtractedContent, Error> {
+        let limits = configuration.extractionLimits
+        let spec = Self.spec(for: rule)
+        switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, {
+            Result { try ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec, limits: limits) }
+        }) {
+        case .finished(let result):
+            return result
+        case .abandoned(let report):
+            noteAbandoned(report, target: target, selector: Self.selectorName(rule))
+            return .failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "abandoned: it could not be interrupted"))
+        }
+    }
+
+    /// Counts and logs an extraction the check stopped waiting for: it goes
+    /// on in the background at the lowest CPU priority.
+    private func noteAbandoned(_ report: ThreadPoolAbandonment, target: ClaimedTarget, selector: String) {
+        metrics.extractionsAbandoned.increment()
+        var metadata = [
+            "target.id": target.id.canonicalString,
+            "extraction.selector": selector,
+            "extraction.abandoned_threads": String(report.abandonedThreads),
+            "extraction.replaced": String(report.isReplaced),
+        ]
+        if let errno = report.priorityError { metadata["extraction.priority_errno"] = String(errno) }
+        if report.isReplaced {
+            logger.warning("extraction abandoned past its time limit; it runs on at low priority", metadata: metadata)
+        } else {
+            logger.warning("extraction abandoned past its time limit, at the limit of abandoned threads: one extraction thread fewer until one ends", metadata: metadata)
+        }
     }
 
     private func failed(_ target: ClaimedTarget, _ record: TargetCheckRecord, message: String, retryAfter: Duration?) -> CheckOutcome {
@@ -207,6 +253,16 @@ struct TargetChecker: Sendable {
         case .jsonPointer(let pointer): .jsonPointer(pointer)
         }
         return ExtractionSpec(selector: selector, ignorePatterns: rule.ignorePatterns)
+    }
+
+    /// The rule's kind for logs, as the API names it.
+    static func selectorName(_ rule: ExtractionRule?) -> String {
+        switch rule?.selector {
+        case nil: "whole_body"
+        case .css: "css"
+        case .xpath: "xpath"
+        case .jsonPointer: "json_pointer"
+        }
     }
 
     static func message(for error: Error) -> String {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CTidingsThreadName
+internal import CTidingsThread
 
 /// The one way Tidings starts an OS thread of its own: named, and joinable
 /// once. Engines block in libpq, curl_multi_poll and semaphores, which must
@@ -33,7 +33,7 @@ package final class JoinableThread: Sendable {
             // libxml2's in TidingsExtraction. The kernel keeps 15 bytes, so
             // the common "tidings." prefix goes.
             let kernelName = start.name.hasPrefix("tidings.") ? String(start.name.dropFirst(8)) : start.name
-            _ = CTidingsThreadName_set(kernelName)
+            _ = CTidingsThread_setName(kernelName)
             start.body()
             return nil
         }, start.toOpaque())

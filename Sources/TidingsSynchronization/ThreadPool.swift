@@ -1,30 +1,79 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CTidingsThread
+import Synchronization
 
 /// A fixed number of dedicated OS threads running jobs in FIFO order. For
 /// CPU-bound work of unbounded length (extraction) that must not occupy
 /// Swift's cooperative pool, whose threads (one per core) every task needs.
+///
+/// A job given a time limit (`run(timeLimit:)`) that is still running past
+/// it is abandoned: its caller is answered at once, a new thread takes the
+/// worker's place so the pool keeps `size` threads for everyone else, and
+/// the old thread finishes the job at the lowest CPU priority (nice 19),
+/// drops the result and exits. At most `abandonedThreadLimit` threads run
+/// beyond `size`; past that an abandoned worker is not replaced until an
+/// abandoned job ends (`ThreadPoolRoster`). A watchdog thread (a
+/// `WorkerLoop`) does the abandoning and starts the threads.
 package final class ThreadPool: @unchecked Sendable {
-    // Unchecked: `jobs`, `isStopping` and `threads` are touched only with
-    // `mutex` held; `mutex` and `condition` are initialized once and live
-    // as long as the pool.
+    private struct Job {
+        let body: @Sendable () -> Void
+        let timeLimit: Duration?
+        let abandon: (@Sendable (ThreadPoolAbandonment) -> Void)?
+    }
+
+    /// Resumes a continuation once: the job's end and its abandonment may
+    /// race, and whichever comes first answers the caller.
+    private final class Answer: Sendable {
+        private let given = Atomic<Bool>(false)
+
+        func claim() -> Bool {
+            !given.exchange(true, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    // Unchecked: `jobs`, `head`, `isStopping`, `roster`, `threads`,
+    // `exitedThreads` and `watchdogWakesAt` are touched only with `mutex`
+    // held; `mutex` and `condition` are initialized once and live as long
+    // as the pool.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Signals a queued job, and (broadcast) the stop and each worker's
+    /// exit, which `shutdown` waits for.
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// Queued jobs from `head` on; a taken job's slot is emptied at once,
     /// so what it captured (a whole response body, for extraction) is
     /// released when it ends, not when the array is next compacted.
-    private var jobs: [(@Sendable () -> Void)?] = []
+    private var jobs: [Job?] = []
     private var head = 0
     private var isStopping = false
-    private var threads: [JoinableThread] = []
+    private typealias Roster = ThreadPoolRoster<@Sendable (ThreadPoolAbandonment) -> Void>
+    private var roster: Roster
+    /// Every worker's thread until it exits: live workers that exit at
+    /// shutdown move to `exitedThreads` to be joined; abandoned ones
+    /// detach themselves, since nobody should wait for them.
+    private var threads: [Int: JoinableThread] = [:]
+    private var exitedThreads: [JoinableThread] = []
+    /// When the watchdog wakes next on its own; nil when it sleeps with
+    /// no deadline in view. A job with an earlier deadline wakes it.
+    private var watchdogWakesAt: ContinuousClock.Instant?
+    private let watchdog: WorkerLoop
 
     package let name: String
 
-    /// Starts `size` threads (at least one). Fails if the system refuses a
-    /// thread; the ones already started are stopped.
-    package init(name: String, size: Int) throws(ThreadPoolError) {
+    /// The watchdog's sleep when no job has a deadline; a wake ends it.
+    private static let idleWatch: Duration = .seconds(3600)
+    /// How soon the watchdog tries again when the system refused a thread.
+    private static let retryStart: Duration = .seconds(1)
+    /// The lowest priority (highest nice value) on Linux.
+    private static let abandonedNice: Int32 = 19
+
+    /// Starts `size` threads (at least one) and the watchdog. Fails if the
+    /// system refuses a thread; the ones already started are stopped.
+    package init(name: String, size: Int, abandonedThreadLimit: Int = 0) throws(ThreadPoolError) {
         self.name = name
+        roster = ThreadPoolRoster(size: size, abandonedThreadLimit: abandonedThreadLimit)
+        watchdog = WorkerLoop(name: "\(name).watchdog")
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         guard pthread_mutex_init(mutex, nil) == 0 else {
@@ -38,15 +87,15 @@ package final class ThreadPool: @unchecked Sendable {
             condition.deallocate()
             throw ThreadPoolError(message: "could not create the \(name) pool's condition variable")
         }
-        for index in 0..<max(size, 1) {
-            do {
-                let worker = try JoinableThread(name: "\(name).\(index)") { [self] in work() }
-                locked { threads.append(worker) }
-            } catch {
-                shutdown()
-                throw ThreadPoolError(message: "could not start a \(name) thread (\(error))")
-            }
+        let failure = locked { () -> ThreadStartError? in
+            let workers = roster.initialWorkers()
+            return start(workers).first
         }
+        if let failure {
+            shutdown()
+            throw ThreadPoolError(message: "could not start a \(name) thread (\(failure))")
+        }
+        watchdog.start { [self] in watch() }
     }
 
     deinit {
@@ -56,16 +105,15 @@ package final class ThreadPool: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Abandoned jobs still running (for a gauge).
+    package var abandonedThreadCount: Int {
+        locked { roster.abandonedCount }
+    }
+
     /// Queues `job`; after `shutdown` it runs on the caller's thread, so a
     /// job is never lost.
     package func submit(_ job: @escaping @Sendable () -> Void) {
-        let queued = locked { () -> Bool in
-            guard !isStopping else { return false }
-            jobs.append(job)
-            return true
-        }
-        guard queued else { return job() }
-        check(pthread_cond_signal(condition), "pthread_cond_signal")
+        enqueue(Job(body: job, timeLimit: nil, abandon: nil))
     }
 
     /// Runs `body` on a pool thread and resumes the calling task with its
@@ -76,30 +124,110 @@ package final class ThreadPool: @unchecked Sendable {
         }
     }
 
-    /// Lets the queued jobs finish, then stops and joins the threads.
-    /// Call once, from outside the pool.
-    package func shutdown() {
-        let started = locked { () -> [JoinableThread] in
-            isStopping = true
-            defer { threads.removeAll() }
-            return threads
+    /// Like `run`, but once `body` has run for `timeLimit` (counted from
+    /// when a thread takes it, not while it is queued) the task gets
+    /// `.abandoned` instead of waiting; `body` runs on in the background
+    /// and its result is dropped.
+    package func run<Result: Sendable>(
+        timeLimit: Duration,
+        _ body: @escaping @Sendable () -> Result
+    ) async -> ThreadPoolOutcome<Result> {
+        await withCheckedContinuation { continuation in
+            let answer = Answer()
+            enqueue(Job(
+                body: {
+                    let result = body()
+                    if answer.claim() { continuation.resume(returning: .finished(result)) }
+                },
+                timeLimit: timeLimit,
+                abandon: { report in
+                    if answer.claim() { continuation.resume(returning: .abandoned(report)) }
+                }
+            ))
         }
-        check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
-        for thread in started { thread.join() }
     }
 
-    private func work() {
-        while let job = next() { job() }
+    /// Lets the queued jobs finish, then stops and joins the threads; jobs
+    /// still running past their time limit are abandoned meanwhile, and
+    /// abandoned threads are not waited for. Call once, from outside the
+    /// pool.
+    package func shutdown() {
+        locked { isStopping = true }
+        check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+        let (exited, leftovers) = locked { () -> ([JoinableThread], [Job]) in
+            while roster.liveCount > 0 {
+                check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
+            }
+            roster.close()
+            defer {
+                exitedThreads.removeAll()
+                jobs.removeAll()
+                head = 0
+            }
+            return (exitedThreads, jobs[head...].compactMap { $0 })
+        }
+        watchdog.stop()
+        for thread in exited { thread.join() }
+        // Left only when abandoned jobs held every thread and the limit
+        // kept new ones from starting: run here, so none is lost.
+        for job in leftovers { job.body() }
+    }
+
+    private func enqueue(_ job: Job) {
+        let queued = locked { () -> Bool in
+            guard !isStopping else { return false }
+            jobs.append(job)
+            return true
+        }
+        guard queued else { return job.body() }
+        check(pthread_cond_signal(condition), "pthread_cond_signal")
+    }
+
+    /// Starts threads for reserved workers; call with `mutex` held, so a
+    /// worker is in `threads` before it can look itself up. Returns the
+    /// refusals (those workers are given up; the next review retries).
+    private func start(_ workers: [Int]) -> [ThreadStartError] {
+        var failures: [ThreadStartError] = []
+        for worker in workers {
+            do {
+                threads[worker] = try JoinableThread(name: "\(name).\(worker)") { [self] in work(worker) }
+            } catch {
+                roster.failedToStart(worker)
+                failures.append(error)
+            }
+        }
+        return failures
+    }
+
+    private func work(_ worker: Int) {
+        let thread = CTidingsThread_id()
+        locked { roster.started(worker, thread: thread) }
+        while let job = next(worker) {
+            job.body()
+            let abandoned = locked { () -> JoinableThread? in
+                roster.ended(worker) ? nil : threads.removeValue(forKey: worker)
+            }
+            if let abandoned {
+                // Its place may be free now (the limit held a replacement).
+                watchdog.wake()
+                abandoned.join() // from the thread itself: detaches
+                return
+            }
+        }
     }
 
     /// The next job, waiting for one; nil once stopping and drained.
-    private func next() -> (@Sendable () -> Void)? {
-        locked {
+    private func next(_ worker: Int) -> Job? {
+        let (job, wakeWatchdog) = locked { () -> (Job?, Bool) in
             while head == jobs.count && !isStopping {
                 check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
             }
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
+            guard head < jobs.count, let job = jobs[head] else {
+                roster.exited(worker)
+                if let thread = threads.removeValue(forKey: worker) { exitedThreads.append(thread) }
+                check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+                return (nil, false)
+            }
             jobs[head] = nil
             head += 1
             // Drop the emptied slots once they are the bulk of the array.
@@ -107,8 +235,51 @@ package final class ThreadPool: @unchecked Sendable {
                 jobs.removeFirst(head)
                 head = 0
             }
-            return job
+            let deadline = job.timeLimit.map { ContinuousClock.now.advanced(by: $0) }
+            roster.began(worker, deadline: deadline, abandon: job.abandon)
+            guard let deadline, watchdogWakesAt.map({ deadline < $0 }) ?? true else { return (job, false) }
+            watchdogWakesAt = deadline
+            return (job, true)
         }
+        if wakeWatchdog { watchdog.wake() }
+        return job
+    }
+
+    /// The watchdog's loop: abandons overdue jobs, lowers their threads'
+    /// priority, starts replacements, then sleeps until the next deadline.
+    private func watch() {
+        while true {
+            let now = ContinuousClock.now
+            let (abandoned, wakesAt, refused) = locked { () -> ([Roster.Abandonment], ContinuousClock.Instant?, Bool) in
+                var review = roster.review(at: now)
+                for index in review.abandoned.indices {
+                    // Under the mutex the worker cannot have exited: it
+                    // needs the mutex to record its job's end.
+                    if let thread = review.abandoned[index].thread {
+                        review.abandoned[index].report.priorityError = Self.lowerPriority(of: thread)
+                    }
+                }
+                let refused = !start(review.starts).isEmpty
+                watchdogWakesAt = roster.nextDeadline
+                return (review.abandoned, watchdogWakesAt, refused)
+            }
+            if !abandoned.isEmpty {
+                // Fewer live workers: `shutdown` may be waiting for none.
+                check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+            }
+            for abandonment in abandoned { abandonment.abandon(abandonment.report) }
+            guard !watchdog.isStopping else { return }
+            var sleep = wakesAt.map { max(now.duration(to: $0), .zero) } ?? Self.idleWatch
+            if refused { sleep = min(sleep, Self.retryStart) }
+            watchdog.wait(timeout: sleep)
+        }
+    }
+
+    /// Runaway work gets only otherwise idle CPU. Nil on success, else the
+    /// errno (a sandbox may refuse it; the job is abandoned all the same).
+    private static func lowerPriority(of thread: Int32) -> Int32? {
+        let status = CTidingsThread_setNice(thread, abandonedNice)
+        return status == 0 ? nil : status
     }
 
     private func locked<Value>(_ body: () -> Value) -> Value {

@@ -78,4 +78,68 @@ import TidingsTestSupport
         #expect(try await eventually { try context.reload(watch).contentHash != nil })
         #expect(try context.reload(watch).lastError == nil)
     }
+
+    /// XPath that libxml2 cannot interrupt (node-set merges that count no
+    /// operations) is abandoned a grace past its limit: its check fails at
+    /// once, and with two of them running on a two-thread pool another
+    /// tenant's extraction is still on time.
+    @Test func runawayXPathIsAbandonedAndOtherTenantsExtractOnTime() async throws {
+        let context = try PollerTestContext()
+        // 40,000 nodes: count(//node()//node()) merges for seconds here.
+        let flat = "<html><body>" + String(repeating: "<p>x</p>", count: 20_000) + "</body></html>"
+        let origin = try TestOriginServer { request in
+            request.path.hasPrefix("/flat")
+                ? TestResponse(headers: [("Content-Type", "text/html")], body: Array(flat.utf8))
+                : TestResponse(headers: [("Content-Type", "text/html")], body: Array("<p>page \(request.path)</p>".utf8))
+        }
+        defer { origin.stop(); context.close() }
+        let runaway = ExtractionRule(selector: .xpath("count(//node()//node())"))
+        let runaways = try (0..<2).map { index in
+            try context.watch(user: try context.user(), url: "\(origin.baseURL)/flat/\(index)", extract: runaway)
+        }
+        let other = try context.watch(user: try context.user(), url: "\(origin.baseURL)/other", extract: ExtractionRule(selector: .css("p")))
+        let poller = try context.poller { configuration in
+            configuration.extractionThreads = 2
+            configuration.extractionLimits.timeLimit = .milliseconds(300)
+        }
+        defer { poller.shutdown() }
+
+        let started = ContinuousClock.now
+        async let first = context.check(runaways[0], with: poller)
+        async let second = context.check(runaways[1], with: poller)
+        let results = try await [first, second]
+        let waited = started.duration(to: .now)
+        for result in results {
+            #expect(result.result == .failed)
+            #expect(result.error?.hasPrefix("extraction failed: time_limit_exceeded: extraction took longer than 0.3 seconds (abandoned") == true, "\(result.error ?? "nil")")
+        }
+        // 0.3 s and the 0.5 s grace, with room for a busy machine.
+        #expect(waited < .seconds(4), "the runaway checks took \(waited)")
+
+        // Both runaways still run (each far past 0.8 s), yet the pool has
+        // its two threads for the other tenant.
+        let otherStarted = ContinuousClock.now
+        let result = try await context.check(other, with: poller)
+        let otherWaited = otherStarted.duration(to: .now)
+        #expect(Self.threadsAtLowestPriority() == 2, "the runaways ended before the other check")
+        #expect(result.result == .baseline && result.error == nil)
+        #expect(otherWaited < .seconds(2), "the other tenant's check took \(otherWaited)")
+        let abandoned = context.logSink.lines.filter { $0.contains("extraction abandoned past its time limit") }
+        #expect(abandoned.count == 2, "\(abandoned)")
+        #expect(abandoned.allSatisfy { $0.contains("\"extraction.replaced\":\"true\"") }, "\(abandoned)")
+        print("runaway checks answered after \(waited); the other tenant's check took \(otherWaited)")
+    }
+
+    /// Threads of this process at nice 19: abandoned extractions.
+    private static func threadsAtLowestPriority() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")")
+            else { return false }
+            // The nice value is field 19, the 17th after the name.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 16 && fields[16] == "19"
+        }.count
+    }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 import TidingsSynchronization
@@ -52,5 +53,96 @@ import TidingsSynchronization
         pool.submit { ran.store(true, ordering: .releasing) }
         let didRun = ran.load(ordering: .acquiring)
         #expect(didRun)
+    }
+
+    // MARK: Abandoned jobs
+
+    /// A job past its time limit answers its caller at once, a new thread
+    /// serves the queue at full size meanwhile, and the old one ends its
+    /// job at nice 19 and exits.
+    @Test func aJobPastItsTimeLimitIsAbandonedWhileThePoolServesOthersAtFullSize() async throws {
+        let pool = try ThreadPool(name: "tp.abandon", size: 2, abandonedThreadLimit: 8)
+        defer { pool.shutdown() }
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let runaway = AdaptiveMutex<(thread: String, nice: Int?)?>(nil)
+
+        let started = ContinuousClock.now
+        let outcome = await pool.run(timeLimit: .milliseconds(200)) {
+            _ = release.wait(timeout: .now() + 60)
+            runaway.withLock { $0 = (ThreadFacts.id(), ThreadFacts.nice()) }
+            return 1
+        }
+        let waited = started.duration(to: .now)
+        #expect(outcome == .abandoned(ThreadPoolAbandonment(abandonedThreads: 1, isReplaced: true)))
+        #expect(waited >= .milliseconds(200) && waited < .seconds(2), "waited \(waited)")
+        #expect(pool.abandonedThreadCount == 1)
+
+        // Two jobs that each wait for the other: they end only if two
+        // threads serve the queue while the runaway holds a third.
+        let (first, second) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        async let a = pool.run(timeLimit: .seconds(30)) { first.signal(); return second.wait(timeout: .now() + 10) == .success }
+        async let b = pool.run(timeLimit: .seconds(30)) { second.signal(); return first.wait(timeout: .now() + 10) == .success }
+        #expect(await [a, b] == [.finished(true), .finished(true)])
+
+        release.signal()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while pool.abandonedThreadCount > 0 || runaway.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let facts = try #require(runaway.withLock { $0 })
+        #expect(facts.nice == 19)
+        while ThreadFacts.isRunning(facts.thread), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(!ThreadFacts.isRunning(facts.thread), "the abandoned thread did not exit")
+    }
+
+    /// A job that ends in time is not abandoned, and the thread that ran
+    /// it keeps serving at its usual priority.
+    @Test func aJobWithinItsTimeLimitFinishes() async throws {
+        let pool = try ThreadPool(name: "tp.intime", size: 1, abandonedThreadLimit: 4)
+        defer { pool.shutdown() }
+        #expect(await pool.run(timeLimit: .seconds(30)) { ThreadFacts.nice() } == .finished(0))
+        #expect(await pool.run(timeLimit: .seconds(30)) { ThreadFacts.nice() } == .finished(0))
+        #expect(pool.abandonedThreadCount == 0)
+    }
+
+    /// At the limit an abandoned worker gets no replacement: the queue
+    /// waits until an abandoned job ends, and then a new thread serves it.
+    @Test func pastTheLimitTheQueueWaitsForAnAbandonedJobToEnd() async throws {
+        let pool = try ThreadPool(name: "tp.limit", size: 1, abandonedThreadLimit: 1)
+        defer { pool.shutdown() }
+        let (releaseFirst, releaseSecond) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        defer {
+            releaseFirst.signal()
+            releaseSecond.signal()
+        }
+        let first = await pool.run(timeLimit: .milliseconds(100)) { releaseFirst.wait(timeout: .now() + 60) == .success }
+        #expect(first == .abandoned(ThreadPoolAbandonment(abandonedThreads: 1, isReplaced: true)))
+        let second = await pool.run(timeLimit: .milliseconds(100)) { releaseSecond.wait(timeout: .now() + 60) == .success }
+        #expect(second == .abandoned(ThreadPoolAbandonment(abandonedThreads: 2, isReplaced: false)))
+
+        let ran = Atomic<Bool>(false)
+        let queued = Task { await pool.run { ran.store(true, ordering: .releasing) } }
+        try await Task.sleep(for: .milliseconds(300))
+        let ranEarly = ran.load(ordering: .acquiring)
+        #expect(!ranEarly)
+        releaseFirst.signal()
+        await queued.value
+        let ranLater = ran.load(ordering: .acquiring)
+        #expect(ranLater)
+    }
+
+    /// Shutdown does not wait for abandoned jobs.
+    @Test func shutdownLeavesAbandonedJobsBehind() async throws {
+        let pool = try ThreadPool(name: "tp.leave", size: 1, abandonedThreadLimit: 4)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let outcome = await pool.run(timeLimit: .milliseconds(100)) { release.wait(timeout: .now() + 60) == .success }
+        #expect(outcome == .abandoned(ThreadPoolAbandonment(abandonedThreads: 1, isReplaced: true)))
+        let started = ContinuousClock.now
+        pool.shutdown()
+        #expect(started.duration(to: .now) < .seconds(2))
     }
 }

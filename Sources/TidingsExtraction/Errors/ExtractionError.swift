@@ -12,3 +12,12 @@ package struct ExtractionError: Error, Sendable, CustomStringConvertible {
 
     package var description: String { "\(code): \(message)" }
 }
+
+extension ExtractionError {
+    /// The one wording of a time limit passed, whether the extraction
+    /// stopped itself or its caller stopped waiting; `activity` says what
+    /// was running ("evaluating XPath").
+    package static func timeLimitExceeded(_ limit: Duration, during activity: String) -> ExtractionError {
+        ExtractionError(code: .timeLimitExceeded, message: "extraction took longer than \(limit) (\(activity))")
+    }
+}

@@ -41,6 +41,6 @@ final class ExtractionBudget {
     }
 
     func timeLimitError(during activity: String) -> ExtractionError {
-        ExtractionError(code: .timeLimitExceeded, message: "extraction took longer than \(limits.timeLimit) (\(activity))")
+        .timeLimitExceeded(limits.timeLimit, during: activity)
     }
 }
