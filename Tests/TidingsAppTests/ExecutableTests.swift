@@ -79,4 +79,38 @@ import TidingsTestSupport
             #expect(line.hasPrefix("{\"ts\":"), "every log line is JSON: \(line)")
         }
     }
+
+    /// A SIGTERM while Tidings is still starting is kept, not lost: once up,
+    /// it shuts down in order. (It was discarded when the parent had the
+    /// signal blocked, as a test runner's threads do, and the child then
+    /// served until killed.)
+    @Test func aSIGTERMDuringStartupShutsDownOnceUp() throws {
+        let (process, output, errors) = try launch([], environment: [
+            "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
+            "TIDINGS_LISTEN": "127.0.0.1:\(Int.random(in: 20_000...40_000))",
+        ])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The first log line comes from startup, after the signals are taken.
+        let reader = output.fileHandleForReading
+        var log = Data()
+        while !log.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            log.append(chunk)
+        }
+        #expect(!log.isEmpty, "standard error: \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
+        process.terminate()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning && ContinuousClock.now < deadline {
+            usleep(20_000)
+        }
+        #expect(!process.isRunning, "still serving 60 s after a SIGTERM sent during startup")
+        guard !process.isRunning else { return }
+        log.append(reader.readDataToEndOfFile())
+        let text = String(decoding: log, as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(text.contains("\"signal\":\"SIGTERM\""), "\(text)")
+        #expect(text.contains("shutdown complete"))
+    }
 }

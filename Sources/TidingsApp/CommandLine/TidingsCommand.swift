@@ -44,8 +44,9 @@ package enum TidingsCommand {
                 print("tidings rotate-secret-key: \(result)")
                 return 0
             }
+            let shutdownSignal = try ShutdownSignal()
             let application = try Application.start(configuration: configuration, logger: logger)
-            let signal = ShutdownSignal.wait()
+            let signal = shutdownSignal.wait()
             logger.notice("signal received", metadata: ["signal": signal])
             application.shutdown()
             return 0

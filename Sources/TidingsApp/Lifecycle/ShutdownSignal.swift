@@ -1,43 +1,65 @@
 import Dispatch
+import TidingsSynchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Blocks the calling thread until SIGINT or SIGTERM arrives. The signals'
-/// default actions are disabled so that the process can shut down in order.
-package enum ShutdownSignal {
-    /// Returns the name of the signal that arrived.
-    package static func wait() -> String {
-        let arrived = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "tidings.signals")
-        let received = SignalName()
-        var sources: [DispatchSourceSignal] = []
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                received.set(name)
+/// SIGINT and SIGTERM, taken from before the application starts so that
+/// none is lost.
+///
+/// The signals are blocked in the thread that makes this, before any other
+/// thread starts (every later thread inherits the mask), and taken with
+/// `sigwait` on a thread of their own. A signal during startup stays
+/// pending until then and shuts the service down in order as soon as it is
+/// up. (Ignoring the signals and watching them with dispatch sources, as
+/// before, discarded a signal already pending: a parent that started
+/// Tidings with the signals blocked and sent SIGTERM during startup waited
+/// forever.) A second signal ends the process at once: everything Tidings
+/// holds survives SIGKILL, so it survives that too.
+package final class ShutdownSignal: Sendable {
+    private let arrived = DispatchSemaphore(value: 0)
+    private let first = AdaptiveMutex<String?>(nil)
+    /// Never joined: it waits for signals for as long as the process lives.
+    private let waiter: JoinableThread
+
+    package init() throws(ThreadStartError) {
+        var signals = Self.signals
+        let status = pthread_sigmask(SIG_BLOCK, &signals, nil)
+        precondition(status == 0, "pthread_sigmask failed (\(status))")
+        let arrived = arrived
+        let first = first
+        waiter = try JoinableThread(name: "tidings.signals") {
+            var signals = Self.signals
+            while true {
+                var number: Int32 = 0
+                guard sigwait(&signals, &number) == 0 else { continue }
+                let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+                let isFirst = first.withLock { value -> Bool in
+                    guard value == nil else { return false }
+                    value = name
+                    return true
+                }
+                guard isFirst else {
+                    let message = "tidings: second \(name) during shutdown: exiting now\n"
+                    _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+                    _exit(1)
+                }
                 arrived.signal()
             }
-            source.resume()
-            sources.append(source)
         }
+    }
+
+    /// Blocks until the first signal; returns its name.
+    package func wait() -> String {
         arrived.wait()
-        sources.forEach { $0.cancel() }
-        return received.get()
-    }
-}
-
-import TidingsSynchronization
-
-private final class SignalName: Sendable {
-    private let name = AdaptiveMutex("")
-
-    func set(_ value: String) {
-        name.withLock { if $0.isEmpty { $0 = value } }
+        return first.withLock { $0 } ?? "SIGTERM"
     }
 
-    func get() -> String {
-        name.withLock { $0 }
+    private static var signals: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
     }
 }

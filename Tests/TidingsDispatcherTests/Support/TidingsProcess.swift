@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The real `tidings` executable in a child process.
 struct TidingsProcess {
@@ -21,10 +22,18 @@ struct TidingsProcess {
         process.waitUntilExit()
     }
 
-    /// SIGTERM and wait.
+    /// SIGTERM and wait, at most 60 s: a process that ignores it is a
+    /// failure, and is killed rather than left to hold the test run.
     func terminate() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning && ContinuousClock.now < deadline {
+            usleep(20_000)
+        }
+        if process.isRunning {
+            Issue.record("tidings did not exit within 60 s of SIGTERM")
+            kill()
+        }
     }
 }
