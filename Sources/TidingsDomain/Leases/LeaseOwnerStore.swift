@@ -69,7 +69,7 @@ package struct LeaseOwnerStore: Sendable {
             }
             if !pushOwners.isEmpty {
                 reaped.pushes = try connection.execute("""
-                    UPDATE pushes SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+                    UPDATE pushes SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now(), updated_at = now()
                     WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(pushOwners))::text[])
                     """)
                 if reaped.pushes > 0 { try PushStore.notifyDispatchers(on: connection) }

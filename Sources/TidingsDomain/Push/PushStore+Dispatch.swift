@@ -23,7 +23,10 @@ extension PushStore {
     /// come in the order of `pushes_due_idx` (next_attempt_at alone, so the
     /// scan stops at the limit; ties, such as a burst from one transaction,
     /// go in index order), and the leased rows are found by id through the
-    /// primary key rather than by joining the whole table.
+    /// primary key rather than by joining the whole table. A leased push's
+    /// next_attempt_at moves to its lease's end, so the pushes in flight
+    /// (up to `maxInFlight`) are not at the head of the due index for every
+    /// claim to step over; an expired lease is due again by itself.
     package func claim(owner: String, limit: Int, leaseDuration: Duration) throws -> [ClaimedPush] {
         guard limit > 0 else { return [] }
         let rows = try database.withTransaction { connection in
@@ -49,7 +52,8 @@ extension PushStore {
                     WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c WHERE c.stale))
                 )
                 UPDATE pushes p
-                SET lease_owner = \(owner), lease_until = now() + \(leaseDuration)::interval, updated_at = now()
+                SET lease_owner = \(owner), lease_until = now() + \(leaseDuration)::interval,
+                    next_attempt_at = now() + \(leaseDuration)::interval, updated_at = now()
                 FROM devices d, push_apps a
                 WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c WHERE NOT c.stale))
                     AND d.id = p.device_id AND a.id = p.push_app_id
@@ -150,7 +154,7 @@ extension PushStore {
     package func releaseLeases(owner: String) throws -> Int {
         try database.withConnection { connection in
             let released = try connection.execute("""
-                UPDATE pushes SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+                UPDATE pushes SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now(), updated_at = now()
                 WHERE lease_owner = \(owner)
                 """)
             if released > 0 { try Self.notifyDispatchers(on: connection) }
