@@ -157,11 +157,12 @@ if [ -n "${BENCH_SLOW_MS:-}" ]; then
 fi
 if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
     # Loaded at server start: Tidings restarts its PostgreSQL with it.
-    psql_ -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" \
-        -c "ALTER SYSTEM SET pg_stat_statements.track = 'all'" >/dev/null
+    # Its own settings exist only once it is loaded.
+    psql_ -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
     bench_stop_tidings
     start_tidings "$first_window"
-    psql_ -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+    psql_ -c "ALTER SYSTEM SET pg_stat_statements.track = 'all'" -c "SELECT pg_reload_conf()" \
+        -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
 fi
 # top_statements FILE: PostgreSQL's statements by total time since the last
 # reset (BENCH_PG_STATEMENTS), nested ones (inside functions) included.
