@@ -49,6 +49,14 @@ python_venv .build/push-mock-venv scripts/push-mock/requirements.txt
 TIDINGS_TEST_PUSH_PYTHON=$PWD/.build/push-mock-venv/bin/python
 export TIDINGS_TEST_PUSH_PYTHON
 
+# At most this many tests (or cases of a parameterized test) at once in a
+# target. Each API test runs a whole Tidings (some 15 PostgreSQL
+# connections); TidingsAppTests' 180 tests all at once went past the test
+# PostgreSQL's 2,000 connections ("too many clients", then 503s) and
+# loaded two cores to 35 for nothing.
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${TIDINGS_TEST_PARALLELISM:-24}
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH
+
 TIDINGS_TEST_DATABASE_URL=$(scripts/test-postgres.sh start "$cluster_dir")
 export TIDINGS_TEST_DATABASE_URL
 echo "test database: $TIDINGS_TEST_DATABASE_URL" >&2
