@@ -121,7 +121,8 @@ import TidingsTestSupport
         let otherStarted = ContinuousClock.now
         let result = try await context.check(other, with: poller)
         let otherWaited = otherStarted.duration(to: .now)
-        #expect(Self.threadsAtLowestPriority() == 2, "the runaways ended before the other check")
+        // At least: other tests in this process may have runaways of their own.
+        #expect(Self.threadsAtLowestPriority() >= 2, "the runaways ended before the other check")
         #expect(result.result == .baseline && result.error == nil)
         #expect(otherWaited < .seconds(2), "the other tenant's check took \(otherWaited)")
         let abandoned = context.logSink.lines.filter { $0.contains("extraction abandoned past its time limit") }
