@@ -24,6 +24,13 @@ extension CurlEasyTransfer {
         // At least 1 ms: libcurl reads 0 as "no timeout".
         try set(CURLOPT_CONNECTTIMEOUT_MS, max(Int(clamping: connectTimeout.roundedUpMilliseconds), 1))
         try set(CURLOPT_TIMEOUT_MS, max(Int(clamping: timeout.roundedUpMilliseconds), 1))
+        // A name whose DNS server does not answer outlives the connect
+        // timeout in libcurl's resolver thread, and removing the transfer
+        // then joined that thread: the driver, and every transfer on it (all
+        // tenants' checks or deliveries), stood still for the resolver's
+        // whole timeout (5 s per try). With this the thread is forgotten and
+        // frees itself when the lookup ends.
+        try set(CURLOPT_QUICK_EXIT, 1)
         try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         // Never negative: libcurl reads -1 as "unlimited".
         try set(CURLOPT_MAXREDIRS, max(configuration.maxRedirects, 0))
