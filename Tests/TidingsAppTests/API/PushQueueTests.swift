@@ -155,6 +155,39 @@ import TidingsTestSupport
         #expect(other <= 0)
     }
 
+    /// The push dispatcher's side of the outbox, driven by hand for the iOS
+    /// device (the server's own dispatcher sends nothing here).
+    struct HandDispatcher {
+        let setup: Setup
+        let store: PushStore
+        let device: UUID
+
+        init(_ setup: Setup) throws {
+            self.setup = setup
+            store = PushStore(database: setup.server.application.database)
+            device = try #require(UUID(uuidString: setup.devices.ios))
+        }
+
+        func makeDue() throws {
+            _ = try setup.server.application.database.query("UPDATE pushes SET next_attempt_at = now() WHERE status = 'pending'")
+        }
+
+        func claim() throws -> [ClaimedPush] {
+            try store.claim(owner: "test-owner", limit: 100, leaseDuration: .seconds(60)).filter { $0.deviceID == device }
+        }
+
+        func complete(_ pushes: [ClaimedPush], _ outcome: PushAttemptResult.Outcome) throws {
+            try store.complete(pushes.map { PushAttemptResult(pushID: $0.id, deviceID: device, outcome: outcome) }, owner: "test-owner")
+        }
+
+        /// (status, badge) of the device's badge pushes in queue order.
+        func badgePushes() throws -> [(status: String, badge: Int)] {
+            try setup.server.application.database.query("""
+                SELECT status, badge FROM pushes WHERE device_id = \(device) AND kind = 'badge' ORDER BY queued_seq
+                """).map { (try $0.decode("status", as: String.self), try $0.decode("badge", as: Int.self)) }
+        }
+    }
+
     /// A count queued while an older one was in flight is a second pending
     /// row. If the older attempt's completion missed it (not yet committed)
     /// and left the older one pending for a retry, the older count must
@@ -162,34 +195,26 @@ import TidingsTestSupport
     @Test func anOlderCountLeftPendingIsSupersededNotSentAfterANewerOne() async throws {
         let setup = try await Self.setup()
         defer { setup.server.shutdown() }
-        let database = setup.server.application.database
-        let store = PushStore(database: database)
-        let device = try #require(UUID(uuidString: setup.devices.ios))
-        func makeDue() throws { _ = try database.query("UPDATE pushes SET next_attempt_at = now() WHERE status = 'pending'") }
-        func claimForDevice() throws -> [ClaimedPush] {
-            try store.claim(owner: "test-owner", limit: 100, leaseDuration: .seconds(60)).filter { $0.deviceID == device }
-        }
-
+        let dispatcher = try HandDispatcher(setup)
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
-        try makeDue()
-        let older = try #require(try claimForDevice().first)
+        try dispatcher.makeDue()
+        let older = try #require(try dispatcher.claim().first)
         #expect(older.badge == 1)
         try setup.server.recordChange(watchID: setup.watch, text: "v3")  // count 2, while 1 is in flight
         // The completion that missed the newer row: back to pending.
-        _ = try database.query("""
+        _ = try setup.server.application.database.query("""
             UPDATE pushes SET lease_owner = NULL, lease_until = NULL, attempt_count = 1 WHERE id = \(older.id)
             """)
-        try makeDue()
-        let claimed = try claimForDevice()
+        try dispatcher.makeDue()
+        let claimed = try dispatcher.claim()
         #expect(claimed.map(\.badge) == [2], "only the newer count is sent")
-        let olderStatus = try database.query("SELECT status FROM pushes WHERE id = \(older.id)").single().decode("status", as: String.self)
-        #expect(olderStatus == "superseded")
+        #expect(try dispatcher.badgePushes().map(\.status) == ["superseded", "pending"])
 
         // Once the newer one is sent, the older one still never goes out.
-        try store.complete(claimed.map { PushAttemptResult(pushID: $0.id, deviceID: device, outcome: .sent(providerID: "x")) }, owner: "test-owner")
-        try makeDue()
-        #expect(try claimForDevice().isEmpty)
+        try dispatcher.complete(claimed, .sent(providerID: "x"))
+        try dispatcher.makeDue()
+        #expect(try dispatcher.claim().isEmpty)
     }
 
     /// An attempt that fails after a newer count was queued is superseded,
@@ -197,20 +222,16 @@ import TidingsTestSupport
     @Test func aFailedAttemptWithANewerCountQueuedIsSuperseded() async throws {
         let setup = try await Self.setup()
         defer { setup.server.shutdown() }
-        let database = setup.server.application.database
-        let store = PushStore(database: database)
-        let device = try #require(UUID(uuidString: setup.devices.ios))
+        let dispatcher = try HandDispatcher(setup)
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
-        _ = try database.query("UPDATE pushes SET next_attempt_at = now() WHERE status = 'pending'")
-        let older = try #require(try store.claim(owner: "test-owner", limit: 100, leaseDuration: .seconds(60)).first { $0.deviceID == device })
+        try dispatcher.makeDue()
+        let older = try #require(try dispatcher.claim().first)
         try setup.server.recordChange(watchID: setup.watch, text: "v3")
-        try store.complete([PushAttemptResult(pushID: older.id, deviceID: device, outcome: .retry(after: .zero, reason: "HTTP 503"))], owner: "test-owner")
-        let rows = try database.query("""
-            SELECT status, badge FROM pushes WHERE device_id = \(device) AND kind = 'badge' ORDER BY queued_seq
-            """)
-        #expect(try rows.map { try $0.decode("status", as: String.self) } == ["superseded", "pending"])
-        #expect(try rows.map { try $0.decode("badge", as: Int.self) } == [1, 2])
+        try dispatcher.complete([older], .retry(after: .zero, reason: "HTTP 503"))
+        let rows = try dispatcher.badgePushes()
+        #expect(rows.map(\.status) == ["superseded", "pending"])
+        #expect(rows.map(\.badge) == [1, 2])
     }
 
     @Test func aDeadTokenRemovesTheDeviceAndAnnouncesIt() async throws {
