@@ -88,20 +88,10 @@ package struct LeaseOwnerStore: Sendable {
                 }
             }
             if !pushOwners.isEmpty {
-                reaped.pushes = try connection.execute("""
-                    UPDATE pushes SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now(), updated_at = now()
-                    WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(pushOwners))::text[])
-                    """)
-                if reaped.pushes > 0 { try PushStore.notifyDispatchers(on: connection) }
+                reaped.pushes = try PushStore.releaseLeases(of: pushOwners, on: connection)
             }
             if !deliveryOwners.isEmpty {
-                // `lease_owner IS NOT NULL` lets the small partial lease index
-                // (deliveries_leased_idx) find the leased rows.
-                reaped.deliveries = try connection.execute("""
-                    UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
-                    WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(deliveryOwners))::text[])
-                    """)
-                if reaped.deliveries > 0 { try DeliveryStore.notifyDispatchers(on: connection) }
+                reaped.deliveries = try DeliveryStore.releaseLeases(of: deliveryOwners, on: connection)
             }
             if !targetOwners.isEmpty {
                 // No index on targets.lease_owner (claims stay HOT updates): a
