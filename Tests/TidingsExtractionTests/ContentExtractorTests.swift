@@ -76,7 +76,7 @@ import TidingsExtraction
     @Test func ignorePatternsApplyToWholeBodyAndJSON() throws {
         let wholeBody = try ContentExtractor.extract(
             body: Array("build 12345 ok".utf8), contentType: nil,
-            spec: ExtractionSpec(selector: .wholeBody, ignorePatterns: [#"build \d+"#])
+            spec: ExtractionSpec(selector: .raw, ignorePatterns: [#"build \d+"#])
         )
         #expect(wholeBody.text == "ok")
         let json = try ContentExtractor.extract(
@@ -88,7 +88,7 @@ import TidingsExtraction
 
     @Test func invalidIgnorePatternsAreRejected() throws {
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: Array("x".utf8), contentType: nil, spec: ExtractionSpec(selector: .wholeBody, ignorePatterns: ["ok", "(unclosed"]))
+            try ContentExtractor.extract(body: Array("x".utf8), contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["ok", "(unclosed"]))
         }
         #expect(error.code == .invalidIgnorePattern)
         #expect(error.message.contains("pattern 2"))
@@ -97,7 +97,7 @@ import TidingsExtraction
     @Test func ignorePatternsOnlySeeTheFirstMebibyteOfCharacters() throws {
         let filler = String(repeating: "x", count: 1 << 20)
         let body = Array(("SECRET " + filler + " SECRET").utf8)
-        let extracted = try ContentExtractor.extract(body: body, contentType: nil, spec: ExtractionSpec(selector: .wholeBody, ignorePatterns: ["SECRET"]))
+        let extracted = try ContentExtractor.extract(body: body, contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["SECRET"]))
         // The first match is in scope and removed; the one past it is kept.
         #expect(extracted.hash == SHA256.hash(filler + " SECRET").hex)
     }
