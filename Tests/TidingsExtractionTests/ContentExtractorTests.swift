@@ -35,14 +35,14 @@ import TidingsExtraction
         let spec = ExtractionSpec(selector: .css("article"))
         let compact = try ContentExtractor.extract(body: Array("<article><h1>A</h1> <p>B  C</p></article>".utf8), contentType: "text/html", spec: spec)
         let spread = try ContentExtractor.extract(body: Array("<article>\n  <h1>A</h1>\n\n  <p>B\n     C</p>\n</article>".utf8), contentType: "text/html", spec: spec)
-        #expect(compact.text == "A B C")
+        #expect(compact.text == "A\nB C")
         #expect(compact.hash == spread.hash)
-        #expect(compact.hash == SHA256.hash("A B C").hex)
+        #expect(compact.hash == SHA256.hash("A\nB C").hex)
     }
 
     @Test func severalMatchesAreSeparated() throws {
         let extracted = try ContentExtractor.extract(body: Fixtures.releaseNotes, contentType: "text/html; charset=utf-8", spec: ExtractionSpec(selector: .css("li.change")))
-        #expect(extracted.text == "Fixed crash Dark mode Faster sync")
+        #expect(extracted.text == "Fixed crash\nDark mode\nFaster sync")
     }
 
     @Test func xpathScalarsAreExtracted() throws {
@@ -54,7 +54,7 @@ import TidingsExtraction
         let ignoring = ExtractionSpec(selector: .css("article"), ignorePatterns: [#"\d{4}-\d{2}-\d{2} \d{2}:\d{2}"#])
         let morning = try ContentExtractor.extract(body: page(publishedAt: "2026-11-29 10:00"), contentType: "text/html", spec: ignoring)
         let evening = try ContentExtractor.extract(body: page(publishedAt: "2026-11-29 18:30"), contentType: "text/html", spec: ignoring)
-        #expect(morning.text == "Version 2.4 Updated by the build")
+        #expect(morning.text == "Version 2.4\nUpdated by the build")
         #expect(morning.hash == evening.hash)
 
         let released = try ContentExtractor.extract(body: page(publishedAt: "2026-11-30 09:00", headline: "Version 2.5"), contentType: "text/html", spec: ignoring)

@@ -39,6 +39,7 @@ import Testing
     @Test func snapshotTextSplitsIntoSentences() {
         #expect(SnapshotLines.split("One. Two! Three? Four") == ["One.", "Two!", "Three?", "Four"])
         #expect(SnapshotLines.split("") == [])
+        #expect(SnapshotLines.split("Title\nOne. Two\nThree") == ["Title", "One.", "Two", "Three"])
     }
 }
 
