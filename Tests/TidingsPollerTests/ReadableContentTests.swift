@@ -125,8 +125,9 @@ import TidingsTestSupport
         let context = try PollerTestContext()
         let script = OriginScript()
         script["page"] = "<html><body><script>track()</script><p>Hello</p></body></html>"
-        let origin = try script.origin { _ in
-            TestResponse(status: 200, headers: [("Content-Type", "text/html"), ("ETag", "\"v1\"")], body: Array(script["page"]!.utf8))
+        let origin = try script.origin { request in
+            if request.header("If-None-Match") == "\"v1\"" { return TestResponse(status: 304) }
+            return TestResponse(status: 200, headers: [("Content-Type", "text/html"), ("ETag", "\"v1\"")], body: Array(script["page"]!.utf8))
         }
         let poller = try context.poller()
         defer { poller.shutdown(); origin.stop(); context.close() }
