@@ -2,13 +2,13 @@ import TidingsCrypto
 @testable import TidingsExtraction
 
 /// A fetched page: the input is a Content-Type header value, a newline,
-/// then the body. The body is extracted as readable text (visible text of
-/// HTML, canonical JSON, text, by the header or sniffing), raw, by CSS and by XPath through
-/// libxml2 (with the header's charset), or as JSON; errors are
-/// ExtractionErrors. Extracted text is at most the snapshot limit, and its
-/// hash covers exactly the text when it was not cut; whitespace
-/// normalization (one line, or lines) is idempotent; a UTF-8 prefix fits its limit and is a
-/// prefix.
+/// then the body. The body is extracted as readable text (HTML's visible
+/// text, canonical JSON or text, by the header or sniffing), raw, by CSS
+/// and by XPath through libxml2 (with the header's charset), or as JSON;
+/// errors are ExtractionErrors. Extracted text is at most the snapshot
+/// limit, and its hash covers exactly the text when it was not cut; both
+/// whitespace normalizations are idempotent, and the one keeping lines
+/// leaves no blank line; a UTF-8 prefix fits its limit and is a prefix.
 enum PageContentTarget {
     static func run(_ input: FuzzInput) {
         let newline = input.bytes.firstIndex(of: UInt8(ascii: "\n")) ?? input.bytes.endIndex
