@@ -11,9 +11,10 @@ import TidingsSynchronization
 package final class HTMLDocument {
     let document: xmlDocPtr
     private let budget: ExtractionBudget
-    /// The node limit is checked before the first XPath evaluation only:
-    /// readable text walks the tree once, in linear time, whatever its size.
-    private var nodeLimitProblem: ExtractionError??
+    /// Whether the page is within the node limit, known once the first
+    /// XPath evaluation asked: readable text walks the tree once, in
+    /// linear time, and is not held to it.
+    private var nodeLimit: Result<Void, ExtractionError>?
 
     /// Parses `bytes`. `encoding` (e.g. the charset of a `Content-Type`
     /// header) overrides any `<meta charset>`; without it libxml2 honours a
@@ -63,20 +64,11 @@ package final class HTMLDocument {
     /// operations, so its uninterruptible work grows with the square of the
     /// number of nodes the sets can hold.
     private func checkNodeCount() throws {
-        if let known = nodeLimitProblem {
-            if let known { throw known }
-            return
-        }
-        do {
-            try countNodes()
-            nodeLimitProblem = .some(nil)
-        } catch let error as ExtractionError {
-            nodeLimitProblem = .some(error)
-            throw error
-        }
+        if nodeLimit == nil { nodeLimit = Result { () throws(ExtractionError) in try countNodes() } }
+        try nodeLimit?.get()
     }
 
-    private func countNodes() throws {
+    private func countNodes() throws(ExtractionError) {
         let limit = budget.limits.documentNodeLimit
         var count = 0
         // Depth-first walk without recursion: children, else the next
