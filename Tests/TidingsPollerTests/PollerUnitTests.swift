@@ -40,6 +40,7 @@ import TidingsDomain
     @Test func snapshotTextSplitsIntoSentences() {
         #expect(SnapshotLines.split("One. Two! Three? Four") == ["One.", "Two!", "Three?", "Four"])
         #expect(SnapshotLines.split("") == [])
+        #expect(SnapshotLines.split("Title\nOne. Two\nThree") == ["Title", "One.", "Two", "Three"])
     }
 }
 
