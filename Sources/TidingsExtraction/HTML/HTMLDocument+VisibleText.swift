@@ -42,6 +42,9 @@ extension HTMLDocument {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = current.pointee.content {
                     Self.append(content, to: &text, keepingLineBreaks: preformatted > 0)
+                    // Per text node: one huge node (or nested matches
+                    // repeating it) meets the limit before the time does.
+                    try Self.checkTextSize(alreadyCounted + text.count, budget: budget)
                 }
             case XML_ELEMENT_NODE:
                 let kind = ElementKind(current.pointee.name)
@@ -85,11 +88,13 @@ extension HTMLDocument {
     /// Text outside `pre` wraps like the browser wraps it: a line break in
     /// the source is a space.
     private static func append(_ content: UnsafePointer<xmlChar>, to text: inout [UInt8], keepingLineBreaks: Bool) {
-        var byte = content
-        while byte.pointee != 0 {
-            let value = byte.pointee
-            text.append(!keepingLineBreaks && (0x0A...0x0D).contains(value) ? 0x20 : value)
-            byte += 1
+        let start = text.count
+        text.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
+        guard !keepingLineBreaks else { return }
+        text.withUnsafeMutableBufferPointer { bytes in
+            for index in start..<bytes.count where (0x0A...0x0D).contains(bytes[index]) {
+                bytes[index] = 0x20
+            }
         }
     }
 }
