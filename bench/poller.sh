@@ -25,7 +25,7 @@
 # would (BENCH_MIX_GZIP=0 for none); BENCH_MIX_WATCHES watches (20,000),
 # each its own target (?w=<i>) at a 1 s interval with the CSS selector
 # BENCH_MIX_SELECTOR (#content, which leaves the timestamp and nonce
-# out). After every target's baseline and BENCH_MIX_WARMUP seconds (5),
+# out; empty for none, the whole page). After every target's baseline and BENCH_MIX_WARMUP seconds (5),
 # BENCH_MIX_ROUNDS windows (3) of BENCH_MIX_SECONDS (20) each measure
 # checks/s (requests written to targets.request_count), Tidings' and
 # PostgreSQL's CPU per check, bytes received per check (on the wire,
@@ -162,14 +162,15 @@ mix_page_size=${BENCH_MIX_PAGE_SIZE:-20000}
 mix_shares=${BENCH_MIX_SHARES:-40,30,10,20}
 mix_gzip=${BENCH_MIX_GZIP:-1}
 mix_watches=${BENCH_MIX_WATCHES:-20000}
-mix_selector=${BENCH_MIX_SELECTOR:-#content}
+mix_selector=${BENCH_MIX_SELECTOR-#content}
 mix_warmup=${BENCH_MIX_WARMUP:-5}
 mix_rounds=${BENCH_MIX_ROUNDS:-3}
 mix_seconds=${BENCH_MIX_SECONDS:-20}
 runs=${BENCH_RUNS:-1}
 
 # Watch i is on page i mod pages (its class by page mod 100, as
-# bench_start_mix_origin assigns it), its own target (?w=i), every second.
+# bench_start_mix_origin assigns it), its own target (?w=i), every second,
+# with the selector (none when it is empty).
 add_mix_watches() {
     local etag modified plain _
     IFS=, read -r etag modified plain _ <<<"$mix_shares"
@@ -183,7 +184,8 @@ add_mix_watches() {
            FROM generate_series(0, $mix_watches - 1) AS i, LATERAL (SELECT i % $mix_pages AS page) AS p
            RETURNING id)
          INSERT INTO watches (user_id, target_id, name, interval_seconds, extract)
-         SELECT '$user', id, 'bench', 1, jsonb_build_object('css', '$mix_selector', 'ignore', '[]'::jsonb) FROM t"
+         SELECT '$user', id, 'bench', 1, CASE WHEN '$mix_selector' <> '' THEN jsonb_build_object('css', '$mix_selector', 'ignore', '[]'::jsonb) END
+         FROM t"
     sql "UPDATE targets SET next_check_at = now() + interval '1 day'"
 }
 
