@@ -15,7 +15,7 @@
 # poll concurrency for the benchmark.
 # With BENCH_CD=1, bench/changedetection.sh runs at the end (BENCH_CD_WATCHES,
 # default 1000, and its own variables) and prints the ratio to the
-# median all-304 round (and to the best, as before).
+# median all-304 round.
 #
 # BENCH_MIX=1 runs the mixed workload of issue 16 instead (nginx from
 # bench_start_mix_origin in bench/lib.sh): BENCH_MIX_PAGES pages (2,000)
@@ -25,11 +25,11 @@
 # would (BENCH_MIX_GZIP=0 for none); BENCH_MIX_WATCHES watches (20,000),
 # each its own target (?w=<i>) at a 1 s interval with the CSS selector
 # BENCH_MIX_SELECTOR (#content, which leaves the timestamp and nonce
-# out; empty for none, the whole page). After every target's baseline and BENCH_MIX_WARMUP seconds (5),
-# BENCH_MIX_ROUNDS windows (3) of BENCH_MIX_SECONDS (20) each measure
-# checks/s (requests written to targets.request_count), Tidings' and
-# PostgreSQL's CPU per check, bytes received per check (on the wire,
-# after gzip), RSS; a run ends with the changes recorded (every one is a
+# out; empty for none, the whole page). After every target's baseline
+# and BENCH_MIX_WARMUP seconds (5), BENCH_MIX_ROUNDS windows (3) of
+# BENCH_MIX_SECONDS (20) each measure checks/s (requests written to
+# targets.request_count), Tidings' and PostgreSQL's CPU per check, bytes
+# received per check (on the wire, after gzip), RSS; a run ends with the changes recorded (every one is a
 # false change: no page changes). BENCH_RUNS runs (1), each with a fresh
 # PostgreSQL and Tidings on the same origin, then the median and min-max
 # over all rounds. Then changedetection.io checks BENCH_CD_WATCHES
