@@ -97,6 +97,113 @@ NGINX
     nginx -c "$dir/nginx/nginx.conf"
 }
 
+# bench_start_mix_origin DIR PORT PAGES SIZE SHARES GZIP: nginx (one
+# worker, keep-alive, access log "<msec> <status> <bytes>" to
+# DIR/nginx/access.log, buffered) serving the mixed workload of issue 16:
+# PAGES pages of about SIZE bytes of varied words, each in one of four
+# classes by page number modulo 100, in the proportions of SHARES
+# ("etag,last-modified,plain,nonce" in percent, e.g. 40,30,10,20):
+#   /e/p<i>.html  static, strong ETag (nginx also sends Last-Modified)
+#   /m/p<i>.html  static, Last-Modified only (etag off)
+#   /n/p<i>.html  no validators (through SSI, which drops both)
+#   /d/p<i>.html  no validators, and a per-request timestamp ($msec) and
+#                 nonce ($request_id) written by SSI outside #content
+# Every page has its text in <div id="content">. With GZIP=1 the static
+# pages are served precompressed (gzip_static: no CPU per request) and
+# the SSI pages gzipped at level 1 as they are written, as an origin
+# would; GZIP=0 serves every page unencoded. SSI keeps the per-request
+# pages in nginx's C, so the origin costs little of the shared cores.
+# Writes the page paths, one a line, to DIR/pages.txt.
+bench_start_mix_origin() {
+    local dir=$1 port=$2 pages=$3 size=$4 shares=$5 gzip=$6
+    mkdir -p "$dir/www/e" "$dir/www/m" "$dir/www/n" "$dir/www/d" "$dir/nginx"
+    python3 - "$dir" "$pages" "$size" "$shares" "$gzip" <<'PY'
+import gzip, random, sys
+dir, pages, size, shares, use_gzip = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1"
+etag, modified, plain, nonce = map(int, shares.split(","))
+if etag + modified + plain + nonce != 100:
+    sys.exit(f"BENCH_MIX_SHARES={shares} does not add up to 100")
+words = ("tidings watch page change origin release notes version update poller server client request "
+         "response header body status cache validator entity tag modified since extraction selector "
+         "content digest change feed webhook delivery signature event outbox queue batch").split()
+rng = random.Random(16)
+paths = []
+for i in range(pages):
+    share = i % 100
+    kind = "e" if share < etag else "m" if share < etag + modified else "n" if share < etag + modified + plain else "d"
+    stamp = ('<div id="stamp">Generated at <!--# echo var="msec" --> for request <!--# echo var="request_id" --></div>'
+             if kind == "d" else "")
+    head = f'<html><head><title>Page {i}</title></head><body><div id="content"><h1>Page {i}</h1>\n'
+    tail = f"</div>{stamp}</body></html>\n"
+    text, length = [], len(head) + len(tail)
+    while length < size:
+        sentence = " ".join(rng.choice(words) for _ in range(rng.randint(6, 16))).capitalize() + ". "
+        paragraph = f"<p>{sentence}</p>\n" if rng.random() < 0.1 else sentence
+        text.append(paragraph)
+        length += len(paragraph)
+    page = (head + "".join(text) + tail).encode()
+    path = f"/{kind}/p{i}.html"
+    with open(dir + "/www" + path, "wb") as file:
+        file.write(page)
+    if use_gzip and kind in "em":
+        with open(dir + "/www" + path + ".gz", "wb") as file:
+            file.write(gzip.compress(page, 6, mtime=0))
+    paths.append(path)
+open(dir + "/pages.txt", "w").write("\n".join(paths) + "\n")
+PY
+    chmod -R a+rX "$dir/www"
+    local compression="gzip off;"
+    [ "$gzip" = 1 ] && compression="gzip_static on; gzip on; gzip_comp_level 1; gzip_min_length 0;"
+    cat >"$dir/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+pid $dir/nginx/nginx.pid;
+error_log $dir/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    log_format tiny '\$msec \$status \$body_bytes_sent';
+    access_log $dir/nginx/access.log tiny buffer=256k flush=1s;
+    default_type text/html;
+    keepalive_requests 1000000;
+    keepalive_timeout 60s;
+    client_body_temp_path $dir/nginx;
+    proxy_temp_path $dir/nginx;
+    fastcgi_temp_path $dir/nginx;
+    uwsgi_temp_path $dir/nginx;
+    scgi_temp_path $dir/nginx;
+    server {
+        listen 127.0.0.1:$port;
+        root $dir/www;
+        $compression
+        location /m/ { etag off; }
+        location /n/ { ssi on; }
+        location /d/ { ssi on; }
+    }
+}
+NGINX
+    nginx -c "$dir/nginx/nginx.conf"
+}
+
+# bench_summary FILE: FILE has "<figure name> <value>" lines (names
+# without spaces); prints each figure's median, min-max and count, in the
+# order the names first appear.
+bench_summary() {
+    python3 - "$1" <<'PY'
+import statistics, sys
+figures = {}
+for line in open(sys.argv[1]):
+    name, value = line.split()
+    figures.setdefault(name, []).append(float(value))
+for name, values in figures.items():
+    digits = 0 if statistics.median(values) >= 100 else 2
+    print(f"  {name:<34} median {statistics.median(values):>10,.{digits}f}   min-max {min(values):,.{digits}f}-{max(values):,.{digits}f}   (n={len(values)})")
+PY
+}
+
+# median_of FILE NAME: the median of one figure of a bench_summary file.
+median_of() {
+    python3 -c "import statistics, sys; print(statistics.median(float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == sys.argv[2]))" "$1" "$2"
+}
+
 bench_stop_origin() {
     [ -f "$1/nginx/nginx.pid" ] && kill "$(cat "$1/nginx/nginx.pid")" 2>/dev/null || true
 }

@@ -14,9 +14,29 @@
 # A single origin is one host: TIDINGS_HOST_CONCURRENCY is raised to the
 # poll concurrency for the benchmark.
 # With BENCH_CD=1, bench/changedetection.sh runs at the end (BENCH_CD_WATCHES,
-# default 1000, and its own variables) and prints the ratio to the best
-# all-304 round.
-# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS, BENCH_CD)
+# default 1000, and its own variables) and prints the ratio to the
+# median all-304 round.
+#
+# BENCH_MIX=1 runs the mixed workload of issue 16 instead (nginx from
+# bench_start_mix_origin in bench/lib.sh): BENCH_MIX_PAGES pages (2,000)
+# of BENCH_MIX_PAGE_SIZE bytes (20,000), BENCH_MIX_SHARES percent with a
+# strong ETag, Last-Modified only, no validators, and no validators with
+# a per-request timestamp and nonce (40,30,10,20), gzip as an origin
+# would (BENCH_MIX_GZIP=0 for none); BENCH_MIX_WATCHES watches (20,000),
+# each its own target (?w=<i>) at a 1 s interval with the CSS selector
+# BENCH_MIX_SELECTOR (#content, which leaves the timestamp and nonce
+# out; empty for none, the whole page). After every target's baseline
+# and BENCH_MIX_WARMUP seconds (5), BENCH_MIX_ROUNDS windows (3) of
+# BENCH_MIX_SECONDS (20) each measure checks/s (requests written to
+# targets.request_count), Tidings' and PostgreSQL's CPU per check, bytes
+# received per check (on the wire, after gzip), RSS; a run ends with the changes recorded (every one is a
+# false change: no page changes). BENCH_RUNS runs (1), each with a fresh
+# PostgreSQL and Tidings on the same origin, then the median and min-max
+# over all rounds. Then changedetection.io checks BENCH_CD_WATCHES
+# (1,000) of the same URLs with the same selector on the same origin
+# (bench/changedetection.sh, BENCH_CD_SECONDS) and the ratio to the
+# median checks/s is printed; BENCH_CD=0 skips it.
+# Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS, BENCH_CD, BENCH_MIX...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,27 +53,35 @@ bench_build
 work=$(mktemp -d /tmp/tidings-poller-bench.XXXXXX)
 chmod 755 "$work"
 stop() {
-    bench_stop_tidings
+    [ -n "${pg_dir:-}" ] && stop_service
     bench_stop_origin "$work"
-    scripts/test-postgres.sh stop "$work/pg" >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap stop EXIT
 
-bench_start_origin "$work" "$origin_port" "$watches"
-
 # --- database and Tidings ----------------------------------------------------
-database_url=$(scripts/test-postgres.sh start "$work/pg")
-bench_start_tidings "$port" "$work/tidings" TIDINGS_DATABASE_URL="$database_url" TIDINGS_ADMIN_TOKEN="$admin_token" \
-    TIDINGS_SECRET_KEY="$(openssl rand -hex 32)" \
-    TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
-    TIDINGS_POLL_CONCURRENCY="$concurrency" TIDINGS_HOST_CONCURRENCY="$concurrency" \
-    TIDINGS_DATABASE_POOL_SIZE=8
-pid=$tidings_pid
+# start_service DIR: a fresh PostgreSQL cluster and Tidings in DIR; sets
+# $database_url, $pg_dir, $pid and $user.
+start_service() {
+    pg_dir=$1/pg
+    database_url=$(scripts/test-postgres.sh start "$pg_dir")
+    bench_start_tidings "$port" "$1/tidings" TIDINGS_DATABASE_URL="$database_url" TIDINGS_ADMIN_TOKEN="$admin_token" \
+        TIDINGS_SECRET_KEY="$(openssl rand -hex 32)" \
+        TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
+        TIDINGS_POLL_CONCURRENCY="$concurrency" TIDINGS_HOST_CONCURRENCY="$concurrency" \
+        TIDINGS_DATABASE_POOL_SIZE=8
+    pid=$tidings_pid
+    user=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
+        -H 'Content-Type: application/json' -d '{"name": "bench"}' | json "['user']['id']")
+}
+
+stop_service() {
+    bench_stop_tidings
+    tidings_pid=
+    scripts/test-postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true
+}
 
 sql() { psql "$database_url" -XAtq -c "$1"; }
-user=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
-    -H 'Content-Type: application/json' -d '{"name": "bench"}' | python3 -c "import json,sys; print(json.load(sys.stdin)['user']['id'])")
 # SHA-256 of the empty header list (targets.headers_fingerprint before
 # migration 0017; nothing here looks a target up by its identity).
 empty_headers=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
@@ -79,7 +107,7 @@ add_watches() { # from to: pages p(i mod watches), distinct URLs above the first
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 postgres_ticks() { # this cluster's postmaster and its children only (other clusters may run)
     local total=0 postmaster ticks
-    postmaster=$(head -n 1 "$work/pg/data/postmaster.pid")
+    postmaster=$(head -n 1 "$pg_dir/data/postmaster.pid")
     for p in "$postmaster" $(pgrep -P "$postmaster"); do
         ticks=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) || continue
         total=$((total + ${ticks:-0}))
@@ -88,8 +116,8 @@ postgres_ticks() { # this cluster's postmaster and its children only (other clus
 }
 ticks=$(getconf CLK_TCK)
 
-round() { # label count
-    local label=$1 count=$2
+round() { # label count [figures file: median and spread of these rounds]
+    local label=$1 count=$2 figures=${3:-/dev/null}
     local bytes_before start t0 p0 now first done_count elapsed sustained
     bytes_before=$(sql "SELECT sum(bytes_received) FROM targets")
     t0=$(cpu_ticks "$pid"); p0=$(postgres_ticks)
@@ -112,24 +140,163 @@ round() { # label count
     bytes_after=$(sql "SELECT sum(bytes_received) FROM targets")
     sql "UPDATE targets SET next_check_at = now() + interval '1 day'"
     python3 - "$label" "$count" "$elapsed" "$sustained" "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$bytes_before" "$bytes_after" \
-        "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" <<'PY' | tee -a "$work/rounds.log"
+        "$(grep -E '^VmRSS|^VmHWM' "/proc/$pid/status" | tr -s ' ' | tr '\n' ' ')" "$figures" <<'PY' | tee -a "$work/rounds.log"
 import sys
-label, count, elapsed, sustained, cpu, pg, ticks, before, after, rss = sys.argv[1:]
+label, count, elapsed, sustained, cpu, pg, ticks, before, after, rss, figures = sys.argv[1:]
 count, elapsed, sustained = int(count), float(elapsed), float(sustained)
 print(f"{label:<28} {count:>7} checks in {elapsed:6.2f} s = {count / elapsed:8.0f} checks/s "
       f"(sustained, first to last check: {count / sustained:6.0f}/s) | "
       f"tidings CPU {int(cpu) / int(ticks) / elapsed:4.2f} cores, postgres {int(pg) / int(ticks) / elapsed:4.2f} cores | "
       f"{(int(after) - int(before)) / count:6.0f} bytes/check | {rss}")
+with open(figures, "a") as out:
+    out.write(f"checks/s {count / elapsed:.1f}\nsustained_checks/s {count / sustained:.1f}\n"
+              f"tidings_cpu_us/check {int(cpu) / int(ticks) / count * 1e6:.1f}\n"
+              f"postgres_cpu_us/check {int(pg) / int(ticks) / count * 1e6:.1f}\n")
 PY
     echo "$start" >"$work/round-start"
 }
 
+# --- mixed workload (BENCH_MIX=1) --------------------------------------------
+mix_pages=${BENCH_MIX_PAGES:-2000}
+mix_page_size=${BENCH_MIX_PAGE_SIZE:-20000}
+mix_shares=${BENCH_MIX_SHARES:-40,30,10,20}
+mix_gzip=${BENCH_MIX_GZIP:-1}
+mix_watches=${BENCH_MIX_WATCHES:-20000}
+mix_selector=${BENCH_MIX_SELECTOR-#content}
+mix_warmup=${BENCH_MIX_WARMUP:-5}
+mix_rounds=${BENCH_MIX_ROUNDS:-3}
+mix_seconds=${BENCH_MIX_SECONDS:-20}
+runs=${BENCH_RUNS:-1}
+
+# Watch i is on page i mod pages (its class by page mod 100, as
+# bench_start_mix_origin assigns it), its own target (?w=i), every second,
+# with the selector (none when it is empty); due at once.
+add_mix_watches() {
+    local etag modified plain _
+    IFS=, read -r etag modified plain _ <<<"$mix_shares"
+    sql "WITH t AS (
+           INSERT INTO targets (url, headers_fingerprint, secrets_sealed, next_check_at)
+           SELECT 'http://127.0.0.1:$origin_port/'
+                  || CASE WHEN page % 100 < $etag THEN 'e' WHEN page % 100 < $((etag + modified)) THEN 'm'
+                          WHEN page % 100 < $((etag + modified + plain)) THEN 'n' ELSE 'd' END
+                  || '/p' || page || '.html?w=' || i,
+                  '$empty_headers', true, now() + interval '1 day'
+           FROM generate_series(0, $mix_watches - 1) AS i, LATERAL (SELECT i % $mix_pages AS page) AS p
+           RETURNING id)
+         INSERT INTO watches (user_id, target_id, name, interval_seconds, extract)
+         SELECT '$user', id, 'bench', 1, CASE WHEN '$mix_selector' <> '' THEN jsonb_build_object('css', '$mix_selector', 'ignore', '[]'::jsonb) END
+         FROM t"
+}
+
+# One window of steady checking at the watches' own 1 s interval.
+mix_round() { # label
+    local before after t0 t1 p0 p1
+    before=$(sql "SELECT sum(request_count) || ' ' || sum(bytes_received) || ' ' || extract(epoch FROM clock_timestamp()) FROM targets")
+    t0=$(cpu_ticks "$pid"); p0=$(postgres_ticks)
+    sleep "$mix_seconds"
+    after=$(sql "SELECT sum(request_count) || ' ' || sum(bytes_received) || ' ' || extract(epoch FROM clock_timestamp()) FROM targets")
+    t1=$(cpu_ticks "$pid"); p1=$(postgres_ticks)
+    python3 - "$1" $before $after "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")" \
+        "$work/figures-mix" <<'PY'
+import sys
+label = sys.argv[1]
+requests0, bytes0, time0, requests1, bytes1, time1 = map(float, sys.argv[2:8])
+cpu, pg, ticks, rss_kb, figures = int(sys.argv[8]), int(sys.argv[9]), int(sys.argv[10]), int(sys.argv[11]), sys.argv[12]
+checks, elapsed = requests1 - requests0, time1 - time0
+if checks <= 0:
+    sys.exit(f"{label}: no checks written in {elapsed:.1f} s")
+figures_now = {
+    "checks/s": checks / elapsed,
+    "tidings_cpu_us/check": cpu / ticks / checks * 1e6,
+    "postgres_cpu_us/check": pg / ticks / checks * 1e6,
+    "bytes_received/check": (bytes1 - bytes0) / checks,
+    "tidings_rss_MB": rss_kb / 1024,
+}
+print(f"{label:<20} {checks:8.0f} checks in {elapsed:5.1f} s = {figures_now['checks/s']:6.0f} checks/s | "
+      f"tidings {figures_now['tidings_cpu_us/check']:5.0f} us/check ({cpu / ticks / elapsed:4.2f} cores), "
+      f"postgres {figures_now['postgres_cpu_us/check']:5.0f} us/check ({pg / ticks / elapsed:4.2f} cores) | "
+      f"{figures_now['bytes_received/check']:6.0f} bytes/check | RSS {figures_now['tidings_rss_MB']:.0f} MB")
+with open(figures, "a") as out:
+    out.writelines(f"{name} {value:.2f}\n" for name, value in figures_now.items())
+PY
+}
+
+mix_benchmark() {
+    bench_start_mix_origin "$work" "$origin_port" "$mix_pages" "$mix_page_size" "$mix_shares" "$mix_gzip"
+    echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $mix_pages pages of about $mix_page_size bytes," \
+        "shares ETag/Last-Modified/none/timestamp+nonce $mix_shares %, gzip $mix_gzip"
+    echo "tidings: $mix_watches watches at 1 s, CSS selector '$mix_selector'," \
+        "TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
+    local run baselined
+    for run in $(seq 1 "$runs"); do
+        start_service "$work/run$run"
+        local started=$SECONDS
+        # The watches' sync trigger makes their targets due at once. (No
+        # bulk UPDATE of targets while the poller claims them: the two
+        # lock rows in different orders and deadlock.)
+        add_mix_watches
+        while :; do
+            baselined=$(sql "SELECT count(*) FROM watches WHERE content_hash IS NOT NULL")
+            [ "$baselined" -ge "$mix_watches" ] && break
+            [ $((SECONDS - started)) -lt 600 ] || { echo "run $run: only $baselined baselines after 600 s" >&2; exit 1; }
+            sleep 0.5
+        done
+        echo "run $run: $mix_watches baselines in $((SECONDS - started)) s"
+        sleep "$mix_warmup"
+        for r in $(seq 1 "$mix_rounds"); do mix_round "run $run round $r"; done
+        # No page changes: every change recorded is a false one.
+        sql "SELECT 'run $run: last check results (e ETag, m Last-Modified, n none, d timestamp+nonce): '
+                    || string_agg(kind || ' ' || result || ' ' || n, ', ' ORDER BY kind, result)
+             FROM (SELECT substring(t.url FROM '/([a-z])/p') AS kind, coalesce(w.last_check_result, 'none') AS result, count(*) AS n
+                   FROM watches w JOIN targets t ON t.id = w.target_id GROUP BY 1, 2) AS counts"
+        local false_nonce false_all
+        false_nonce=$(sql "SELECT count(*) FROM changes c JOIN watches w ON w.id = c.watch_id JOIN targets t ON t.id = w.target_id WHERE t.url LIKE '%/d/p%'")
+        false_all=$(sql "SELECT count(*) FROM changes")
+        echo "run $run: false changes: $false_nonce on the timestamp+nonce pages, $false_all on all pages"
+        echo "false_changes_nonce_pages $false_nonce" >>"$work/figures-mix"
+        echo "tidings_peak_RSS_MB $(awk '/^VmHWM/ {print $2 / 1024}' "/proc/$pid/status")" >>"$work/figures-mix"
+        stop_service
+    done
+    echo "mixed workload, $runs run(s) x $mix_rounds rounds of ${mix_seconds} s:"
+    bench_summary "$work/figures-mix"
+    if [ "${BENCH_CD:-1}" != 0 ]; then
+        # changedetection.io on the same origin and URLs (Tidings stopped
+        # meanwhile), with the same selector; its rate is the origin's
+        # request rate while it runs.
+        head -n "${BENCH_CD_WATCHES:-1000}" "$work/pages.txt" | sed "s|^|http://127.0.0.1:$origin_port|" >"$work/cd-urls.txt"
+        BENCH_CD_URLS="$work/cd-urls.txt" BENCH_CD_ACCESS_LOG="$work/nginx/access.log" BENCH_CD_SELECTOR="$mix_selector" \
+            bench/changedetection.sh | tee "$work/cd.log"
+        local cd_rate
+        cd_rate=$(sed -n 's/^changedetection.io: .* = \([0-9.]*\) checks\/s$/\1/p' "$work/cd.log")
+        python3 - "$work/figures-mix" "$cd_rate" <<'PY'
+import statistics, sys
+rates = [float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == "checks/s"]
+cd = float(sys.argv[2] or 0)
+if cd > 0:
+    print(f"Tidings / changedetection.io = {statistics.median(rates) / cd:.0f}x "
+          f"(median of Tidings' rounds; min-max {min(rates) / cd:.0f}-{max(rates) / cd:.0f}x), same origin, same run")
+else:
+    print("changedetection.io made no requests: no ratio")
+PY
+    fi
+}
+
+if [ "${BENCH_MIX:-0}" = 1 ]; then
+    mix_benchmark
+    exit 0
+fi
+
+bench_start_origin "$work" "$origin_port" "$watches"
+start_service "$work"
 echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
 echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $watches pages of $(stat -c %s "$work/www/p0.html") bytes"
 echo "tidings: TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
 add_watches 0 "$watches"
 round "round 1 (baseline, 200)" "$watches"
-for r in $(seq 2 $((1 + ${BENCH_304_ROUNDS:-3}))); do round "round $r (all 304)" "$watches"; done
+for r in $(seq 2 $((1 + ${BENCH_304_ROUNDS:-3}))); do round "round $r (all 304)" "$watches" "$work/figures-304"; done
+echo "all-304 rounds:"
+bench_summary "$work/figures-304"
 
 changed=$((watches / 20))
 first_changed=$((2 + ${BENCH_304_ROUNDS:-3}))
@@ -182,10 +349,9 @@ fi
 echo "tidings peak RSS (VmHWM): $(grep VmHWM "/proc/$pid/status" | tr -s ' ' | cut -d' ' -f2-)"
 if [ -n "${BENCH_CD:-}" ]; then
     # changedetection.io in the same run (Tidings idle meanwhile), against
-    # its own nginx on the same kind of pages, compared with the best
+    # its own nginx on the same kind of pages, compared with the median
     # all-304 round above (whole round, and sustained: its own rate is
     # counted over a window while it runs).
-    best=$(sed -n 's/^round [0-9]* (all 304) .* = *\([0-9]*\) checks\/s.*/\1/p' "$work/rounds.log" | sort -n | tail -n 1)
-    best_sustained=$(sed -n 's/^round [0-9]* (all 304) .*(sustained, first to last check: *\([0-9]*\)\/s).*/\1/p' "$work/rounds.log" | sort -n | tail -n 1)
-    BENCH_WATCHES=${BENCH_CD_WATCHES:-1000} bench/changedetection.sh "$best" "$best_sustained"
+    BENCH_WATCHES=${BENCH_CD_WATCHES:-1000} bench/changedetection.sh \
+        "$(median_of "$work/figures-304" checks/s)" "$(median_of "$work/figures-304" sustained_checks/s)"
 fi

@@ -10,9 +10,32 @@
 #      through pgbench, one event per transaction; commit-to-receipt p50/p99.
 # Commit-to-receipt is the receiver's arrival time minus the event's
 # created_at (the start of its one-statement transaction).
+# BENCH_RUNS=N (default 1) runs it all N times, each with a fresh Tidings
+# and database, and prints the median and min-max of the main figures.
 # Usage: bench/webhooks.sh [EVENTS] [WEBHOOKS] [RATE] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${BENCH_RUNS:-1}" -gt 1 ]; then
+    . bench/lib.sh
+    bench_build
+    figures=$(mktemp /tmp/tidings-bench-webhooks-figures.XXXXXX)
+    for run in $(seq 1 "$BENCH_RUNS"); do
+        echo "== run $run of $BENCH_RUNS"
+        BENCH_RUNS=1 BENCH_BINARY=$binary bench/webhooks.sh "$@" | tee "$figures.run"
+        # Thousands separators out, then the figures.
+        sed 's/\([0-9]\),\([0-9]\)/\1\2/g' "$figures.run" | sed -n \
+            -e 's|^   commit -> last receipt: .* = \([0-9]*\) deliveries/s$|burst_deliveries/s \1|p' \
+            -e 's|^   tidings CPU: .*, \([0-9]*\) us per delivery;.*|burst_tidings_cpu_us/delivery \1|p' \
+            -e 's|^   commit-to-receipt p50 \([0-9]*\) ms, p99 \([0-9]*\) ms (queueing.*|burst_p99_ms \2|p' \
+            -e 's|^   commit-to-receipt p50 \([0-9.]*\) ms, p90 .*, p99 \([0-9.]*\) ms, max.*|steady_p50_ms \1\nsteady_p99_ms \2|p' \
+            >>"$figures"
+    done
+    echo "== $BENCH_RUNS runs:"
+    bench_summary "$figures"
+    rm -f "$figures" "$figures.run"
+    exit 0
+fi
 
 events=${1:-20000}
 webhooks=${2:-10}

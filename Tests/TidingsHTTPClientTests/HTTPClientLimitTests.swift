@@ -2,6 +2,7 @@
 import TidingsTestSupport
 import Glibc
 #endif
+import Foundation
 import Testing
 import TidingsHTTPClient
 
@@ -11,7 +12,8 @@ import TidingsHTTPClient
     private static func bigBodyServer() throws -> TestOriginServer {
         let big = [UInt8](repeating: UInt8(ascii: "x"), count: 2 << 20)
         let exact = [UInt8](repeating: UInt8(ascii: "y"), count: limit)
-        let bomb = Gzip.fourMiBOfZeros
+        // About 4 MiB of zeros in 4 kB of gzip.
+        let bomb = EncodedBodies.gzipZeros(zeroBytes: 4096)
         return try TestOriginServer { request in
             switch request.path {
             case "/length": TestResponse(body: big)
@@ -33,6 +35,39 @@ import TidingsHTTPClient
 
         #expect(error.code == .responseTooLarge)
         #expect(error.message == "response exceeded 1048576 bytes")
+    }
+
+    /// Bodies of a few kilobytes that decode to 1 GiB (gzip: 1 MB on the
+    /// wire, still under the 1 MiB cap, so only the decoded bytes can trip
+    /// it). The write callback counts decoded bytes and aborts at the cap,
+    /// so the check fails without the process ever holding the gigabyte.
+    @Test(arguments: [
+        ("gzip", EncodedBodies.gzipZeros(zeroBytes: 1_040_000)),
+        ("br", EncodedBodies.brGibibyteOfZeros),
+        ("zstd", EncodedBodies.zstdZeros(blocks: 8192)),
+    ])
+    func decompressionBombsStopAtTheCap(encoding: String, bomb: [UInt8]) async throws {
+        let server = try TestOriginServer { _ in TestResponse(headers: [("Content-Encoding", encoding)], body: bomb) }
+        let client = try makeClient { $0.maxResponseSize = Self.limit }
+        defer { client.shutdown(); server.stop() }
+        let peakBefore = try Self.peakResidentBytes()
+
+        let error = try #require(await failure(of: HTTPClientRequest(url: server.baseURL), on: client))
+
+        #expect(bomb.count < Self.limit)
+        #expect(error.code == .responseTooLarge)
+        #expect(error.message == "response exceeded 1048576 bytes")
+        // The peak of the whole test process: decoding the bomb whole would
+        // add 1 GiB; the other tests running beside this one add megabytes.
+        #expect(try Self.peakResidentBytes() - peakBefore < 256 << 20)
+    }
+
+    /// VmHWM of this process.
+    private static func peakResidentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes * 1024
     }
 
     @Test func bodyOfExactlyTheLimitIsAccepted() async throws {

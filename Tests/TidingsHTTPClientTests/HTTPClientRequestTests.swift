@@ -1,4 +1,5 @@
 import TidingsTestSupport
+import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
@@ -66,11 +67,28 @@ import TidingsObservability
         #expect(emptyPost.text == "POST 0 0")
     }
 
-    @Test func gzipBodiesAreDecoded() async throws {
-        let compressed = Gzip.tenThousandAs
+    /// libcurl's empty CURLOPT_ACCEPT_ENCODING offers every encoding it was
+    /// built to decode; the project's libcurl (Debian's) has all three.
+    @Test func acceptEncodingOffersGzipBrAndZstd() async throws {
+        let server = try TestOriginServer { request in .text(request.header("Accept-Encoding") ?? "") }
+        let client = try makeClient()
+        defer { client.shutdown(); server.stop() }
+
+        let offered = try await client.execute(HTTPClientRequest(url: server.baseURL)).text
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+
+        #expect(Set(["gzip", "br", "zstd"]).isSubset(of: Set(offered)))
+    }
+
+    @Test(arguments: [
+        ("gzip", EncodedBodies.gzipSample),
+        ("br", EncodedBodies.brSample),
+        ("zstd", EncodedBodies.zstdSample),
+    ])
+    func encodedBodiesAreDecoded(encoding: String, compressed: [UInt8]) async throws {
         let server = try TestOriginServer { request in
-            guard request.header("Accept-Encoding")?.contains("gzip") == true else { return .text("no gzip offered", status: 400) }
-            return TestResponse(headers: [("Content-Encoding", "gzip")], body: compressed)
+            guard request.header("Accept-Encoding")?.contains(encoding) == true else { return .text("\(encoding) not offered", status: 400) }
+            return TestResponse(headers: [("Content-Encoding", encoding)], body: compressed)
         }
         let client = try makeClient()
         defer { client.shutdown(); server.stop() }
@@ -78,7 +96,8 @@ import TidingsObservability
         let response = try await client.execute(HTTPClientRequest(url: server.baseURL))
 
         #expect(response.status == 200)
-        #expect(response.body == Array(repeating: UInt8(ascii: "a"), count: 10_000))
+        #expect(response.text == EncodedBodies.sampleText)
+        // Bytes on the wire, not the decoded size.
         #expect(response.bytesReceived == compressed.count)
     }
 

@@ -7,6 +7,7 @@ final class OriginScript: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String: String] = [:]
     private var log: [(path: String, at: ContinuousClock.Instant, headers: [(name: String, value: String)])] = []
+    private var methodLog: [String] = []
     private var active = 0
     private(set) var maximumActive = 0
 
@@ -16,7 +17,15 @@ final class OriginScript: @unchecked Sendable {
     }
 
     func record(_ request: TestRequest) {
-        lock.withLock { log.append((request.path, .now, request.headers)) }
+        lock.withLock {
+            log.append((request.path, .now, request.headers))
+            methodLog.append(request.method)
+        }
+    }
+
+    /// The method of every request, in order.
+    var methods: [String] {
+        lock.withLock { methodLog }
     }
 
     var requests: [(path: String, at: ContinuousClock.Instant, headers: [(name: String, value: String)])] {
