@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsExtractionTests",
-            dependencies: ["TidingsExtraction", "TidingsCrypto"]
+            dependencies: ["TidingsExtraction", "TidingsCrypto", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsPostgresTests",

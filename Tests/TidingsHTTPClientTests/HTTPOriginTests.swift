@@ -1,4 +1,5 @@
 import Testing
+import TidingsTestSupport
 @testable import TidingsHTTPClient
 
 @Suite struct HTTPOriginTests {
@@ -43,7 +44,7 @@ import Testing
             "https://", "http://a:8O", "http://A:0", "http://a/b:c@d:1", "http://x:1@y/z",
         ]
         let alphabet = Array("hHtTpPsS:/[]@.?#\\aZ0189\r\n -")
-        var random = SplitMix64(seed: 14)
+        var random = SeededRandomNumberGenerator(seed: 14)
         for _ in 0..<20_000 {
             let length = Int(random.next() % 16)
             let tail = String((0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
@@ -87,22 +88,5 @@ import Testing
                       "file:///etc/passwd", String(repeating: "a", count: 9000)])
     func refuses(_ location: String) {
         #expect(RedirectLocation.resolve(location, against: "http://a.example/") == nil)
-    }
-}
-
-/// A fixed-seed generator, so a failing case comes back on every run.
-private struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,23 +1,15 @@
-/// Makes layout changes invisible to the hash.
+/// Makes layout changes invisible to the hash. Works on UTF-8 bytes, not
+/// on `Unicode.Scalar`s: it runs over every full body a check extracts,
+/// and scalar properties cost a table lookup per character (a third of
+/// the poller's CPU on 20 KB pages, `bench/poller.sh` BENCH_MIX=1).
+/// "Whitespace" is Unicode's White_Space property, spelled out in
+/// `whitespace(in:at:)`.
 package enum WhitespaceNormalizer {
     /// Every run of Unicode whitespace becomes one space, and leading and
     /// trailing whitespace goes: the whole text on one line. What the raw
     /// rule compares (and every rule did before readable text, decision 0027).
     package static func normalize(_ text: String) -> String {
-        var output = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = !output.isEmpty
-                continue
-            }
-            if pendingSpace {
-                output.append(" ")
-                pendingSpace = false
-            }
-            output.append(scalar)
-        }
-        return String(output)
+        normalized(text, keepingLineBreaks: false)
     }
 
     /// Like `normalize` within each line, but line breaks stay: each line
@@ -25,36 +17,76 @@ package enum WhitespaceNormalizer {
     /// lines go, so lines are joined by exactly one `\n`. Readable text
     /// (HTML's visible text, plain text) is compared and diffed this way.
     package static func normalizeLines(_ text: String) -> String {
-        var output = String.UnicodeScalarView()
-        var pendingSpace = false
-        var pendingBreak = false
-        for scalar in text.unicodeScalars {
-            if isLineBreak(scalar) {
-                pendingBreak = !output.isEmpty
-                pendingSpace = false
-                continue
-            }
-            if scalar.properties.isWhitespace {
-                pendingSpace = !output.isEmpty && !pendingBreak
-                continue
-            }
-            if pendingBreak {
-                output.append("\n")
-                pendingBreak = false
-            } else if pendingSpace {
-                output.append(" ")
-            }
-            pendingSpace = false
-            output.append(scalar)
-        }
-        return String(output)
+        normalized(text, keepingLineBreaks: true)
     }
 
-    /// LF, VT, FF, CR, NEL and the Unicode line and paragraph separators.
-    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
-        default: false
+    private static func normalized(_ text: String, keepingLineBreaks: Bool) -> String {
+        var text = text
+        return text.withUTF8 { input in
+            var output: [UInt8] = []
+            output.reserveCapacity(input.count)
+            var pendingSpace = false
+            var pendingBreak = false
+            var index = 0
+            while index < input.count {
+                if let space = whitespace(in: input, at: index) {
+                    index += space.length
+                    if space.isLineBreak && keepingLineBreaks {
+                        pendingBreak = !output.isEmpty
+                        pendingSpace = false
+                    } else {
+                        pendingSpace = !output.isEmpty && !pendingBreak
+                    }
+                    continue
+                }
+                if pendingBreak {
+                    output.append(0x0A)
+                } else if pendingSpace {
+                    output.append(0x20)
+                }
+                pendingBreak = false
+                pendingSpace = false
+                output.append(input[index])
+                index += 1
+            }
+            // Only whole whitespace sequences were left out of valid
+            // UTF-8, so the output is valid UTF-8.
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
+    /// The White_Space character starting at `index`, if one does: its
+    /// length in bytes and whether it breaks a line (LF, VT, FF, CR, NEL,
+    /// U+2028, U+2029). The others: tab, space, U+00A0, U+1680,
+    /// U+2000-U+200A, U+202F, U+205F, U+3000.
+    static func whitespace(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (length: Int, isLineBreak: Bool)? {
+        let first = bytes[index]
+        switch first {
+        case 0x0A...0x0D: return (1, true)
+        case 0x09, 0x20: return (1, false)
+        case 0xC2, 0xE1, 0xE2, 0xE3: break
+        default: return nil
+        }
+        let remaining = bytes.count - index
+        if first == 0xC2 {
+            guard remaining >= 2 else { return nil }
+            switch bytes[index + 1] {
+            case 0x85: return (2, true)
+            case 0xA0: return (2, false)
+            default: return nil
+            }
+        }
+        guard remaining >= 3 else { return nil }
+        let second = bytes[index + 1]
+        let third = bytes[index + 2]
+        switch (first, second, third) {
+        case (0xE1, 0x9A, 0x80): return (3, false) // U+1680
+        case (0xE2, 0x80, 0x80...0x8A): return (3, false) // U+2000-U+200A
+        case (0xE2, 0x80, 0xA8), (0xE2, 0x80, 0xA9): return (3, true) // U+2028, U+2029
+        case (0xE2, 0x80, 0xAF): return (3, false) // U+202F
+        case (0xE2, 0x81, 0x9F): return (3, false) // U+205F
+        case (0xE3, 0x80, 0x80): return (3, false) // U+3000
+        default: return nil
         }
     }
 }
