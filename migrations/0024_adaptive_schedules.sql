@@ -13,6 +13,20 @@ ALTER TABLE watches
     ALTER COLUMN max_interval_seconds SET NOT NULL,
     ADD CONSTRAINT watches_max_interval_check CHECK (max_interval_seconds >= interval_seconds);
 
+-- A row inserted without a maximum (a statement that predates it) gets
+-- its interval, the default that changes nothing.
+CREATE FUNCTION watches_default_max_interval() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.max_interval_seconds := coalesce(NEW.max_interval_seconds, NEW.interval_seconds);
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER watches_default_max_interval
+BEFORE INSERT ON watches
+FOR EACH ROW EXECUTE FUNCTION watches_default_max_interval();
+
 -- The target's bounds, kept by sync_target_with_watches like
 -- interval_seconds: the shortest maximum among the unpaused watches, never
 -- below the interval (NULL with it when every watch is paused).
