@@ -21,8 +21,10 @@ struct DeliverySlots {
     /// Requests in flight per webhook.
     let cap: Int
     /// Requests in flight per receiver host and port (lower-case, no
-    /// trailing dot).
-    let hostCap: Int
+    /// trailing dot): this process's share of `deploymentHostCap`.
+    private(set) var hostCap: Int
+    /// The configured cap, for all live dispatchers together.
+    let deploymentHostCap: Int
     /// The least lease a queued delivery must have left to be started: the
     /// attempt's timeout plus time to write it back. One with less is
     /// dropped unsent; its lease runs out and it is claimed again.
@@ -48,6 +50,7 @@ struct DeliverySlots {
         precondition(cap > 0 && hostCap > 0, "at least one request per webhook and host")
         self.cap = cap
         self.hostCap = hostCap
+        self.deploymentHostCap = hostCap
         self.leaseNeeded = leaseNeeded
     }
 
@@ -128,6 +131,21 @@ struct DeliverySlots {
     mutating func resume(now: ContinuousClock.Instant) -> [ClaimedDelivery] {
         guard isPaused, !isClosed, mayStart(at: now) else { return [] }
         isPaused = false
+        return startQueued(now: now)
+    }
+
+    /// Takes this process's share of the per-host cap among `owners` live
+    /// dispatchers (decision 0030); returns what a larger share lets start
+    /// now. Above a smaller share, requests in flight finish and nothing
+    /// more starts on that host until it is below.
+    mutating func shareHostCap(among owners: LiveOwners, now: ContinuousClock.Instant) -> [ClaimedDelivery] {
+        let previous = hostCap
+        hostCap = owners.share(of: deploymentHostCap)
+        guard hostCap > previous, !isClosed, mayStart(at: now) else { return [] }
+        return startQueued(now: now)
+    }
+
+    private mutating func startQueued(now: ContinuousClock.Instant) -> [ClaimedDelivery] {
         var start: [ClaimedDelivery] = []
         for webhook in Array(queues.keys) {
             while let next = startNext(webhook: webhook, now: now) {

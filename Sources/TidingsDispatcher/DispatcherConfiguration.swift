@@ -10,8 +10,9 @@ package struct DispatcherConfiguration: Sendable {
     package var disableAfter: Duration = .seconds(5 * 86_400)
     /// Live leases per webhook across all dispatchers (`TIDINGS_WEBHOOK_CONCURRENCY`).
     package var perWebhookConcurrency = 4
-    /// Requests in flight from this process to one receiver host, across
-    /// all webhooks pointed at it (`TIDINGS_WEBHOOK_HOST_CONCURRENCY`).
+    /// Requests in flight to one receiver host, across all webhooks pointed
+    /// at it (`TIDINGS_WEBHOOK_HOST_CONCURRENCY`), for all live dispatchers
+    /// together (`DeliverySlots.shareHostCap`).
     package var perHostConcurrency = 256
     /// Leases per webhook this process may hold beyond the cap while no
     /// other dispatcher holds one: queued here and sent the moment one of

@@ -124,13 +124,16 @@ package final class WebhookDispatcher: Sendable {
         if let metrics {
             metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
                 .observe { [weak self] in Double(self?.slots.withLock { $0.inFlightCount } ?? 0) }
+            metrics.gauge("tidings_webhook_host_concurrency", help: "Webhook requests in flight this process allows per receiver host: TIDINGS_WEBHOOK_HOST_CONCURRENCY shared among the live dispatchers.")
+                .observe { [weak self] in Double(self?.slots.withLock { $0.hostCap } ?? 0) }
         }
     }
 
     package func start() {
         heartbeat.start(
             onAlive: { [weak self] startBy in self?.alive(until: startBy) },
-            onReaped: { [weak self] in self?.forgetQueued() }
+            onReaped: { [weak self] in self?.forgetQueued() },
+            onOwners: { [weak self] owners in self?.shareHostCap(among: owners) }
         )
         waker.start()
         writer.start()
@@ -162,6 +165,13 @@ package final class WebhookDispatcher: Sendable {
         for delivery in resumed { send(delivery) }
         // The loop waits while it may not claim.
         if !wasAlive { loop.wake() }
+    }
+
+    /// The live dispatchers changed: this one's share of each receiver
+    /// host's cap follows.
+    private func shareHostCap(among owners: LiveOwners) {
+        let started = slots.withLock { $0.shareHostCap(among: owners, now: .now) }
+        for delivery in started { send(delivery) }
     }
 
     /// Another process found this one dead (its heartbeat stalled) and

@@ -13,7 +13,7 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
         case heldUntil(Instant)
     }
 
-    let concurrency: Int
+    private(set) var concurrency: Int
     private(set) var active = 0
     private(set) var lastStart: Instant?
     private(set) var notBefore: Instant?
@@ -33,6 +33,12 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
         active += 1
         lastStart = now
         return .start
+    }
+
+    /// A new cap (this replica's share changed); requests already above it
+    /// finish, and none starts until `active` is below it.
+    mutating func limit(to concurrency: Int) {
+        self.concurrency = max(concurrency, 1)
     }
 
     mutating func finish() {

@@ -1,4 +1,5 @@
 import Dispatch
+import TidingsDomain
 import TidingsSynchronization
 
 /// Per-host politeness for every check of one poller: `HostGateState` per
@@ -9,6 +10,11 @@ import TidingsSynchronization
 /// hours holds no check slot (and no `POST /check` thread) meanwhile.
 /// States of idle hosts are dropped, so memory follows the hosts in flight,
 /// not the hosts ever seen.
+///
+/// The configured concurrency and gap are the deployment's: with N live
+/// pollers (`share(among:)`, from the heartbeat) each takes `1/N` of the
+/// concurrency (at least 1) and N times the gap, so the replicas together
+/// stay within them (decision 0030).
 final class HostLimiter: Sendable {
     typealias Instant = ContinuousClock.Instant
 
@@ -37,16 +43,43 @@ final class HostLimiter: Sendable {
     private struct State {
         var hosts: [String: Host] = [:]
         var isClosed = false
+        /// This process's share of the configured concurrency and gap.
+        var concurrency: Int
+        var minimumGap: Duration
     }
 
-    private let concurrency: Int
-    private let minimumGap: Duration
-    private let state = AdaptiveMutex(State())
+    private let configuredConcurrency: Int
+    private let configuredMinimumGap: Duration
+    private let state: AdaptiveMutex<State>
     private let timerQueue = DispatchQueue(label: "tidings.poller.host-limiter")
 
     init(concurrency: Int, minimumGap: Duration) {
-        self.concurrency = concurrency
-        self.minimumGap = minimumGap
+        configuredConcurrency = concurrency
+        configuredMinimumGap = minimumGap
+        state = AdaptiveMutex(State(concurrency: concurrency, minimumGap: minimumGap))
+    }
+
+    /// This process's concurrency per host now.
+    var concurrency: Int {
+        state.withLock { $0.concurrency }
+    }
+
+    /// Shares the configured limits among `owners` live pollers; a larger
+    /// share lets waiting requests start at once.
+    func share(among owners: LiveOwners) {
+        let concurrency = owners.share(of: configuredConcurrency)
+        let gap = configuredMinimumGap * owners.count
+        let resumed = state.withLock { state -> [(CheckedContinuation<Admission, Never>, Admission)] in
+            state.concurrency = concurrency
+            state.minimumGap = gap
+            var resumed: [(CheckedContinuation<Admission, Never>, Admission)] = []
+            for name in Array(state.hosts.keys) {
+                state.hosts[name]?.gate.limit(to: concurrency)
+                resumed += pump(name, in: &state)
+            }
+            return resumed
+        }
+        for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 
     /// Waits until a request to `host` may start, or answers at once that
@@ -59,7 +92,7 @@ final class HostLimiter: Sendable {
         return await withCheckedContinuation { continuation in
             let resumed = state.withLock { state -> [(CheckedContinuation<Admission, Never>, Admission)] in
                 guard !state.isClosed else { return [(continuation, .closed)] }
-                state.hosts[host, default: Host(gate: HostGateState(concurrency: concurrency))].waiting.append(continuation)
+                state.hosts[host, default: Host(gate: HostGateState(concurrency: state.concurrency))].waiting.append(continuation)
                 return pump(host, in: &state)
             }
             for (waiter, admission) in resumed { waiter.resume(returning: admission) }
@@ -70,10 +103,10 @@ final class HostLimiter: Sendable {
     /// queue.
     private func tryAcquire(host: String) -> Admission? {
         let now = Instant.now
-        let gap = minimumGap
         return state.withLock { state -> Admission? in
             guard !state.isClosed else { return .closed }
-            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: concurrency))
+            let gap = state.minimumGap
+            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: state.concurrency))
             guard !entry.hasWaiting, !entry.timerArmed else { return nil }
             switch entry.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) {
             case .start:
@@ -100,7 +133,7 @@ final class HostLimiter: Sendable {
     func hold(host: String, for duration: Duration) {
         let until = Instant.now + duration.clamped(to: .zero...Duration.longestRepresentable)
         let resumed = state.withLock { state in
-            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: concurrency))
+            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: state.concurrency))
             entry.gate.hold(until: until)
             state.hosts[host] = entry
             return pump(host, in: &state)
@@ -125,7 +158,7 @@ final class HostLimiter: Sendable {
     private func pump(_ name: String, in state: inout State) -> [(CheckedContinuation<Admission, Never>, Admission)] {
         guard var host = state.hosts[name] else { return [] }
         let now = Instant.now
-        let gap = minimumGap
+        let gap = state.minimumGap
         var answered: [(CheckedContinuation<Admission, Never>, Admission)] = []
         waiting: while host.hasWaiting {
             switch host.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) {

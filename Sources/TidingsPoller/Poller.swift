@@ -82,6 +82,7 @@ package final class Poller: TargetCheckRunner, Sendable {
         self.logger = logger
         self.metrics = PollerMetrics(registry: metrics)
         self.metrics.abandonedExtractionThreads.observe { [weak extraction] in Double(extraction?.abandonedThreadCount ?? 0) }
+        self.metrics.hostConcurrency.observe { [limiter] in Double(limiter.concurrency) }
         self.checker = TargetChecker(
             client: client,
             extraction: extraction,
@@ -98,9 +99,15 @@ package final class Poller: TargetCheckRunner, Sendable {
         )
     }
 
+    /// Requests in flight this process allows per host: its share of
+    /// `hostConcurrency` among the live pollers.
+    package var hostConcurrency: Int {
+        limiter.concurrency
+    }
+
     /// Starts the writer and, unless `concurrency` is 0, the scheduler.
     package func start() {
-        heartbeat.start()
+        heartbeat.start(onOwners: { [limiter] owners in limiter.share(among: owners) })
         writer.start { [weak self] in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
         let thread = JoinableThread.start(name: "tidings.scheduler") { [self] in runScheduler() }

@@ -5,7 +5,8 @@ package struct PollerConfiguration: Sendable {
     /// Checks in flight at once (`TIDINGS_POLL_CONCURRENCY`); 0 turns the
     /// background scheduler off (checks asked for through the API still run).
     package var concurrency = 256
-    /// Requests in flight per host (`TIDINGS_HOST_CONCURRENCY`).
+    /// Requests in flight per host (`TIDINGS_HOST_CONCURRENCY`), for all
+    /// live pollers together (`HostLimiter.share(among:)`).
     package var hostConcurrency = 2
     /// Time between the starts of two requests to one host (`TIDINGS_HOST_MIN_GAP`).
     package var hostMinimumGap: Duration = .zero

@@ -11,8 +11,11 @@ struct PollerMetrics: Sendable {
     let checkDuration: Histogram
     let writeFailures: Counter
     let extractionsAbandoned: Counter
+    let unchangedBodies: Counter
     /// Read from the extraction pool, which `Poller` registers.
     let abandonedExtractionThreads: Gauge
+    /// Read from the host limiter, which `Poller` registers.
+    let hostConcurrency: Gauge
 
     init(registry: MetricsRegistry) {
         checks = registry.counter("tidings_poller_checks_total", help: "Target checks by result.")
@@ -24,7 +27,9 @@ struct PollerMetrics: Sendable {
         checkDuration = registry.histogram("tidings_poller_check_duration_seconds", help: "Time from claiming a target to its check result.")
         writeFailures = registry.counter("tidings_poller_write_failures_total", help: "Check results that could not be written (the lease expires and the target is checked again).")
         extractionsAbandoned = registry.counter("tidings_poller_extractions_abandoned_total", help: "Extractions a check stopped waiting for past their time limit (they run on at low priority).")
+        unchangedBodies = registry.counter("tidings_poller_unchanged_bodies_total", help: "Full responses whose body hashed as the last one's: no parsing, extraction or diff.")
         abandonedExtractionThreads = registry.gauge("tidings_poller_abandoned_extraction_threads", help: "Abandoned extractions still running, each on a thread of its own.")
+        hostConcurrency = registry.gauge("tidings_poller_host_concurrency", help: "Poller requests in flight this process allows per host: TIDINGS_HOST_CONCURRENCY shared among the live pollers.")
     }
 
     /// Counts a batch of outcomes: one update per series, not per check.

@@ -1,7 +1,8 @@
-/// Extracted text is whitespace-normalized to one line, which would make
-/// every diff a single replaced line. For diffs it is split into sentences
-/// (after `. `, `! `, `? `), and pieces longer than `width` are wrapped at
-/// spaces, so a change shows up as the few sentences it touched.
+/// Extracted text keeps its lines (block elements, text lines), but a line
+/// can be a long paragraph, and raw text is all one line. For diffs each
+/// line is split further into sentences (after `. `, `! `, `? `), and
+/// pieces longer than `width` are wrapped at spaces, so a change shows up
+/// as the few sentences it touched.
 enum SnapshotLines {
     static let width = 160
 
@@ -11,7 +12,10 @@ enum SnapshotLines {
         var current = ""
         var previous: Character?
         for character in text {
-            if character == " ", let previous, previous == "." || previous == "!" || previous == "?" {
+            if character == "\n" {
+                lines.append(current)
+                current = ""
+            } else if character == " ", let previous, previous == "." || previous == "!" || previous == "?" {
                 lines.append(current)
                 current = ""
             } else if character == " ", current.count >= width {

@@ -118,18 +118,35 @@ struct TargetChecker: Sendable {
         }
     }
 
-    /// A full response: extract per watch (once per distinct rule), then
-    /// decide which validators may be kept with the content.
+    /// A full response: a body that hashes as the last one every watch
+    /// extracted from is unchanged for all of them; otherwise extract per
+    /// watch (once per distinct rule, parsing once), then decide which
+    /// validators may be kept with the content.
     private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) async -> CheckOutcome {
         var record = record
+        let bodyHash = await extraction.run { ContentExtractor.bodyHash(response.body) }
+        // Valid only while every watch holds a hash taken from that body:
+        // a new watch, a changed rule (hash reset) or a pending
+        // re-baseline has none.
+        let bodyUnchanged = bodyHash == target.bodySHA256
+            && target.watches.allSatisfy { $0.contentHash != nil && !$0.quietRebaseline }
+        if bodyUnchanged { metrics.unchangedBodies.increment() }
+        var content = ResponseContent(body: response.body, contentType: response.header("Content-Type"))
         var extracted: [String?: Result<ExtractedContent, Error>] = [:]
         var watches: [WatchCheckRecord] = []
         for watch in target.watches {
+            if bodyUnchanged {
+                watches.append(WatchCheckRecord(watch: watch, kind: .quiet(.unchanged)))
+                continue
+            }
             let result: Result<ExtractedContent, Error>
             if let known = extracted[watch.extractJSON] {
                 result = known
             } else {
-                result = await extract(from: response, rule: watch.extract, target: target)
+                let attempt = await extract(from: content, rule: watch.extract, target: target)
+                result = attempt.result
+                // The abandoned job may still be using the parsed body.
+                if attempt.abandoned { content = ResponseContent(body: response.body, contentType: response.header("Content-Type")) }
             }
             extracted[watch.extractJSON] = result
             switch result {
@@ -147,8 +164,9 @@ struct TargetChecker: Sendable {
             }
         }
         // Validators describe the body at the URL they came from, and only
-        // count once every watch stored what it extracted from that body.
-        let allStored = watches.allSatisfy { if case .content = $0.kind { true } else { false } }
+        // count once every watch stored what it extracted from that body;
+        // so does the body's hash, wherever it came from.
+        let allStored = bodyUnchanged || watches.allSatisfy { if case .content = $0.kind { true } else { false } }
         let sameURL = response.redirectCount == 0 || response.effectiveURL == target.url
         if allStored && sameURL {
             record.validators = .replace((etag: Self.validator(response.header("ETag")), lastModified: Self.validator(response.header("Last-Modified"))))
@@ -157,30 +175,36 @@ struct TargetChecker: Sendable {
             record.validators = .replace((etag: nil, lastModified: nil))
             record.version = .replace(nil)
         }
+        record.bodySHA256 = .replace(allStored ? bodyHash : nil)
         record.fullBodySize = response.bytesReceived + response.headerBytesReceived
         record.wasUnconditional = unconditional || (target.etag == nil && target.lastModified == nil)
-        // A baseline (no stored hash) is no change; `record_changes` decides
-        // the same way.
+        // A baseline (no stored hash) or a quiet re-baseline is no change;
+        // `record_changes` decides the same way.
         record.contentChanged = watches.contains { result in
-            if case .content(let content) = result.kind, let stored = result.watch.contentHash { content.hash != stored } else { false }
+            if case .content(let content) = result.kind, let stored = result.watch.contentHash, !result.watch.quietRebaseline {
+                content.hash != stored
+            } else {
+                false
+            }
         }
         record.nextCheckAt = nextAfterSuccess(target, response: response, changed: record.contentChanged)
         return CheckOutcome(target: target, record: record, watches: watches, summary: .fetched)
     }
 
     /// One rule's extraction, as a job of its own so that only this rule's
-    /// watches fail when it has to be abandoned.
-    private func extract(from response: HTTPClientResponse, rule: ExtractionRule?, target: ClaimedTarget) async -> Result<ExtractedContent, Error> {
+    /// watches fail when it has to be abandoned. The jobs of one response
+    /// run one after another on the same parsed `content` (decision 0027).
+    private func extract(from content: ResponseContent, rule: ExtractionRule?, target: ClaimedTarget) async -> (result: Result<ExtractedContent, Error>, abandoned: Bool) {
         let limits = configuration.extractionLimits
         let spec = Self.spec(for: rule)
         switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, {
-            Result { try ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec, limits: limits) }
+            Result { try ContentExtractor.extract(from: content, spec: spec, limits: limits) }
         }) {
         case .finished(let result):
-            return result
+            return (result, false)
         case .abandoned(let report):
             noteAbandoned(report, target: target, selector: Self.selectorName(rule))
-            return .failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "abandoned: it could not be interrupted"))
+            return (.failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "abandoned: it could not be interrupted")), true)
         }
     }
 
@@ -261,8 +285,9 @@ struct TargetChecker: Sendable {
     }
 
     static func spec(for rule: ExtractionRule?) -> ExtractionSpec {
-        guard let rule else { return .wholeBody }
+        guard let rule else { return .readable }
         let selector: ExtractionSpec.Selector = switch rule.selector {
+        case .raw: .raw
         case .css(let css): .css(css)
         case .xpath(let xpath): .xpath(xpath)
         case .jsonPointer(let pointer): .jsonPointer(pointer)
@@ -273,7 +298,8 @@ struct TargetChecker: Sendable {
     /// The rule's kind for logs, as the API names it.
     static func selectorName(_ rule: ExtractionRule?) -> String {
         switch rule?.selector {
-        case nil: "whole_body"
+        case nil: "readable"
+        case .raw: "raw"
         case .css: "css"
         case .xpath: "xpath"
         case .jsonPointer: "json_pointer"

@@ -67,6 +67,26 @@ import TidingsDomain
         #expect(slots.inFlightCount == 0)
     }
 
+    /// The host cap is the deployment's: with two live dispatchers each
+    /// starts half; when the other leaves, the queued ones start at once.
+    @Test func theHostCapIsSharedAmongLiveDispatchers() {
+        var slots = DeliverySlots(cap: 4, hostCap: 4, leaseNeeded: .seconds(20))
+        #expect(slots.shareHostCap(among: LiveOwners(count: 2), now: start).isEmpty)
+        #expect(slots.hostCap == 2)
+        let batch = (0..<4).map { _ in delivery(first, lease: .seconds(40), url: "http://receiver.example/") }
+        #expect(slots.admit(batch, claimedAt: start).count == 2)
+        #expect(slots.queuedCount == 2)
+
+        let started = slots.shareHostCap(among: LiveOwners(count: 1), now: start + .seconds(1))
+        #expect(started.map(\.id) == [batch[2].id, batch[3].id])
+        #expect(slots.inFlightCount == 4 && slots.queuedCount == 0)
+
+        // A smaller share starts nothing more until the host is below it.
+        #expect(slots.shareHostCap(among: LiveOwners(count: 4), now: start + .seconds(1)).isEmpty)
+        #expect(slots.hostCap == 1)
+        #expect(slots.admit([delivery(first, lease: .seconds(40), url: "http://receiver.example/")], claimedAt: start + .seconds(1)).isEmpty)
+    }
+
     @Test func aNewClaimQueuesBehindWhatAlreadyWaits() {
         var slots = DeliverySlots(cap: 1, leaseNeeded: .seconds(20))
         let early = [delivery(first, lease: .seconds(40)), delivery(first, lease: .seconds(40))]

@@ -35,14 +35,14 @@ import TidingsExtraction
         let spec = ExtractionSpec(selector: .css("article"))
         let compact = try ContentExtractor.extract(body: Array("<article><h1>A</h1> <p>B  C</p></article>".utf8), contentType: "text/html", spec: spec)
         let spread = try ContentExtractor.extract(body: Array("<article>\n  <h1>A</h1>\n\n  <p>B\n     C</p>\n</article>".utf8), contentType: "text/html", spec: spec)
-        #expect(compact.text == "A B C")
+        #expect(compact.text == "A\nB C")
         #expect(compact.hash == spread.hash)
-        #expect(compact.hash == SHA256.hash("A B C").hex)
+        #expect(compact.hash == SHA256.hash("A\nB C").hex)
     }
 
     @Test func severalMatchesAreSeparated() throws {
         let extracted = try ContentExtractor.extract(body: Fixtures.releaseNotes, contentType: "text/html; charset=utf-8", spec: ExtractionSpec(selector: .css("li.change")))
-        #expect(extracted.text == "Fixed crash Dark mode Faster sync")
+        #expect(extracted.text == "Fixed crash\nDark mode\nFaster sync")
     }
 
     @Test func xpathScalarsAreExtracted() throws {
@@ -54,7 +54,7 @@ import TidingsExtraction
         let ignoring = ExtractionSpec(selector: .css("article"), ignorePatterns: [#"\d{4}-\d{2}-\d{2} \d{2}:\d{2}"#])
         let morning = try ContentExtractor.extract(body: page(publishedAt: "2026-11-29 10:00"), contentType: "text/html", spec: ignoring)
         let evening = try ContentExtractor.extract(body: page(publishedAt: "2026-11-29 18:30"), contentType: "text/html", spec: ignoring)
-        #expect(morning.text == "Version 2.4 Updated by the build")
+        #expect(morning.text == "Version 2.4\nUpdated by the build")
         #expect(morning.hash == evening.hash)
 
         let released = try ContentExtractor.extract(body: page(publishedAt: "2026-11-30 09:00", headline: "Version 2.5"), contentType: "text/html", spec: ignoring)
@@ -76,7 +76,7 @@ import TidingsExtraction
     @Test func ignorePatternsApplyToWholeBodyAndJSON() throws {
         let wholeBody = try ContentExtractor.extract(
             body: Array("build 12345 ok".utf8), contentType: nil,
-            spec: ExtractionSpec(selector: .wholeBody, ignorePatterns: [#"build \d+"#])
+            spec: ExtractionSpec(selector: .raw, ignorePatterns: [#"build \d+"#])
         )
         #expect(wholeBody.text == "ok")
         let json = try ContentExtractor.extract(
@@ -88,7 +88,7 @@ import TidingsExtraction
 
     @Test func invalidIgnorePatternsAreRejected() throws {
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: Array("x".utf8), contentType: nil, spec: ExtractionSpec(selector: .wholeBody, ignorePatterns: ["ok", "(unclosed"]))
+            try ContentExtractor.extract(body: Array("x".utf8), contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["ok", "(unclosed"]))
         }
         #expect(error.code == .invalidIgnorePattern)
         #expect(error.message.contains("pattern 2"))
@@ -97,7 +97,7 @@ import TidingsExtraction
     @Test func ignorePatternsOnlySeeTheFirstMebibyteOfCharacters() throws {
         let filler = String(repeating: "x", count: 1 << 20)
         let body = Array(("SECRET " + filler + " SECRET").utf8)
-        let extracted = try ContentExtractor.extract(body: body, contentType: nil, spec: ExtractionSpec(selector: .wholeBody, ignorePatterns: ["SECRET"]))
+        let extracted = try ContentExtractor.extract(body: body, contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["SECRET"]))
         // The first match is in scope and removed; the one past it is kept.
         #expect(extracted.hash == SHA256.hash(filler + " SECRET").hex)
     }

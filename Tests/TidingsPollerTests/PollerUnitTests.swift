@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsDomain
 @testable import TidingsPoller
 
 @Suite struct LineDiffTests {
@@ -39,6 +40,7 @@ import Testing
     @Test func snapshotTextSplitsIntoSentences() {
         #expect(SnapshotLines.split("One. Two! Three? Four") == ["One.", "Two!", "Three?", "Four"])
         #expect(SnapshotLines.split("") == [])
+        #expect(SnapshotLines.split("Title\nOne. Two\nThree") == ["Title", "One.", "Two", "Three"])
     }
 }
 
@@ -54,6 +56,51 @@ import Testing
         gate.hold(until: 100)
         #expect(gate.tryStart(now: 40, earliestAfterLastStart: gap) == .heldUntil(100))
         #expect(gate.tryStart(now: 100, earliestAfterLastStart: gap) == .start)
+    }
+
+    /// A smaller share with requests in flight: those finish, and nothing
+    /// starts until the gate is below the new cap.
+    @Test func aLoweredCapWaitsForRequestsAboveIt() {
+        var gate = HostGateState<Int>(concurrency: 3)
+        let noGap = { (last: Int) in last }
+        for _ in 0..<3 { #expect(gate.tryStart(now: 0, earliestAfterLastStart: noGap) == .start) }
+        gate.limit(to: 1)
+        gate.finish()
+        #expect(gate.tryStart(now: 1, earliestAfterLastStart: noGap) == .waitForSlot)
+        gate.finish()
+        #expect(gate.tryStart(now: 2, earliestAfterLastStart: noGap) == .waitForSlot)
+        gate.finish()
+        #expect(gate.tryStart(now: 3, earliestAfterLastStart: noGap) == .start)
+        gate.limit(to: 0)
+        #expect(gate.concurrency == 1, "every replica keeps at least one request per host")
+    }
+}
+
+@Suite struct LiveOwnersTests {
+    @Test func theCapIsSharedRoundedDownButNeverBelowOne() {
+        #expect(LiveOwners(count: 1).share(of: 2) == 2)
+        #expect(LiveOwners(count: 2).share(of: 2) == 1)
+        #expect(LiveOwners(count: 3).share(of: 2) == 1)
+        #expect(LiveOwners(count: 3).share(of: 256) == 85)
+        #expect(LiveOwners(count: 0).count == 1)
+        #expect(LiveOwners(count: -5).share(of: 4) == 4)
+    }
+}
+
+@Suite struct HostLimiterShareTests {
+    /// A request waiting for a slot starts as soon as a larger share
+    /// (another poller left) makes room for it.
+    @Test func aLargerShareStartsWaitingRequests() async throws {
+        let limiter = HostLimiter(concurrency: 2, minimumGap: .zero)
+        limiter.share(among: LiveOwners(count: 2))
+        #expect(limiter.concurrency == 1)
+        #expect(await limiter.acquire(host: "origin:80") == .granted)
+        let waiting = Task { await limiter.acquire(host: "origin:80") }
+        try await Task.sleep(for: .milliseconds(50))
+        limiter.share(among: LiveOwners(count: 1))
+        #expect(await waiting.value == .granted)
+        #expect(limiter.concurrency == 2)
+        limiter.close()
     }
 }
 

@@ -105,6 +105,30 @@ import TidingsPostgres
         #expect(script.requests.contains { $0.path.hasPrefix("/landing/") })
     }
 
+    /// `TIDINGS_HOST_CONCURRENCY` is the deployment's: two pollers on one
+    /// database take a share of 1 each once their heartbeats have counted
+    /// each other, so together they never exceed 2 at the origin, and the
+    /// one left takes the whole cap back when the other stops.
+    @Test func twoPollersShareThePerHostCap() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try Self.slowOrigin(script)
+        defer { origin.stop(); context.close() }
+        // Small claims, so both pollers hold some of the targets.
+        let first = try context.poller(concurrency: 16) { $0.hostConcurrency = 2; $0.claimBatchSize = 2 }
+        let second = try context.poller(concurrency: 16) { $0.hostConcurrency = 2; $0.claimBatchSize = 2 }
+        defer { first.shutdown(); second.shutdown() }
+        #expect(try await eventually(timeout: .seconds(10)) { first.hostConcurrency == 1 && second.hostConcurrency == 1 })
+
+        let user = try context.user()
+        for page in 0..<24 { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(page)") }
+        #expect(try await eventually { script.requests.count >= 24 })
+        #expect(script.maximumActive <= 2, "the origin saw \(script.maximumActive) requests at once")
+
+        second.shutdown()
+        #expect(try await eventually(timeout: .seconds(10)) { first.hostConcurrency == 2 })
+    }
+
     @Test func hostMinimumGapSpacesRequestStarts() async throws {
         let context = try PollerTestContext()
         let script = OriginScript()

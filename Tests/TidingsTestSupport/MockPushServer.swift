@@ -82,9 +82,16 @@ package final class MockPushServer: Sendable {
         }
     }
 
+    /// Closes the mock's standard input, which ends it; one that has not
+    /// exited 10 s later is killed, so a stuck mock cannot hold up a test.
     package func stop() {
         control.shutdown()
         try? input.close()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -151,6 +151,7 @@ package struct CheckStore: Sendable {
                 etag = CASE WHEN r.replace_validators THEN r.etag ELSE t.etag END,
                 last_modified = CASE WHEN r.replace_validators THEN r.last_modified ELSE t.last_modified END,
                 last_version = CASE WHEN r.replace_version THEN r.version ELSE t.last_version END,
+                body_sha256 = CASE WHEN r.replace_body_sha256 THEN r.body_sha256 ELSE t.body_sha256 END,
                 checks_since_full = CASE WHEN r.unconditional THEN 0 ELSE t.checks_since_full + 1 END,
                 content_changed_at = CASE WHEN r.content_changed THEN to_timestamp(r.checked_at) ELSE t.content_changed_at END,
                 last_body_size = coalesce(r.body_size, t.last_body_size),
@@ -161,6 +162,7 @@ package struct CheckStore: Sendable {
             FROM jsonb_to_recordset(\(JSONRows.text(rows))::jsonb) AS r(
                 id uuid, checked_at double precision, next_check_at double precision, status integer, error text,
                 replace_validators boolean, etag text, last_modified text, replace_version boolean, version text,
+                replace_body_sha256 boolean, body_sha256 text,
                 unconditional boolean, content_changed boolean, body_size bigint, requests bigint, not_modified bigint,
                 bytes_received bigint, bytes_saved bigint)
             WHERE t.id = r.id AND t.lease_owner = \(owner)
@@ -172,7 +174,7 @@ package struct CheckStore: Sendable {
     private static let targetColumns = """
         t.id, t.url, t.headers::text AS headers, t.secrets_sealed, t.etag, t.last_modified, t.version_url, t.version_pointer,
         t.version_headers::text AS version_headers, t.last_version, t.checks_since_full, t.interval_seconds, t.consecutive_failures, t.last_body_size,
-        t.max_interval_seconds, t.content_changed_at
+        t.body_sha256, t.max_interval_seconds, t.content_changed_at
         """
 
     private static func target(from row: PostgresRow) throws -> ClaimedTarget {
@@ -193,6 +195,7 @@ package struct CheckStore: Sendable {
             contentChangedAt: try row.decode("content_changed_at"),
             consecutiveFailures: try row.decode("consecutive_failures"),
             lastBodySize: try row.decode("last_body_size"),
+            bodySHA256: try row.decode("body_sha256"),
             watches: []
         )
     }
@@ -201,7 +204,7 @@ package struct CheckStore: Sendable {
         guard !targets.isEmpty else { return [] }
         let rows = try connection.query("""
             SELECT id, user_id, target_id, extract::text AS extract, content_hash, state, paused,
-                   last_check_result, consecutive_failures, last_checked_at IS NOT NULL AS was_checked
+                   last_check_result, consecutive_failures, last_checked_at IS NOT NULL AS was_checked, quiet_rebaseline
             FROM watches WHERE target_id = ANY(\(PostgresArrayLiteral.make(targets.map(\.id)))::uuid[])
             """)
         var byTarget: [UUID: [TargetWatch]] = [:]
@@ -217,7 +220,8 @@ package struct CheckStore: Sendable {
                 paused: try row.decode("paused"),
                 lastCheckResult: (try row.decode("last_check_result", as: String?.self)).flatMap(CheckResult.init(rawValue:)),
                 consecutiveFailures: try row.decode("consecutive_failures"),
-                wasChecked: try row.decode("was_checked")
+                wasChecked: try row.decode("was_checked"),
+                quietRebaseline: try row.decode("quiet_rebaseline")
             )
             byTarget[try row.decode("target_id"), default: []].append(watch)
         }
@@ -251,6 +255,8 @@ package struct CheckStore: Sendable {
         let lastModified: String?
         let replaceVersion: Bool
         let version: String?
+        let replaceBodySHA256: Bool
+        let bodySHA256: String?
         let unconditional: Bool
         let contentChanged: Bool
         let bodySize: Int?
@@ -273,6 +279,10 @@ package struct CheckStore: Sendable {
             case .keep: (replaceVersion, version) = (false, nil)
             case .replace(let value): (replaceVersion, version) = (true, value)
             }
+            switch record.bodySHA256 {
+            case .keep: (replaceBodySHA256, bodySHA256) = (false, nil)
+            case .replace(let value): (replaceBodySHA256, bodySHA256) = (true, value)
+            }
             unconditional = record.wasUnconditional
             contentChanged = record.contentChanged
             bodySize = record.fullBodySize
@@ -293,6 +303,8 @@ package struct CheckStore: Sendable {
             row.field("last_modified", lastModified)
             row.field("replace_version", replaceVersion)
             row.field("version", version)
+            row.field("replace_body_sha256", replaceBodySHA256)
+            row.field("body_sha256", bodySHA256)
             row.field("unconditional", unconditional)
             row.field("content_changed", contentChanged)
             row.field("body_size", bodySize)

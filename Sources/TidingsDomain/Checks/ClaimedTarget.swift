@@ -29,6 +29,9 @@ package struct ClaimedTarget: Sendable {
     package let consecutiveFailures: Int
     /// Wire size of the last full response, for the bytes-saved estimate.
     package let lastBodySize: Int?
+    /// SHA-256 (hex) of the last full body every watch extracted from
+    /// (decision 0027), nil when there is none.
+    package let bodySHA256: String?
     package internal(set) var watches: [TargetWatch]
 }
 

@@ -17,6 +17,9 @@ package struct TargetCheckRecord: Sendable {
     package var error: String?
     package var validators: Stored<(etag: String?, lastModified: String?)>
     package var version: Stored<String?>
+    /// SHA-256 of a full body, stored only when every watch stored what it
+    /// extracted from that body (the rule of the validators).
+    package var bodySHA256: Stored<String?>
     /// Requests sent, 304 answers and wire bytes of this check.
     package var requests: Int
     package var notModified: Int
@@ -36,6 +39,7 @@ package struct TargetCheckRecord: Sendable {
         self.nextCheckAt = nextCheckAt
         self.validators = .keep
         self.version = .keep
+        self.bodySHA256 = .keep
         self.requests = 0
         self.notModified = 0
         self.bytesReceived = 0

@@ -17,6 +17,8 @@ package struct TargetWatch: Sendable {
     package let lastCheckResult: CheckResult?
     package let consecutiveFailures: Int
     package let wasChecked: Bool
+    /// The next content recorded is a quiet new baseline (migration 0023).
+    package let quietRebaseline: Bool
 
     /// Whether the row already records a clean check with `result` (the
     /// target row carries the check's time).

@@ -41,7 +41,7 @@ package struct WatchCheckRecord: Sendable {
     /// failure count to raise, a state to leave) rather than the batch.
     package var isEventful: Bool {
         switch kind {
-        case .content(let content): content.hash != watch.contentHash || watch.state != .ok
+        case .content(let content): content.hash != watch.contentHash || watch.state != .ok || watch.quietRebaseline
         case .quiet: watch.state != .ok
         case .failed: true
         }

@@ -192,13 +192,21 @@ extension DeliveryStore {
     @discardableResult
     package func releaseLeases(owner: String) throws -> Int {
         try database.withConnection { connection in
-            let released = try connection.execute("""
-                UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
-                WHERE lease_owner = \(owner)
-                """)
-            if released > 0 { try Self.notifyDispatchers(on: connection) }
-            return released
+            try Self.releaseLeases(of: [owner], on: connection)
         }
+    }
+
+    /// Frees the deliveries leased by `owners` (this process, or dead ones
+    /// the heartbeat reaped) and wakes the dispatchers when any were freed.
+    /// `lease_owner IS NOT NULL` lets the small partial lease index
+    /// (`deliveries_leased_idx`) find the leased rows.
+    static func releaseLeases(of owners: [String], on connection: PostgresConnection) throws -> Int {
+        let released = try connection.execute("""
+            UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+            WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(owners))::text[])
+            """)
+        if released > 0 { try notifyDispatchers(on: connection) }
+        return released
     }
 
     /// Deletes up to `batchSize` events older than `retention` (their

@@ -17,7 +17,8 @@ import TidingsSynchronization
 /// its row was reaped while it lived (a stall longer than its `deadAfter`):
 /// its leases were freed and may already be someone else's, so it must
 /// forget what it holds but has not started. The owner registers again
-/// afterwards.
+/// afterwards. Each beat also counts the live owners of the same kind,
+/// and `onOwners` hears when that count changes (`LiveOwners`).
 package final class LeaseHeartbeat: Sendable {
     package let owner: String
     private let holds: LeaseOwnerStore.Holds
@@ -46,12 +47,14 @@ package final class LeaseHeartbeat: Sendable {
         liveness.withLock { $0.deadAfter }
     }
 
-    /// Starts beating; `onAlive` and `onReaped` run on the heartbeat's thread.
+    /// Starts beating; `onAlive`, `onReaped` and `onOwners` run on the
+    /// heartbeat's thread.
     package func start(
         onAlive: @escaping @Sendable (ContinuousClock.Instant) -> Void = { _ in },
-        onReaped: @escaping @Sendable () -> Void = {}
+        onReaped: @escaping @Sendable () -> Void = {},
+        onOwners: @escaping @Sendable (LiveOwners) -> Void = { _ in }
     ) {
-        loop.start { [self] in run(onAlive: onAlive, onReaped: onReaped) }
+        loop.start { [self] in run(onAlive: onAlive, onReaped: onReaped, onOwners: onOwners) }
     }
 
     /// Stops beating and deletes the owner's row: call after the owner has
@@ -65,25 +68,42 @@ package final class LeaseHeartbeat: Sendable {
         }
     }
 
-    private func run(onAlive: @Sendable (ContinuousClock.Instant) -> Void, onReaped: @Sendable () -> Void) {
+    private func run(
+        onAlive: @Sendable (ContinuousClock.Instant) -> Void,
+        onReaped: @Sendable () -> Void,
+        onOwners: @Sendable (LiveOwners) -> Void
+    ) {
         var registered = false
+        var owners = LiveOwners(count: 1)
         var failing = false
         let deadAfter = liveness.withLock { $0.deadAfter }
         while !loop.isStopping {
             let sentAt = ContinuousClock.now
             do {
-                if registered, try !store.beat(owner: owner) {
-                    registered = false
-                    liveness.withLock { $0.reaped() }
-                    logger.warning("this process's leases were freed by another after its heartbeat stalled; it forgets what it had not started", metadata: [
-                        "lease.owner": owner,
-                    ])
-                    onReaped()
-                    continue
-                }
-                if !registered {
-                    try store.register(owner: owner, holds: holds, deadAfter: deadAfter)
+                let counted: LiveOwners
+                if registered {
+                    guard let beaten = try store.beat(owner: owner, holds: holds) else {
+                        registered = false
+                        liveness.withLock { $0.reaped() }
+                        logger.warning("this process's leases were freed by another after its heartbeat stalled; it forgets what it had not started", metadata: [
+                            "lease.owner": owner,
+                        ])
+                        onReaped()
+                        continue
+                    }
+                    counted = beaten
+                } else {
+                    counted = try store.register(owner: owner, holds: holds, deadAfter: deadAfter)
                     registered = true
+                }
+                if counted != owners {
+                    logger.notice("lease owners of this kind changed; per-host caps are shared among them", metadata: [
+                        "lease.holds": holds.rawValue,
+                        "lease.owners_before": String(owners.count),
+                        "lease.owners": String(counted.count),
+                    ])
+                    owners = counted
+                    onOwners(counted)
                 }
                 let startBy = liveness.withLock { liveness in
                     liveness.confirmed(sentAt: sentAt)

@@ -25,23 +25,43 @@ package struct LeaseOwnerStore: Sendable {
         self.database = database
     }
 
-    /// Adds (or renews) `owner`'s row; its beat is now.
-    package func register(owner: String, holds: Holds, deadAfter: Duration) throws {
+    /// Adds (or renews) `owner`'s row; its beat is now. Returns the live
+    /// owners holding `holds`, this one included (`LiveOwners`).
+    package func register(owner: String, holds: Holds, deadAfter: Duration) throws -> LiveOwners {
         try database.withConnection { connection in
-            _ = try connection.execute("""
-                INSERT INTO lease_owners (owner, holds, dead_after)
-                VALUES (\(owner), \(holds.rawValue), \(max(deadAfter, .zero))::interval)
-                ON CONFLICT (owner) DO UPDATE
-                SET heartbeat_at = now(), holds = EXCLUDED.holds, dead_after = EXCLUDED.dead_after
-                """)
+            let row = try connection.query("""
+                WITH registered AS (
+                    INSERT INTO lease_owners (owner, holds, dead_after)
+                    VALUES (\(owner), \(holds.rawValue), \(max(deadAfter, .zero))::interval)
+                    ON CONFLICT (owner) DO UPDATE
+                    SET heartbeat_at = now(), holds = EXCLUDED.holds, dead_after = EXCLUDED.dead_after
+                    RETURNING owner
+                )
+                SELECT (SELECT count(*) FROM lease_owners
+                        WHERE holds = \(holds.rawValue) AND owner <> \(owner) AND heartbeat_at >= now() - dead_after) AS others
+                FROM registered
+                """).first
+            return LiveOwners(count: 1 + (try row?.decode("others", as: Int.self) ?? 0))
         }
     }
 
-    /// Moves `owner`'s beat to now. False when its row is gone: another
-    /// process found it dead and freed its leases.
-    package func beat(owner: String) throws -> Bool {
+    /// Moves `owner`'s beat to now and counts the live owners holding
+    /// `holds`, this one included. Nil when its row is gone: another process
+    /// found it dead and freed its leases. An owner counts as live until it
+    /// could be reaped (`dead_after`), so a replica that just died still
+    /// takes its share for a few seconds: the shares err on the small side.
+    package func beat(owner: String, holds: Holds) throws -> LiveOwners? {
         try database.withConnection { connection in
-            try connection.execute("UPDATE lease_owners SET heartbeat_at = now() WHERE owner = \(owner)") == 1
+            // The count reads the snapshot from before the UPDATE, so this
+            // owner is left out of it and added after.
+            let row = try connection.query("""
+                WITH beat AS (UPDATE lease_owners SET heartbeat_at = now() WHERE owner = \(owner) RETURNING owner)
+                SELECT (SELECT count(*) FROM beat) AS beaten,
+                       (SELECT count(*) FROM lease_owners
+                        WHERE holds = \(holds.rawValue) AND owner <> \(owner) AND heartbeat_at >= now() - dead_after) AS others
+                """).first
+            guard let row, try row.decode("beaten", as: Int.self) == 1 else { return nil }
+            return LiveOwners(count: 1 + (try row.decode("others", as: Int.self)))
         }
     }
 
@@ -68,20 +88,10 @@ package struct LeaseOwnerStore: Sendable {
                 }
             }
             if !pushOwners.isEmpty {
-                reaped.pushes = try connection.execute("""
-                    UPDATE pushes SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now(), updated_at = now()
-                    WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(pushOwners))::text[])
-                    """)
-                if reaped.pushes > 0 { try PushStore.notifyDispatchers(on: connection) }
+                reaped.pushes = try PushStore.releaseLeases(of: pushOwners, on: connection)
             }
             if !deliveryOwners.isEmpty {
-                // `lease_owner IS NOT NULL` lets the small partial lease index
-                // (deliveries_leased_idx) find the leased rows.
-                reaped.deliveries = try connection.execute("""
-                    UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
-                    WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(deliveryOwners))::text[])
-                    """)
-                if reaped.deliveries > 0 { try DeliveryStore.notifyDispatchers(on: connection) }
+                reaped.deliveries = try DeliveryStore.releaseLeases(of: deliveryOwners, on: connection)
             }
             if !targetOwners.isEmpty {
                 // No index on targets.lease_owner (claims stay HOT updates): a

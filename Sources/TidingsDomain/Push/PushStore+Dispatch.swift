@@ -153,13 +153,20 @@ extension PushStore {
     @discardableResult
     package func releaseLeases(owner: String) throws -> Int {
         try database.withConnection { connection in
-            let released = try connection.execute("""
-                UPDATE pushes SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now(), updated_at = now()
-                WHERE lease_owner = \(owner)
-                """)
-            if released > 0 { try Self.notifyDispatchers(on: connection) }
-            return released
+            try Self.releaseLeases(of: [owner], on: connection)
         }
+    }
+
+    /// Frees the pushes leased by `owners` (this process at shutdown, or
+    /// dead ones the heartbeat reaped), due at once, and wakes the
+    /// dispatchers when any were freed.
+    static func releaseLeases(of owners: [String], on connection: PostgresConnection) throws -> Int {
+        let released = try connection.execute("""
+            UPDATE pushes SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now(), updated_at = now()
+            WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(owners))::text[])
+            """)
+        if released > 0 { try notifyDispatchers(on: connection) }
+        return released
     }
 
     /// Time until the earliest pending push is due (zero when one is due

@@ -1,9 +1,9 @@
 /// The JSON shape shared by the API and the `watches.extract` column:
-/// `{"css": "..."}`, `{"xpath": "..."}` or `{"json_pointer": "..."}`, plus
-/// `"ignore": [...]`.
+/// `{"css": "..."}`, `{"xpath": "..."}`, `{"json_pointer": "..."}` or
+/// `{"raw": true}`, plus `"ignore": [...]`.
 extension ExtractionRule: Codable {
     package enum CodingKeys: String, CodingKey {
-        case css, xpath, ignore
+        case css, xpath, ignore, raw
         case jsonPointer = "json_pointer"
     }
 
@@ -13,6 +13,8 @@ extension ExtractionRule: Codable {
             selector = .css(css)
         } else if let xpath = try container.decodeIfPresent(String.self, forKey: .xpath) {
             selector = .xpath(xpath)
+        } else if try container.decodeIfPresent(Bool.self, forKey: .raw) == true {
+            selector = .raw
         } else {
             selector = .jsonPointer(try container.decode(String.self, forKey: .jsonPointer))
         }
@@ -25,6 +27,7 @@ extension ExtractionRule: Codable {
         case .css(let css): try container.encode(css, forKey: .css)
         case .xpath(let xpath): try container.encode(xpath, forKey: .xpath)
         case .jsonPointer(let pointer): try container.encode(pointer, forKey: .jsonPointer)
+        case .raw: try container.encode(true, forKey: .raw)
         }
         try container.encode(ignorePatterns, forKey: .ignore)
     }

@@ -1,10 +1,14 @@
 import TidingsExtraction
 
 /// Which part of a response a watch compares: the element a CSS selector or
-/// XPath picks in HTML, or the value a JSON pointer picks in JSON, with the
-/// matches of `ignorePatterns` (regular expressions) removed before hashing.
+/// XPath picks in HTML, the value a JSON pointer picks in JSON, or the raw
+/// body, with the matches of `ignorePatterns` (regular expressions) removed
+/// before hashing. A watch without a rule compares readable text
+/// (decision 0027).
 package struct ExtractionRule: Sendable, Equatable {
     package enum Selector: Sendable, Equatable {
+        /// The whole body, markup and scripts included, on one line.
+        case raw
         case css(String)
         case xpath(String)
         case jsonPointer(String)

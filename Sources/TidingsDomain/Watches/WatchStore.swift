@@ -211,7 +211,8 @@ package struct WatchStore: Sendable {
 
     private static func requireFullFetch(targetID: UUID, on connection: PostgresConnection) throws {
         try connection.execute("""
-            UPDATE targets SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(next_check_at, now())
+            UPDATE targets SET etag = NULL, last_modified = NULL, last_version = NULL, body_sha256 = NULL,
+                next_check_at = least(next_check_at, now())
             WHERE id = \(targetID)
             """)
     }

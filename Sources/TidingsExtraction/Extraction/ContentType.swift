@@ -1,5 +1,11 @@
 /// The parts of a `Content-Type` header value extraction needs.
 enum ContentType {
+    /// The media type, lower case and without parameters ("" for none).
+    static func mediaType(in contentType: String?) -> String {
+        guard let contentType, let type = contentType.split(separator: ";", omittingEmptySubsequences: false).first else { return "" }
+        return String(type.trimmingWhitespace).lowercased()
+    }
+
     /// The `charset` parameter, unquoted, or nil.
     static func charset(in contentType: String?) -> String? {
         guard let contentType else { return nil }

@@ -6,10 +6,15 @@ import TidingsSynchronization
 /// with XPath 1.0 or the supported CSS subset.
 ///
 /// Not `Sendable`: libxml2 documents must not be evaluated from two threads
-/// at once. Parse, query and drop it within one call.
+/// at once. One thread at a time may use it (`ResponseContent` hands it on
+/// between the sequential extraction jobs of one response).
 package final class HTMLDocument {
-    private let document: xmlDocPtr
+    let document: xmlDocPtr
     private let budget: ExtractionBudget
+    /// Whether the page is within the node limit, known once the first
+    /// XPath evaluation asked: readable text walks the tree once, in
+    /// linear time, and is not held to it.
+    private var nodeLimit: Result<Void, ExtractionError>?
 
     /// Parses `bytes`. `encoding` (e.g. the charset of a `Content-Type`
     /// header) overrides any `<meta charset>`; without it libxml2 honours a
@@ -50,7 +55,6 @@ package final class HTMLDocument {
             throw ExtractionError(code: .unparsableHTML, message: "libxml2 could not build a document")
         }
         document = parsed
-        try checkNodeCount()
         try budget.checkTime(during: "parsing HTML")
     }
 
@@ -60,6 +64,11 @@ package final class HTMLDocument {
     /// operations, so its uninterruptible work grows with the square of the
     /// number of nodes the sets can hold.
     private func checkNodeCount() throws {
+        if nodeLimit == nil { nodeLimit = Result { () throws(ExtractionError) in try countNodes() } }
+        try nodeLimit?.get()
+    }
+
+    private func countNodes() throws(ExtractionError) {
         let limit = budget.limits.documentNodeLimit
         var count = 0
         // Depth-first walk without recursion: children, else the next
@@ -101,7 +110,15 @@ package final class HTMLDocument {
     /// node in document order, or the single string, number or boolean an
     /// expression such as `string(//h1)` or `count(//li)` returns.
     package func xpath(_ expression: String) throws -> [String] {
+        try xpath(expression, budget: budget, readable: false)
+    }
+
+    /// `xpath(_:)` within `budget` (a rule's own, on a shared document);
+    /// `readable` gives matched elements as their visible text
+    /// (`appendVisibleText`) rather than all the text inside them.
+    func xpath(_ expression: String, budget: ExtractionBudget, readable: Bool) throws -> [String] {
         LibXML2.prepareCurrentThread()
+        try checkNodeCount()
         guard let context = xmlXPathNewContext(document) else {
             throw ExtractionError(code: .invalidXPath, message: "libxml2 could not create an XPath context")
         }
@@ -136,10 +153,10 @@ package final class HTMLDocument {
         defer { xmlXPathFreeObject(result) }
         switch result.pointee.type {
         case XPATH_NODESET:
-            return try textContents(of: result.pointee.nodesetval)
+            return try textContents(of: result.pointee.nodesetval, budget: budget, readable: readable)
         case XPATH_STRING:
             let text = result.pointee.stringval.map { String(cString: $0) } ?? ""
-            try checkTextSize(text.utf8.count)
+            try Self.checkTextSize(text.utf8.count, budget: budget)
             return [text]
         case XPATH_NUMBER:
             return [XPathNumber.render(result.pointee.floatval)]
@@ -156,10 +173,15 @@ package final class HTMLDocument {
         try xpath(CSSSelectorTranslator.xpath(for: selector))
     }
 
+    /// `css(_:)` within `budget`, elements as visible text when `readable`.
+    func css(_ selector: String, budget: ExtractionBudget, readable: Bool) throws -> [String] {
+        try xpath(CSSSelectorTranslator.xpath(for: selector), budget: budget, readable: readable)
+    }
+
     /// The text of each node. Nested nodes repeat their descendants' text
     /// (`//*` on deep markup), so the total is capped and the deadline is
     /// checked between nodes.
-    private func textContents(of nodes: xmlNodeSetPtr?) throws -> [String] {
+    private func textContents(of nodes: xmlNodeSetPtr?, budget: ExtractionBudget, readable: Bool) throws -> [String] {
         guard let nodes, nodes.pointee.nodeNr > 0, let table = nodes.pointee.nodeTab else { return [] }
         // One buffer reused for every node: xmlNodeGetContent would hand
         // back memory that must go to xmlFree, a C global Swift 6 rejects.
@@ -172,6 +194,13 @@ package final class HTMLDocument {
         texts.reserveCapacity(Int(nodes.pointee.nodeNr))
         for index in 0..<Int(nodes.pointee.nodeNr) {
             try budget.checkTime(during: "reading the text of matched nodes")
+            if readable, let node = table[index], Self.hasVisibleText(node) {
+                var text: [UInt8] = []
+                try appendVisibleText(of: node, to: &text, alreadyCounted: total, budget: budget)
+                total += text.count
+                texts.append(String(decoding: text, as: UTF8.self))
+                continue
+            }
             xmlBufferEmpty(buffer)
             guard let node = table[index], xmlNodeBufGetContent(buffer, node) == 0,
                   let content = xmlBufferContent(buffer) else {
@@ -180,13 +209,13 @@ package final class HTMLDocument {
             }
             let bytes = UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(buffer)))
             total += bytes.count
-            try checkTextSize(total)
+            try Self.checkTextSize(total, budget: budget)
             texts.append(String(decoding: bytes, as: UTF8.self))
         }
         return texts
     }
 
-    private func checkTextSize(_ bytes: Int) throws {
+    static func checkTextSize(_ bytes: Int, budget: ExtractionBudget) throws {
         let limit = budget.limits.textByteLimit
         if bytes > limit {
             throw ExtractionError(code: .textTooLarge, message: "the selected text is larger than \(limit) bytes")

@@ -69,45 +69,30 @@ package final class APNsClient: Sendable {
             completion(.failed(reason: "APNs: \(error.message)"))
             return
         }
-        var request = HTTPClientRequest(
+        http.postPush(
             url: "\(baseURL)/3/device/\(push.token.lowercased())",
-            method: "POST",
             headers: push.headers(topic: appID, providerToken: token),
-            body: push.payload
+            body: push.payload,
+            timeout: timeout,
+            service: "APNs",
+            read: { [self] response in
+                APNsAnswer.read(
+                    status: response.status,
+                    headers: response.headers,
+                    body: response.body,
+                    truncated: response.isBodyTruncated,
+                    sentID: push.id?.uuidString,
+                    now: now(),
+                    longestRetryAfter: longestRetryAfter
+                )
+            },
+            retryWithNewCredential: { [self] in
+                guard !isRetry, providerToken.rejected(token) else { return false }
+                attempt(push, isRetry: true, completion: completion)
+                return true
+            },
+            completion: completion
         )
-        request.timeout = timeout
-        request.followRedirects = false
-        request.maxResponseSize = PushAnswerBody.maximumSize
-        request.truncatesResponseBody = true
-        http.execute(request) { [self] result in
-            let response: HTTPClientResponse
-            switch result {
-            case .failure(let error):
-                completion(PushResult(transportError: error, service: "APNs"))
-                return
-            case .success(let answer):
-                response = answer
-            }
-            let reading = APNsAnswer.read(
-                status: response.status,
-                headers: response.headers,
-                body: response.body,
-                truncated: response.isBodyTruncated,
-                sentID: push.id?.uuidString,
-                now: now(),
-                longestRetryAfter: longestRetryAfter
-            )
-            switch reading {
-            case .result(let outcome):
-                completion(outcome)
-            case .credentialRejected(let ifRepeated):
-                if !isRetry && providerToken.rejected(token) {
-                    attempt(push, isRetry: true, completion: completion)
-                } else {
-                    completion(ifRepeated)
-                }
-            }
-        }
     }
 
     private static func isBundleIDByte(_ byte: UInt8) -> Bool {

@@ -67,43 +67,28 @@ package final class FCMClient: Sendable {
     }
 
     private func post(body: [UInt8], token: String, isRetry: Bool, completion: @escaping @Sendable (PushResult) -> Void) {
-        var request = HTTPClientRequest(
+        http.postPush(
             url: url,
-            method: "POST",
             headers: [("authorization", "Bearer \(token)"), ("content-type", "application/json")],
-            body: body
+            body: body,
+            timeout: timeout,
+            service: "FCM",
+            read: { [self] response in
+                FCMAnswer.read(
+                    status: response.status,
+                    headers: response.headers,
+                    body: response.body,
+                    truncated: response.isBodyTruncated,
+                    now: now(),
+                    longestRetryAfter: longestRetryAfter
+                )
+            },
+            retryWithNewCredential: { [self] in
+                guard !isRetry, accessToken.rejected(token) else { return false }
+                attempt(body: body, isRetry: true, completion: completion)
+                return true
+            },
+            completion: completion
         )
-        request.timeout = timeout
-        request.followRedirects = false
-        request.maxResponseSize = PushAnswerBody.maximumSize
-        request.truncatesResponseBody = true
-        http.execute(request) { [self] result in
-            let response: HTTPClientResponse
-            switch result {
-            case .failure(let error):
-                completion(PushResult(transportError: error, service: "FCM"))
-                return
-            case .success(let answer):
-                response = answer
-            }
-            let reading = FCMAnswer.read(
-                status: response.status,
-                headers: response.headers,
-                body: response.body,
-                truncated: response.isBodyTruncated,
-                now: now(),
-                longestRetryAfter: longestRetryAfter
-            )
-            switch reading {
-            case .result(let outcome):
-                completion(outcome)
-            case .credentialRejected(let ifRepeated):
-                if !isRetry && accessToken.rejected(token) {
-                    attempt(body: body, isRetry: true, completion: completion)
-                } else {
-                    completion(ifRepeated)
-                }
-            }
-        }
     }
 }

@@ -235,6 +235,27 @@ import TidingsPostgres
         #expect(try target.decode("due", as: Bool.self))
     }
 
+    /// `{"raw": true}` compares the whole body as it is (decision 0027);
+    /// it reads back as written, and a watch can move to it and back.
+    @Test func theRawRuleRoundTrips() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+        let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "extract": ["raw": true, "ignore": ["nonce=\\w+"]]])
+        let extract = try #require(watch["extract"] as? [String: Any])
+        #expect(extract["raw"] as? Bool == true)
+        #expect(extract["ignore"] as? [String] == ["nonce=\\w+"])
+        #expect(extract.count == 2)
+        let id = try #require(watch["id"] as? String)
+        let stored = try server.application.database.query("SELECT extract::text AS e FROM watches")[0].decode("e", as: String.self)
+        #expect(stored == #"{"raw": true, "ignore": ["nonce=\\w+"]}"#)
+
+        let readable = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["extract": NSNull()])
+        #expect(try readable.object()["extract"] is NSNull, "no rule: the readable default")
+        let raw = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["extract": ["raw": true]])
+        #expect((try raw.object()["extract"] as? [String: Any])?["raw"] as? Bool == true)
+    }
+
     @Test func anotherUsersWatchIsNotFoundEverywhere() async throws {
         let server = try APITestServer()
         defer { server.shutdown() }

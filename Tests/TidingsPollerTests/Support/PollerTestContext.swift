@@ -72,6 +72,7 @@ final class PollerTestContext: Sendable {
         allowPrivateTargets: Bool = true,
         allowedAddresses: Set<IPAddress> = [],
         maxResponseSize: Int = 1 << 20,
+        metrics: MetricsRegistry = MetricsRegistry(),
         _ configure: (inout PollerConfiguration) -> Void = { _ in }
     ) throws -> Poller {
         var configuration = PollerConfiguration()
@@ -87,7 +88,7 @@ final class PollerTestContext: Sendable {
             database: database,
             secrets: secrets,
             logger: Logger(label: "poller", logLevel: .info, sink: logSink),
-            metrics: MetricsRegistry()
+            metrics: metrics
         )
         poller.start()
         return poller

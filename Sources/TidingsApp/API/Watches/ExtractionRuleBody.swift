@@ -1,8 +1,9 @@
 import TidingsDomain
 import TidingsHTTPServer
 
-/// `extract` in a watch body: exactly one of `css`, `xpath`, `json_pointer`,
-/// and up to 20 `ignore` regular expressions, each compiled to check it.
+/// `extract` in a watch body: exactly one of `css`, `xpath`, `json_pointer`
+/// or `raw` (which must be `true`), and up to 20 `ignore` regular
+/// expressions, each compiled to check it.
 struct ExtractionRuleBody: Decodable {
     let rule: ExtractionRule
 
@@ -11,18 +12,25 @@ struct ExtractionRuleBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let selectors: [(CodingKeys, String)] = try [CodingKeys.css, .xpath, .jsonPointer].compactMap { key in
+        var selectors: [(CodingKeys, String)] = try [CodingKeys.css, .xpath, .jsonPointer].compactMap { key in
             try container.decodeUnlessAbsent(String.self, forKey: key).map { (key, $0) }
+        }
+        if let raw = try container.decodeUnlessAbsent(Bool.self, forKey: .raw) {
+            guard raw else { throw container.fieldProblem(.raw, "must be true (leave extract out, or null, for the readable default)") }
+            guard selectors.isEmpty else { throw container.fieldProblem(.raw, "cannot be combined with css, xpath or json_pointer") }
+            selectors.append((.raw, ""))
         }
         guard selectors.count == 1, let (key, value) = selectors.first else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath,
                 debugDescription: "selector count",
-                underlyingError: FieldProblem("must have exactly one of css, xpath or json_pointer")
+                underlyingError: FieldProblem("must have exactly one of css, xpath, json_pointer or raw")
             ))
         }
         let selector: ExtractionRule.Selector
         switch key {
+        case .raw:
+            selector = .raw
         case .jsonPointer:
             try WatchValidation.jsonPointer(value, key: key, in: container)
             selector = .jsonPointer(value)

@@ -158,6 +158,11 @@ extension WatchRepresentation: JSONWritable {
             writer.value(rule.ignorePatterns)
             writer.key("xpath")
             writer.value(xpath)
+        case .raw:
+            writer.key("ignore")
+            writer.value(rule.ignorePatterns)
+            writer.key("raw")
+            writer.value(true)
         }
         writer.endObject()
     }
