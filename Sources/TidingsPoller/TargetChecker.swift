@@ -75,7 +75,7 @@ struct TargetChecker: Sendable {
                 if !unconditional, let newVersion, newVersion == target.lastVersion {
                     record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived - response.headerBytesReceived, 0)
                     record.httpStatus = response.status
-                    record.nextCheckAt = nextAfterSuccess(target)
+                    record.nextCheckAt = nextAfterSuccess(target, response: response, changed: false)
                     return CheckOutcome(
                         target: target,
                         record: record,
@@ -103,7 +103,7 @@ struct TargetChecker: Sendable {
             if response.status == 304 {
                 record.notModified = 1
                 record.bytesSaved += max((target.lastBodySize ?? 0) - response.bytesReceived - response.headerBytesReceived, 0)
-                record.nextCheckAt = nextAfterSuccess(target)
+                record.nextCheckAt = nextAfterSuccess(target, response: response, changed: false)
                 return CheckOutcome(
                     target: target,
                     record: record,
@@ -178,7 +178,16 @@ struct TargetChecker: Sendable {
         record.bodySHA256 = .replace(allStored ? bodyHash : nil)
         record.fullBodySize = response.bytesReceived + response.headerBytesReceived
         record.wasUnconditional = unconditional || (target.etag == nil && target.lastModified == nil)
-        record.nextCheckAt = nextAfterSuccess(target)
+        // A baseline (no stored hash) or a quiet re-baseline is no change;
+        // `record_changes` decides the same way.
+        record.contentChanged = watches.contains { result in
+            if case .content(let content) = result.kind, let stored = result.watch.contentHash, !result.watch.quietRebaseline {
+                content.hash != stored
+            } else {
+                false
+            }
+        }
+        record.nextCheckAt = nextAfterSuccess(target, response: response, changed: record.contentChanged)
         return CheckOutcome(target: target, record: record, watches: watches, summary: .fetched)
     }
 
@@ -239,8 +248,18 @@ struct TargetChecker: Sendable {
         CheckOutcome(target: target, record: record, watches: [], summary: .failed, abandoned: true)
     }
 
-    private func nextAfterSuccess(_ target: ClaimedTarget) -> Date {
-        schedule.afterSuccess(now: Date(), intervalSeconds: target.intervalSeconds, random: Double.random(in: 0...1))
+    /// Backs off while the content stays the same (304, version or hash
+    /// unchanged), within the target's bounds; `response` is the one that
+    /// decided, whose cache headers may lengthen the delay (decision 0028).
+    private func nextAfterSuccess(_ target: ClaimedTarget, response: HTTPClientResponse, changed: Bool) -> Date {
+        let now = Date()
+        return schedule.afterSuccess(
+            now: now,
+            bounds: CheckBounds(intervalSeconds: target.intervalSeconds, maximumSeconds: target.maxIntervalSeconds),
+            unchangedSince: changed ? now : target.contentChangedAt,
+            cacheLifetime: CacheLifetime.remaining(of: response, now: now),
+            random: Double.random(in: 0...1)
+        )
     }
 
     // MARK: Helpers

@@ -109,8 +109,9 @@ import TidingsDomain
     private let now = Date(timeIntervalSince1970: 1_000_000)
 
     @Test func successIsNeverLaterThanTheInterval() {
-        #expect(schedule.afterSuccess(now: now, intervalSeconds: 100, random: 0) == now.addingTimeInterval(100))
-        #expect(schedule.afterSuccess(now: now, intervalSeconds: 100, random: 1) == now.addingTimeInterval(90))
+        let bounds = CheckBounds(intervalSeconds: 100, maximumSeconds: 100)
+        #expect(schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: now, cacheLifetime: nil, random: 0) == now.addingTimeInterval(100))
+        #expect(schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: now, cacheLifetime: nil, random: 1) == now.addingTimeInterval(90))
     }
 
     @Test func failuresBackOffExponentiallyUpToTheCap() {

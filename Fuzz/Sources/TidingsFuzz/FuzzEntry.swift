@@ -22,6 +22,7 @@ struct FuzzTarget: Sendable {
 /// Every target, by the name used for TIDINGS_FUZZ_TARGET and Fuzz/corpus/<name>.
 let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "retry-after", run: RetryAfterTarget.run),
+    FuzzTarget(name: "cache-lifetime", run: CacheLifetimeTarget.run),
     FuzzTarget(name: "page-cursor", run: PageCursorTarget.run),
     FuzzTarget(name: "config-values", run: ConfigValuesTarget.run),
     FuzzTarget(name: "url-normalizer", run: URLNormalizerTarget.run),

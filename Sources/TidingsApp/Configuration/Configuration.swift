@@ -52,6 +52,9 @@ package struct Configuration: Sendable {
     /// Bounds of a watch's `interval_seconds`.
     package var minimumInterval: Duration = .seconds(30)
     package var maximumInterval: Duration = .seconds(86_400)
+    /// `max_interval_seconds` of a watch that sets none (never below its
+    /// interval); nil: the watch's interval, so schedules stay fixed.
+    package var defaultMaximumInterval: Duration?
     package var resourcesDirectory: String?
     /// How long a new badge.updated delivery waits so that a burst of
     /// count changes goes out as one delivery with the final number.
@@ -166,6 +169,10 @@ package struct Configuration: Sendable {
         maximumInterval = try reader.duration("TIDINGS_MAX_INTERVAL") ?? maximumInterval
         if maximumInterval < minimumInterval {
             throw ConfigurationError(variable: "TIDINGS_MAX_INTERVAL", message: "must not be shorter than TIDINGS_MIN_INTERVAL")
+        }
+        defaultMaximumInterval = try reader.duration("TIDINGS_DEFAULT_MAX_INTERVAL") ?? defaultMaximumInterval
+        if let defaultMaximumInterval, defaultMaximumInterval > maximumInterval {
+            throw ConfigurationError(variable: "TIDINGS_DEFAULT_MAX_INTERVAL", message: "must not be longer than TIDINGS_MAX_INTERVAL")
         }
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
         badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow

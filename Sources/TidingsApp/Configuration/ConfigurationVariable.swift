@@ -56,6 +56,8 @@ package struct ConfigurationVariable: Sendable {
               summary: "Shortest check interval a watch may ask for."),
         .init(name: "TIDINGS_MAX_INTERVAL", defaultValue: "24h",
               summary: "Longest check interval a watch may ask for."),
+        .init(name: "TIDINGS_DEFAULT_MAX_INTERVAL", defaultValue: "(the watch's interval)",
+              summary: "max_interval_seconds of a watch that sets none: while its content stays the same, its checks may back off up to this (never below its interval_seconds, at most TIDINGS_MAX_INTERVAL). Unset: no back-off unless a watch asks."),
         .init(name: "TIDINGS_MAX_WATCHES_PER_USER", defaultValue: "1000",
               summary: "Most watches one user may have; more get 403 (limit \"watches\"). An admin can set another limit for one user (PATCH /v1/users/{id})."),
         .init(name: "TIDINGS_MAX_WEBHOOKS_PER_USER", defaultValue: "20",

@@ -153,6 +153,7 @@ package struct CheckStore: Sendable {
                 last_version = CASE WHEN r.replace_version THEN r.version ELSE t.last_version END,
                 body_sha256 = CASE WHEN r.replace_body_sha256 THEN r.body_sha256 ELSE t.body_sha256 END,
                 checks_since_full = CASE WHEN r.unconditional THEN 0 ELSE t.checks_since_full + 1 END,
+                content_changed_at = CASE WHEN r.content_changed THEN to_timestamp(r.checked_at) ELSE t.content_changed_at END,
                 last_body_size = coalesce(r.body_size, t.last_body_size),
                 request_count = t.request_count + r.requests,
                 not_modified_count = t.not_modified_count + r.not_modified,
@@ -162,7 +163,7 @@ package struct CheckStore: Sendable {
                 id uuid, checked_at double precision, next_check_at double precision, status integer, error text,
                 replace_validators boolean, etag text, last_modified text, replace_version boolean, version text,
                 replace_body_sha256 boolean, body_sha256 text,
-                unconditional boolean, body_size bigint, requests bigint, not_modified bigint,
+                unconditional boolean, content_changed boolean, body_size bigint, requests bigint, not_modified bigint,
                 bytes_received bigint, bytes_saved bigint)
             WHERE t.id = r.id AND t.lease_owner = \(owner)
             """)
@@ -173,7 +174,7 @@ package struct CheckStore: Sendable {
     private static let targetColumns = """
         t.id, t.url, t.headers::text AS headers, t.secrets_sealed, t.etag, t.last_modified, t.version_url, t.version_pointer,
         t.version_headers::text AS version_headers, t.last_version, t.checks_since_full, t.interval_seconds, t.consecutive_failures, t.last_body_size,
-        t.body_sha256
+        t.body_sha256, t.max_interval_seconds, t.content_changed_at
         """
 
     private static func target(from row: PostgresRow) throws -> ClaimedTarget {
@@ -190,6 +191,8 @@ package struct CheckStore: Sendable {
             lastVersion: try row.decode("last_version"),
             checksSinceFull: try row.decode("checks_since_full"),
             intervalSeconds: try row.decode("interval_seconds", as: Int?.self) ?? 300,
+            maxIntervalSeconds: try row.decode("max_interval_seconds", as: Int?.self) ?? 300,
+            contentChangedAt: try row.decode("content_changed_at"),
             consecutiveFailures: try row.decode("consecutive_failures"),
             lastBodySize: try row.decode("last_body_size"),
             bodySHA256: try row.decode("body_sha256"),
@@ -255,6 +258,7 @@ package struct CheckStore: Sendable {
         let replaceBodySHA256: Bool
         let bodySHA256: String?
         let unconditional: Bool
+        let contentChanged: Bool
         let bodySize: Int?
         let requests: Int
         let notModified: Int
@@ -280,6 +284,7 @@ package struct CheckStore: Sendable {
             case .replace(let value): (replaceBodySHA256, bodySHA256) = (true, value)
             }
             unconditional = record.wasUnconditional
+            contentChanged = record.contentChanged
             bodySize = record.fullBodySize
             requests = record.requests
             notModified = record.notModified
@@ -301,6 +306,7 @@ package struct CheckStore: Sendable {
             row.field("replace_body_sha256", replaceBodySHA256)
             row.field("body_sha256", bodySHA256)
             row.field("unconditional", unconditional)
+            row.field("content_changed", contentChanged)
             row.field("body_size", bodySize)
             row.field("requests", requests)
             row.field("not_modified", notModified)

@@ -21,6 +21,11 @@ package struct ClaimedTarget: Sendable {
     /// Checks since the last unconditional full fetch.
     package let checksSinceFull: Int
     package let intervalSeconds: Int
+    /// The longest delay the watches allow while the content stays the
+    /// same (migration 0024); at least `intervalSeconds`.
+    package let maxIntervalSeconds: Int
+    /// When a check last saw the content change (or the target was created).
+    package let contentChangedAt: Date
     package let consecutiveFailures: Int
     /// Wire size of the last full response, for the bytes-saved estimate.
     package let lastBodySize: Int?

@@ -29,6 +29,9 @@ package struct TargetCheckRecord: Sendable {
     package var fullBodySize: Int?
     /// The check fetched the page unconditionally: the every-Nth counter restarts.
     package var wasUnconditional: Bool
+    /// Some watch's content differs from its stored hash: the target's
+    /// `content_changed_at` becomes `checkedAt` and its back-off restarts.
+    package var contentChanged: Bool
 
     package init(targetID: UUID, checkedAt: Date, nextCheckAt: Date) {
         self.targetID = targetID
@@ -42,5 +45,6 @@ package struct TargetCheckRecord: Sendable {
         self.bytesReceived = 0
         self.bytesSaved = 0
         self.wasUnconditional = false
+        self.contentChanged = false
     }
 }

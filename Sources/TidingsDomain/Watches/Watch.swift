@@ -10,6 +10,10 @@ package struct Watch: Sendable {
     package let url: String
     package let name: String
     package let intervalSeconds: Int
+    package let maxIntervalSeconds: Int
+    /// The target's next check (adaptive, decision 0028); nil while the
+    /// watch is paused, or every watch of the target is.
+    package let nextCheckAt: Date?
     package let versionURL: String?
     package let versionPointer: String?
     package let extract: ExtractionRule?

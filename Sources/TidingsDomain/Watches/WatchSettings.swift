@@ -9,6 +9,12 @@ package struct WatchSettings: Sendable, Equatable {
     package var headers: RequestHeaders
     package var name: String
     package var intervalSeconds: Int
+    /// How long the target may wait while the content stays the same
+    /// (decision 0028); at least `intervalSeconds`.
+    package var maxIntervalSeconds: Int
+    /// The user chose `maxIntervalSeconds`; otherwise it is the default
+    /// and follows the interval.
+    package var maxIntervalChosen: Bool
     package var versionCheck: VersionCheck?
     package var extract: ExtractionRule?
     package var paused: Bool
@@ -19,6 +25,8 @@ package struct WatchSettings: Sendable, Equatable {
         headers: RequestHeaders = .none,
         name: String? = nil,
         intervalSeconds: Int = WatchSettings.defaultIntervalSeconds,
+        maxIntervalSeconds: Int? = nil,
+        maxIntervalChosen: Bool = false,
         versionCheck: VersionCheck? = nil,
         extract: ExtractionRule? = nil,
         paused: Bool = false,
@@ -29,6 +37,8 @@ package struct WatchSettings: Sendable, Equatable {
         // Hosts are ASCII, so a prefix of characters is one of scalars too.
         self.name = name ?? String(url.host.prefix(Self.maximumNameLength))
         self.intervalSeconds = intervalSeconds
+        self.maxIntervalSeconds = maxIntervalSeconds ?? intervalSeconds
+        self.maxIntervalChosen = maxIntervalChosen
         self.versionCheck = versionCheck
         self.extract = extract
         self.paused = paused

@@ -6,7 +6,9 @@ extension WatchStore {
     /// Selects what a `Watch` shows. Header values are never read: only the
     /// object's keys, as a JSON array.
     static let selectWatch = """
-        SELECT w.id, w.user_id, w.target_id, t.url, w.name, w.interval_seconds, t.version_url, t.version_pointer,
+        SELECT w.id, w.user_id, w.target_id, t.url, w.name, w.interval_seconds, w.max_interval_seconds,
+               CASE WHEN NOT w.paused AND t.interval_seconds IS NOT NULL THEN t.next_check_at END AS next_check_at,
+               t.version_url, t.version_pointer,
                w.extract::text AS extract,
                (SELECT coalesce(jsonb_agg(name ORDER BY name), '[]'::jsonb) FROM jsonb_object_keys(t.headers) AS name)::text
                    AS header_names,
@@ -50,6 +52,8 @@ extension WatchStore {
             url: try row.decode("url"),
             name: try row.decode("name"),
             intervalSeconds: try row.decode("interval_seconds"),
+            maxIntervalSeconds: try row.decode("max_interval_seconds"),
+            nextCheckAt: try row.decode("next_check_at"),
             versionURL: try row.decode("version_url"),
             versionPointer: try row.decode("version_pointer"),
             extract: try extract(from: row),
@@ -98,6 +102,8 @@ extension WatchStore {
             )),
             name: try row.decode("name"),
             intervalSeconds: try row.decode("interval_seconds"),
+            maxIntervalSeconds: try row.decode("max_interval_seconds"),
+            maxIntervalChosen: try row.decode("max_interval_chosen"),
             versionCheck: versionCheck,
             extract: try extract(from: row),
             paused: try row.decode("paused"),

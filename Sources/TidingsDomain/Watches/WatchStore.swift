@@ -34,8 +34,10 @@ package struct WatchStore: Sendable {
             try database.withTransaction { connection in
                 let targetID = try Self.attachTarget(settings, secrets: secrets, on: connection)
                 let id = try connection.query("""
-                    INSERT INTO watches (user_id, target_id, name, interval_seconds, extract, paused, notify)
+                    INSERT INTO watches (user_id, target_id, name, interval_seconds, max_interval_seconds, max_interval_chosen,
+                                         extract, paused, notify)
                     VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
+                            \(settings.maxIntervalSeconds), \(settings.maxIntervalChosen),
                             \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused), \(settings.notify))
                     RETURNING id
                     """).single().decode("id", as: UUID.self)
@@ -104,6 +106,7 @@ package struct WatchStore: Sendable {
         try database.withTransaction { connection in
             guard let row = try connection.query("""
                 SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
+                       w.max_interval_seconds, w.max_interval_chosen,
                        t.version_url, t.version_pointer, t.version_headers::text AS version_headers,
                        w.extract::text AS extract, w.paused, w.notify
                 FROM watches w JOIN targets t ON t.id = w.target_id
@@ -130,6 +133,7 @@ package struct WatchStore: Sendable {
             try connection.execute("""
                 UPDATE watches w
                 SET target_id = \(targetID), name = \(updated.name), interval_seconds = \(updated.intervalSeconds),
+                    max_interval_seconds = \(updated.maxIntervalSeconds), max_interval_chosen = \(updated.maxIntervalChosen),
                     extract = \(try Self.extractJSON(updated.extract))::jsonb, paused = \(updated.paused),
                     notify = \(updated.notify),
                     statistics_base_requests = CASE WHEN \(moved) THEN b.requests ELSE w.statistics_base_requests END,

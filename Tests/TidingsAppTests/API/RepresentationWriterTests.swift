@@ -41,7 +41,7 @@ import TidingsJSON
         Watch(
             id: UUID(), userID: UUID(), targetID: UUID(),
             url: text.map { "https://example.com/\($0)" } ?? "https://example.com/",
-            name: text ?? "", intervalSeconds: 300,
+            name: text ?? "", intervalSeconds: 300, maxIntervalSeconds: text == nil ? 300 : Int.max, nextCheckAt: date,
             versionURL: text, versionPointer: text.map { "/\($0)" },
             extract: extract, headerNames: headerNames, versionHeaderNames: headerNames.reversed(), paused: text == nil,
             notify: text == nil ? .badge : .alert,

@@ -7,6 +7,7 @@ struct CreateWatchBody: Decodable {
     let url: NormalizedURL
     let name: String?
     let intervalSeconds: Int?
+    let maxIntervalSeconds: Int?
     let versionCheck: VersionCheck?
     let extract: ExtractionRule?
     let headers: RequestHeaders
@@ -15,6 +16,7 @@ struct CreateWatchBody: Decodable {
     enum CodingKeys: String, CodingKey {
         case url, name, extract, headers, notify
         case intervalSeconds = "interval_seconds"
+        case maxIntervalSeconds = "max_interval_seconds"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
         case versionHeaders = "version_headers"
@@ -27,6 +29,7 @@ struct CreateWatchBody: Decodable {
         name = try container.decodeUnlessAbsent(String.self, forKey: .name)
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
         intervalSeconds = try container.decodeIntegerIfPresent(forKey: .intervalSeconds)
+        maxIntervalSeconds = try container.decodeIntegerIfPresent(forKey: .maxIntervalSeconds)
         let versionURL = try container.decodeUnlessAbsent(String.self, forKey: .versionURL).map {
             try WatchValidation.url($0, key: .versionURL, in: container)
         }

@@ -3,7 +3,8 @@ import TidingsHTTPServer
 
 /// `PATCH /v1/watches/{id}` body: only the fields present change. `null`
 /// clears `version_url`/`version_pointer`, `extract`, `headers` and
-/// `version_headers`; the other fields cannot be null. `headers` and
+/// `version_headers`, and returns `max_interval_seconds` to its default;
+/// the other fields cannot be null. `headers` and
 /// `version_headers` replace the whole set, since clients cannot read the
 /// stored values to merge with; clearing the version check clears its
 /// headers.
@@ -11,6 +12,8 @@ struct UpdateWatchBody: Decodable {
     let url: NormalizedURL?
     let name: String?
     let intervalSeconds: Int?
+    /// Outer nil: absent; inner nil: back to the default, which follows the interval.
+    let maxIntervalSeconds: Int??
     /// Outer nil: absent; inner nil: cleared.
     let versionURL: NormalizedURL??
     let versionPointer: String??
@@ -23,6 +26,7 @@ struct UpdateWatchBody: Decodable {
     enum CodingKeys: String, CodingKey {
         case url, name, extract, headers, paused, notify
         case intervalSeconds = "interval_seconds"
+        case maxIntervalSeconds = "max_interval_seconds"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
         case versionHeaders = "version_headers"
@@ -35,6 +39,11 @@ struct UpdateWatchBody: Decodable {
         name = try container.decodeUnlessAbsent(String.self, forKey: .name)
         if let name { try TextField.validate(name, key: .name, in: container, maxLength: WatchSettings.maximumNameLength) }
         intervalSeconds = try container.decodeIntegerIfPresent(forKey: .intervalSeconds)
+        if container.contains(.maxIntervalSeconds), try container.decodeNil(forKey: .maxIntervalSeconds) {
+            maxIntervalSeconds = .some(nil)
+        } else {
+            maxIntervalSeconds = try container.decodeIntegerIfPresent(forKey: .maxIntervalSeconds).map { .some($0) }
+        }
         paused = try container.decodeUnlessAbsent(Bool.self, forKey: .paused)
         notify = try container.decodeChoiceUnlessAbsent(WatchNotify.self, forKey: .notify)
         versionURL = try Self.nullable(String.self, .versionURL, in: container).map { text in
@@ -47,12 +56,20 @@ struct UpdateWatchBody: Decodable {
         versionHeaders = try Self.nullable(RequestHeadersBody.self, .versionHeaders, in: container).map { $0?.headers ?? .none }
     }
 
-    /// Applies the present fields; checks the rule that needs the stored
-    /// watch (a version URL never without its pointer).
-    func apply(to settings: inout WatchSettings) throws(HTTPError) {
+    /// Applies the present fields; checks the rules that need the stored
+    /// watch (a version URL never without its pointer; a maximum the user
+    /// chose never below the interval, one left to default follows it).
+    func apply(to settings: inout WatchSettings, intervals: IntervalBounds) throws(HTTPError) {
         if let url { settings.url = url }
         if let name { settings.name = name }
         if let intervalSeconds { settings.intervalSeconds = intervalSeconds }
+        if let maxIntervalSeconds {
+            settings.maxIntervalChosen = maxIntervalSeconds != nil
+            if let chosen = maxIntervalSeconds { settings.maxIntervalSeconds = chosen }
+        }
+        if intervalSeconds != nil || maxIntervalSeconds != nil {
+            try intervals.settle(&settings, maximumGiven: (maxIntervalSeconds ?? nil) != nil)
+        }
         if let paused { settings.paused = paused }
         if let notify { settings.notify = notify }
         if let extract { settings.extract = extract }

@@ -15,6 +15,8 @@ struct WatchRepresentation: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, url, name, extract, paused, notify, state
         case intervalSeconds = "interval_seconds"
+        case maxIntervalSeconds = "max_interval_seconds"
+        case nextCheckAt = "next_check_at"
         case versionURL = "version_url"
         case versionPointer = "version_pointer"
         case headerNames = "header_names"
@@ -45,6 +47,8 @@ struct WatchRepresentation: Encodable, Sendable {
         try container.encode(watch.url, forKey: .url)
         try container.encode(watch.name, forKey: .name)
         try container.encode(watch.intervalSeconds, forKey: .intervalSeconds)
+        try container.encode(watch.maxIntervalSeconds, forKey: .maxIntervalSeconds)
+        try container.encode(watch.nextCheckAt, forKey: .nextCheckAt)
         try container.encode(watch.versionURL, forKey: .versionURL)
         try container.encode(watch.versionPointer, forKey: .versionPointer)
         try container.encode(watch.versionHeaderNames, forKey: .versionHeaderNames)
@@ -107,8 +111,12 @@ extension WatchRepresentation: JSONWritable {
         writer.value(watch.lastCheckedAt)
         writer.key("last_error")
         writer.value(watch.lastError)
+        writer.key("max_interval_seconds")
+        writer.value(watch.maxIntervalSeconds)
         writer.key("name")
         writer.value(watch.name)
+        writer.key("next_check_at")
+        writer.value(watch.nextCheckAt)
         writer.key("notify")
         writer.value(watch.notify.rawValue)
         writer.key("paused")

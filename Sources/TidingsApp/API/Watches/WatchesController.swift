@@ -26,17 +26,21 @@ struct WatchesController: Sendable {
         let body = try request.decodeJSON(CreateWatchBody.self)
         let interval = body.intervalSeconds ?? intervals.defaultSeconds
         try intervals.validate(interval)
+        if let maximum = body.maxIntervalSeconds { try intervals.validateMaximum(maximum) }
         try addresses.check(host: body.url.host, field: "url")
         if let versionCheck = body.versionCheck { try addresses.check(host: versionCheck.url.host, field: "version_url") }
-        let settings = WatchSettings(
+        var settings = WatchSettings(
             url: body.url,
             headers: body.headers,
             name: body.name,
             intervalSeconds: interval,
+            maxIntervalSeconds: body.maxIntervalSeconds,
+            maxIntervalChosen: body.maxIntervalSeconds != nil,
             versionCheck: body.versionCheck,
             extract: body.extract,
             notify: body.notify ?? .badge
         )
+        try intervals.settle(&settings, maximumGiven: body.maxIntervalSeconds != nil)
         let watch = try HTTPError.mappingLimits { try watches.create(userID: userID, settings: settings) }
         context.logger.info("watch created", metadata: Self.metadata(watch))
         return .json(WatchRepresentation(watch), status: .created)
@@ -59,9 +63,10 @@ struct WatchesController: Sendable {
         let id = try context.uuidParameter("id")
         let body = try request.decodeJSON(UpdateWatchBody.self)
         if let interval = body.intervalSeconds { try intervals.validate(interval) }
+        if let maximum = body.maxIntervalSeconds ?? nil { try intervals.validateMaximum(maximum) }
         if let url = body.url { try addresses.check(host: url.host, field: "url") }
         if let versionURL = body.versionURL ?? nil { try addresses.check(host: versionURL.host, field: "version_url") }
-        guard let watch = try watches.update(userID: userID, id: id, { try body.apply(to: &$0) }) else { throw Self.notFound }
+        guard let watch = try watches.update(userID: userID, id: id, { try body.apply(to: &$0, intervals: intervals) }) else { throw Self.notFound }
         context.logger.info("watch updated", metadata: Self.metadata(watch))
         return .json(WatchRepresentation(watch))
     }
