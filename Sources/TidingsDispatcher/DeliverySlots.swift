@@ -135,7 +135,7 @@ struct DeliverySlots {
     }
 
     /// Takes this process's share of the per-host cap among `owners` live
-    /// dispatchers (decision 0030); returns what a larger share lets start
+    /// dispatchers (decision 0029); returns what a larger share lets start
     /// now. Above a smaller share, requests in flight finish and nothing
     /// more starts on that host until it is below.
     mutating func shareHostCap(among owners: LiveOwners, now: ContinuousClock.Instant) -> [ClaimedDelivery] {

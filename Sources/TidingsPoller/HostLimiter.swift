@@ -14,7 +14,7 @@ import TidingsSynchronization
 /// The configured concurrency and gap are the deployment's: with N live
 /// pollers (`share(among:)`, from the heartbeat) each takes `1/N` of the
 /// concurrency (at least 1) and N times the gap, so the replicas together
-/// stay within them (decision 0030).
+/// stay within them (decision 0029).
 final class HostLimiter: Sendable {
     typealias Instant = ContinuousClock.Instant
 

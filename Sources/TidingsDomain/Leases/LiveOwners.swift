@@ -1,7 +1,7 @@
 /// How many processes (replicas) hold leases of one kind right now, as the
 /// heartbeat last counted them. Per-host politeness caps are divided by
 /// it, so the replicas together stay near the configured cap instead of
-/// multiplying it (decision 0030).
+/// multiplying it (decision 0029).
 package struct LiveOwners: Sendable, Equatable {
     /// At least 1: the counting process itself.
     package let count: Int
