@@ -62,6 +62,11 @@ class Handler(socketserver.BaseRequestHandler):
         kind, _, argument = name.partition("/")
         if kind == "ok":
             self.send(response(200, [("Content-Type", "text/plain"), ("ETag", '"v1"')], b"fine"))
+        elif kind == "cache":
+            # /cache/<header name>/<value>: a page whose freshness headers
+            # (Cache-Control, Expires, Age) say whatever the argument says.
+            header, _, value = argument.partition("/")
+            self.send(response(200, [("Content-Type", "text/plain"), (header, value)], b"fresh, says who"))
         elif kind == "retry-after":
             self.send(response(503 if path.startswith("/hook/") else 429, [("Retry-After", argument)], b"slow down"))
         elif kind == "drip":

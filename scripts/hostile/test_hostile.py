@@ -110,6 +110,39 @@ def test_hostile_version_json_is_a_failed_version_check(tidings, peer, victim, a
     others_still_served(tidings, peer, victim)
 
 
+# Freshness headers are read to back a watch off (decision 0028), never
+# past its max_interval_seconds, and a value that cannot be read is
+# ignored: the check works and the next one is within the watch's bounds.
+CACHE_HEADERS = [
+    "Cache-Control/max-age=99999999999999999999999999",
+    "Cache-Control/max-age=-5",
+    "Cache-Control/max-age=1e9",
+    "Cache-Control/max-age=\"abc\", s-maxage=",
+    "Cache-Control/s-maxage=31536000, max-age=31536000, immutable",
+    "Cache-Control/,,, =, max-age, max-age==, no-cache=\"",
+    "Expires/Fri, 31 Dec 9999 23:59:59 GMT",
+    "Expires/Thu, 01 Jan 1970 00:00:00 GMT",
+    "Expires/0",
+    "Age/99999999999999999999999999",
+]
+
+
+@pytest.mark.parametrize("path", CACHE_HEADERS)
+@pytest.mark.parametrize("maximum", [None, 600])
+def test_hostile_freshness_headers_keep_the_next_check_within_bounds(tidings, peer, victim, attacker, path, maximum):
+    fields = {"url": peer.base_url + "/cache/" + urllib.parse.quote(path, safe="/"), "interval_seconds": 60}
+    if maximum:
+        fields["max_interval_seconds"] = maximum
+    status, watch = tidings.call("POST", "/v1/watches", attacker, fields)
+    assert status == 201, watch
+    for _ in range(2):
+        body = timed_check(tidings, attacker, watch["id"])
+        assert body["result"] in ("baseline", "unchanged"), body
+    latest = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + (maximum or 60) + 5))
+    assert body["watch"]["next_check_at"] is not None and body["watch"]["next_check_at"] < latest, body["watch"]
+    others_still_served(tidings, peer, victim)
+
+
 # Version endpoints that fail their request in every way an origin can: the
 # version request fails, and the page (on another host, which nothing here
 # holds) is still fetched and decides the check. A Retry-After holds only the
