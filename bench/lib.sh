@@ -204,6 +204,28 @@ median_of() {
     python3 -c "import statistics, sys; print(statistics.median(float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == sys.argv[2]))" "$1" "$2"
 }
 
+# With BENCH_PG_STATEMENTS=1, PostgreSQL's own profile of a phase:
+# bench_top_statements PSQL... FILE writes the 25 statements with the most
+# execution time since the last reset (nested ones, inside functions,
+# included) to FILE and resets. The server must have been started with
+# shared_preload_libraries=pg_stat_statements; the first call creates the
+# extension and only resets.
+bench_top_statements() {
+    [ -n "${BENCH_PG_STATEMENTS:-}" ] || return 0
+    local file=${*: -1}
+    local psql=("${@:1:$#-1}")
+    if [ "$("${psql[@]}" -XAtq -c "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'")" = 0 ]; then
+        "${psql[@]}" -XAtq -c "ALTER SYSTEM SET pg_stat_statements.track = 'all'" -c "SELECT pg_reload_conf()" \
+            -c "CREATE EXTENSION pg_stat_statements" >/dev/null
+    else
+        "${psql[@]}" -XAq -F ' | ' -P footer=off -c "SELECT round(total_exec_time::numeric, 0) AS total_ms, calls, rows,
+                round(mean_exec_time::numeric, 3) AS mean_ms, shared_blks_dirtied AS dirtied, wal_records,
+                regexp_replace(left(query, 110), '\s+', ' ', 'g') AS query
+            FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >"$file"
+    fi
+    "${psql[@]}" -XAtq -c "SELECT pg_stat_statements_reset()" >/dev/null
+}
+
 bench_stop_origin() {
     [ -f "$1/nginx/nginx.pid" ] && kill "$(cat "$1/nginx/nginx.pid")" 2>/dev/null || true
 }

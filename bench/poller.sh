@@ -35,7 +35,8 @@
 # over all rounds. Then changedetection.io checks BENCH_CD_WATCHES
 # (1,000) of the same URLs with the same selector on the same origin
 # (bench/changedetection.sh, BENCH_CD_SECONDS) and the ratio to the
-# median checks/s is printed; BENCH_CD=0 skips it.
+# median checks/s is printed; BENCH_CD=0 skips it. BENCH_PG_STATEMENTS=1
+# prints PostgreSQL's statements over each run's rounds (pg_stat_statements).
 # Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS, BENCH_CD, BENCH_MIX...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,7 +65,9 @@ trap stop EXIT
 # $database_url, $pg_dir, $pid and $user.
 start_service() {
     pg_dir=$1/pg
-    database_url=$(scripts/test-postgres.sh start "$pg_dir")
+    database_url=$(TIDINGS_TEST_POSTGRES_OPTIONS=${BENCH_PG_STATEMENTS:+-c shared_preload_libraries=pg_stat_statements} \
+        scripts/test-postgres.sh start "$pg_dir")
+    bench_top_statements psql "$database_url" /dev/null
     bench_start_tidings "$port" "$1/tidings" TIDINGS_DATABASE_URL="$database_url" TIDINGS_ADMIN_TOKEN="$admin_token" \
         TIDINGS_SECRET_KEY="$(openssl rand -hex 32)" \
         TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
@@ -244,7 +247,13 @@ mix_benchmark() {
         done
         echo "run $run: $mix_watches baselines in $((SECONDS - started)) s"
         sleep "$mix_warmup"
+        bench_top_statements psql "$database_url" /dev/null
         for r in $(seq 1 "$mix_rounds"); do mix_round "run $run round $r"; done
+        if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
+            bench_top_statements psql "$database_url" "$work/statements.txt"
+            echo "run $run: PostgreSQL's statements over the rounds, by execution time:"
+            cat "$work/statements.txt"
+        fi
         # No page changes: every change recorded is a false one.
         sql "SELECT 'run $run: last check results (e ETag, m Last-Modified, n none, d timestamp+nonce): '
                     || string_agg(kind || ' ' || result || ' ' || n, ', ' ORDER BY kind, result)

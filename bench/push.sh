@@ -161,18 +161,8 @@ if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
     psql_ -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
     bench_stop_tidings
     start_tidings "$first_window"
-    psql_ -c "ALTER SYSTEM SET pg_stat_statements.track = 'all'" -c "SELECT pg_reload_conf()" \
-        -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+    bench_top_statements psql_ /dev/null
 fi
-# top_statements FILE: PostgreSQL's statements by total time since the last
-# reset (BENCH_PG_STATEMENTS), nested ones (inside functions) included.
-top_statements() {
-    [ -n "${BENCH_PG_STATEMENTS:-}" ] || return 0
-    psql_ -F ' | ' -P footer=off -c "SELECT round(total_exec_time::numeric, 0) AS total_ms, calls, rows,
-            round(mean_exec_time::numeric, 3) AS mean_ms, regexp_replace(left(query, 110), '\s+', ' ', 'g') AS query
-        FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25" >"$1"
-    psql_ -c "SELECT pg_stat_statements_reset()" >/dev/null
-}
 
 # --- Seed: a user, a watch (with a baseline hash) and an iOS device per push.
 read -r -a windows <<<"$coalesce_windows"
@@ -243,7 +233,7 @@ if [ -n "${BENCH_PERF:-}" ]; then
 fi
 tidings_after=$(ticks "$tidings_pid"); mock_after=$(ticks "$mock_pid"); pg_after=$(postgres_ticks)
 rss=$(awk '/VmHWM/ {print $2 " " $3}' "/proc/$tidings_pid/status")
-top_statements "$data/statements-burst.txt"
+bench_top_statements psql_ "$data/statements-burst.txt"
 burst_status=$(psql_ -c "SELECT string_agg(status || ' ' || n, ', ') FROM (SELECT status, count(*) n FROM pushes GROUP BY status ORDER BY status) s")
 echo "burst $burst_status" >"$data/phases.txt"
 echo "burst_cpu $((tidings_after - tidings_before)) $((pg_after - pg_before)) $((mock_after - mock_before)) $((committed_ns - queue_start_ns)) $committed_ns $burst_done_ns $rss" >>"$data/phases.txt"
@@ -274,7 +264,7 @@ for window in ${windows[@]+"${windows[@]}"}; do
         start_tidings "$window"
     fi
     psql_ -c "SELECT setval('bench_next', $next)" >/dev/null
-    [ -z "${BENCH_PG_STATEMENTS:-}" ] || psql_ -c "SELECT pg_stat_statements_reset()" >/dev/null
+    bench_top_statements psql_ /dev/null
     before=$(received)
     sleep 1
     tidings_before=$(ticks "$tidings_pid"); pg_before=$(postgres_ticks)
@@ -284,7 +274,7 @@ for window in ${windows[@]+"${windows[@]}"}; do
         || { cat "$data/pgbench-$window.log" >&2; exit 1; }
     changes=$(psql_ -c "UPDATE bench_times SET phase = '$window' WHERE phase IS NULL; SELECT count(*) FROM bench_times WHERE phase = '$window'")
     wait_for $((before + changes))
-    top_statements "$data/statements-$window.txt"
+    bench_top_statements psql_ "$data/statements-$window.txt"
     tidings_after=$(ticks "$tidings_pid"); pg_after=$(postgres_ticks)
     echo "steady $window $changes $((tidings_after - tidings_before)) $((pg_after - pg_before)) $(grep -Eo 'schedule lag: [^)]*|latency average = [0-9.]+ ms' "$data/pgbench-$window.log" | tr '\n' ' ')" >>"$data/phases.txt"
     next=$((next + per_phase))
