@@ -23,35 +23,50 @@ package enum WhitespaceNormalizer {
     private static func normalized(_ text: String, keepingLineBreaks: Bool) -> String {
         var text = text
         return text.withUTF8 { input in
-            var output: [UInt8] = []
-            output.reserveCapacity(input.count)
-            var pendingSpace = false
-            var pendingBreak = false
-            var index = 0
-            while index < input.count {
-                if let space = whitespace(in: input, at: index) {
-                    index += space.length
-                    if space.isLineBreak && keepingLineBreaks {
-                        pendingBreak = !output.isEmpty
-                        pendingSpace = false
-                    } else {
-                        pendingSpace = !output.isEmpty && !pendingBreak
+            // The output is never longer than the input: write it in place
+            // of a growing array (a capacity check per byte cost more than
+            // the classification).
+            String(unsafeUninitializedCapacity: input.count) { output in
+                var count = 0
+                var pendingSpace = false
+                var pendingBreak = false
+                var index = 0
+                while index < input.count {
+                    // Most bytes are printable ASCII, which never starts
+                    // whitespace: find the run of them and copy it whole.
+                    var end = index
+                    while end < input.count, input[end] > 0x20, input[end] < 0xC2 { end += 1 }
+                    if end == index {
+                        if let space = whitespace(in: input, at: index) {
+                            index += space.length
+                            if space.isLineBreak && keepingLineBreaks {
+                                pendingBreak = count > 0
+                                pendingSpace = false
+                            } else {
+                                pendingSpace = count > 0 && !pendingBreak
+                            }
+                            continue
+                        }
+                        end = index + 1
                     }
-                    continue
+                    if pendingBreak || pendingSpace {
+                        output[count] = pendingBreak ? 0x0A : 0x20
+                        count += 1
+                        pendingBreak = false
+                        pendingSpace = false
+                    }
+                    let run = end - index
+                    UnsafeMutableRawPointer(output.baseAddress! + count)
+                        .copyMemory(from: input.baseAddress! + index, byteCount: run)
+                    count += run
+                    index = end
                 }
-                if pendingBreak {
-                    output.append(0x0A)
-                } else if pendingSpace {
-                    output.append(0x20)
-                }
-                pendingBreak = false
-                pendingSpace = false
-                output.append(input[index])
-                index += 1
+                // Only whole whitespace sequences were left out of valid
+                // UTF-8, so the output is valid UTF-8. Each separator
+                // written stands for at least one whitespace byte left out,
+                // so `count` never passes the input's length.
+                return count
             }
-            // Only whole whitespace sequences were left out of valid
-            // UTF-8, so the output is valid UTF-8.
-            return String(decoding: output, as: UTF8.self)
         }
     }
 
@@ -59,6 +74,7 @@ package enum WhitespaceNormalizer {
     /// length in bytes and whether it breaks a line (LF, VT, FF, CR, NEL,
     /// U+2028, U+2029). The others: tab, space, U+00A0, U+1680,
     /// U+2000-U+200A, U+202F, U+205F, U+3000.
+    @inline(__always)
     static func whitespace(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (length: Int, isLineBreak: Bool)? {
         let first = bytes[index]
         switch first {
