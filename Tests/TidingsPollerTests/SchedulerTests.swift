@@ -237,6 +237,25 @@ import TidingsPostgres
         #expect(try live.decode("lease_owner", as: String?.self) == "live-replica")
     }
 
+    /// Register and beat count the live owners of their kind, this one
+    /// included; a beat after the owner's row was reaped returns nil.
+    @Test func beatsCountLiveOwnersAndNoticeBeingReaped() throws {
+        let context = try PollerTestContext()
+        defer { context.close() }
+        let store = LeaseOwnerStore(database: context.database)
+        _ = try context.database.query("""
+            INSERT INTO lease_owners (owner, holds, heartbeat_at, dead_after) VALUES
+                ('other-poller', 'targets', now(), interval '1 hour'),
+                ('stale-poller', 'targets', now() - interval '10 seconds', interval '5 seconds'),
+                ('a-dispatcher', 'deliveries', now(), interval '1 hour')
+            """)
+        #expect(try store.register(owner: "me", holds: .targets, deadAfter: .seconds(5)).count == 2)
+        #expect(try store.beat(owner: "me", holds: .targets)?.count == 2)
+        #expect(try store.beat(owner: "a-dispatcher", holds: .deliveries)?.count == 1)
+        _ = try context.database.query("DELETE FROM lease_owners WHERE owner = 'me'")
+        #expect(try store.beat(owner: "me", holds: .targets) == nil)
+    }
+
     @Test func shutdownRemovesThePollersLeaseOwnerRow() async throws {
         let context = try PollerTestContext()
         defer { context.close() }

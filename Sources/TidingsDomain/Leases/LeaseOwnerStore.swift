@@ -52,15 +52,16 @@ package struct LeaseOwnerStore: Sendable {
     /// takes its share for a few seconds: the shares err on the small side.
     package func beat(owner: String, holds: Holds) throws -> LiveOwners? {
         try database.withConnection { connection in
-            // The count reads the snapshot from before the UPDATE, so this
-            // owner is left out of it and added after.
+            // Shaped like `register`: a row only when the UPDATE found the
+            // owner. The count reads the snapshot from before the UPDATE,
+            // so this owner is left out of it and added after.
             let row = try connection.query("""
                 WITH beat AS (UPDATE lease_owners SET heartbeat_at = now() WHERE owner = \(owner) RETURNING owner)
-                SELECT (SELECT count(*) FROM beat) AS beaten,
-                       (SELECT count(*) FROM lease_owners
+                SELECT (SELECT count(*) FROM lease_owners
                         WHERE holds = \(holds.rawValue) AND owner <> \(owner) AND heartbeat_at >= now() - dead_after) AS others
+                FROM beat
                 """).first
-            guard let row, try row.decode("beaten", as: Int.self) == 1 else { return nil }
+            guard let row else { return nil }
             return LiveOwners(count: 1 + (try row.decode("others", as: Int.self)))
         }
     }
