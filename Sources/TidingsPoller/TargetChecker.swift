@@ -131,7 +131,8 @@ struct TargetChecker: Sendable {
         let bodyUnchanged = bodyHash == target.bodySHA256
             && target.watches.allSatisfy { $0.contentHash != nil && !$0.quietRebaseline }
         if bodyUnchanged { metrics.unchangedBodies.increment() }
-        var content = ResponseContent(body: response.body, contentType: response.header("Content-Type"))
+        // Built when a rule first needs it: an unchanged body needs none.
+        var content: ResponseContent?
         var extracted: [String?: Result<ExtractedContent, Error>] = [:]
         var watches: [WatchCheckRecord] = []
         for watch in target.watches {
@@ -143,10 +144,12 @@ struct TargetChecker: Sendable {
             if let known = extracted[watch.extractJSON] {
                 result = known
             } else {
-                let attempt = await extract(from: content, rule: watch.extract, target: target)
+                let current = content ?? ResponseContent(body: response.body, contentType: response.header("Content-Type"))
+                let attempt = await extract(from: current, rule: watch.extract, target: target)
                 result = attempt.result
-                // The abandoned job may still be using the parsed body.
-                if attempt.abandoned { content = ResponseContent(body: response.body, contentType: response.header("Content-Type")) }
+                // The abandoned job may still be using the parsed body: the
+                // next rule gets a fresh one.
+                content = attempt.abandoned ? nil : current
             }
             extracted[watch.extractJSON] = result
             switch result {
@@ -178,15 +181,7 @@ struct TargetChecker: Sendable {
         record.bodySHA256 = .replace(allStored ? bodyHash : nil)
         record.fullBodySize = response.bytesReceived + response.headerBytesReceived
         record.wasUnconditional = unconditional || (target.etag == nil && target.lastModified == nil)
-        // A baseline (no stored hash) or a quiet re-baseline is no change;
-        // `record_changes` decides the same way.
-        record.contentChanged = watches.contains { result in
-            if case .content(let content) = result.kind, let stored = result.watch.contentHash, !result.watch.quietRebaseline {
-                content.hash != stored
-            } else {
-                false
-            }
-        }
+        record.contentChanged = watches.contains(where: \.isChange)
         record.nextCheckAt = nextAfterSuccess(target, response: response, changed: record.contentChanged)
         return CheckOutcome(target: target, record: record, watches: watches, summary: .fetched)
     }

@@ -37,6 +37,14 @@ package struct WatchCheckRecord: Sendable {
         self.kind = kind
     }
 
+    /// Whether `record_changes` records a change for it: content that
+    /// differs from a stored hash. A baseline (no stored hash) or a quiet
+    /// re-baseline is no change; the SQL decides the same way.
+    package var isChange: Bool {
+        guard case .content(let content) = kind, let stored = watch.contentHash, !watch.quietRebaseline else { return false }
+        return content.hash != stored
+    }
+
     /// Whether writing this needs its own transaction (a hash to record, a
     /// failure count to raise, a state to leave) rather than the batch.
     package var isEventful: Bool {
