@@ -26,7 +26,7 @@ start)
             || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -k $dir -c max_connections=2000 -c fsync=off -c synchronous_commit=off -c full_page_writes=off ${TIDINGS_TEST_POSTGRES_OPTIONS:-}" \
+        -o "-c listen_addresses='' -k $dir -c max_connections=2000 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c autovacuum_naptime=5s ${TIDINGS_TEST_POSTGRES_OPTIONS:-}" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgresql://tidings@/postgres?host=$dir"
     ;;

@@ -53,7 +53,9 @@ package struct LocalPostgresCluster: Sendable {
         } else {
             try command.runChecked(binaries.pgCtl, [
                 "start", "-D", paths.dataDirectory, "-l", paths.logFile, "-w", "-t", "60",
-                "-o", "-c listen_addresses='' -k \(Self.shellQuoted(paths.socketDirectory))",
+                // Autovacuum looks every 5 s, not every minute: the poller
+                // rewrites targets faster than that (decision 0030).
+                "-o", "-c listen_addresses='' -k \(Self.shellQuoted(paths.socketDirectory)) -c autovacuum_naptime=5s",
             ])
             logger.info("started local PostgreSQL", metadata: ["postgres.data": paths.dataDirectory, "postgres.socket": paths.socketDirectory])
         }
