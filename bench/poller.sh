@@ -36,7 +36,8 @@
 # (1,000) of the same URLs with the same selector on the same origin
 # (bench/changedetection.sh, BENCH_CD_SECONDS) and the ratio to the
 # median checks/s is printed; BENCH_CD=0 skips it. BENCH_PG_STATEMENTS=1
-# prints PostgreSQL's statements over each run's rounds (pg_stat_statements).
+# prints PostgreSQL's statements (pg_stat_statements) over each run's
+# rounds, and over the all-304 rounds in the default mode.
 # Usage: bench/poller.sh   (BENCH_WATCHES, BENCH_LARGE, BENCH_CONCURRENCY, BENCH_304_ROUNDS, BENCH_CD, BENCH_MIX...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -303,9 +304,15 @@ echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $watches pages 
 echo "tidings: TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
 add_watches 0 "$watches"
 round "round 1 (baseline, 200)" "$watches"
+bench_top_statements psql "$database_url" /dev/null
 for r in $(seq 2 $((1 + ${BENCH_304_ROUNDS:-3}))); do round "round $r (all 304)" "$watches" "$work/figures-304"; done
 echo "all-304 rounds:"
 bench_summary "$work/figures-304"
+if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
+    bench_top_statements psql "$database_url" "$work/statements.txt"
+    echo "PostgreSQL's statements over the all-304 rounds, by execution time:"
+    cat "$work/statements.txt"
+fi
 
 changed=$((watches / 20))
 first_changed=$((2 + ${BENCH_304_ROUNDS:-3}))
