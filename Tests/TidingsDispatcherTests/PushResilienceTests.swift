@@ -18,11 +18,7 @@ import TidingsTestSupport
         try await mock.setDelay(2)
         let databaseURL = try TestSupport.createDatabase()
         let port = Int.random(in: 20_000...40_000)
-        let environment = [
-            "TIDINGS_DATABASE_URL": databaseURL,
-            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
-            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
-            "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
+        let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: [
             "TIDINGS_APNS_URL": mock.baseURL,
             "TIDINGS_PUSH_CA_FILE": mock.caFile,
             "TIDINGS_PUSH_TIMEOUT": "3s",
@@ -30,9 +26,7 @@ import TidingsTestSupport
             // are retried soon rather than on the production schedule.
             "TIDINGS_PUSH_RETRY_SCHEDULE": "1s,1s,1s,1s,1s,1s,1s,1s",
             "TIDINGS_MAX_DEVICES_PER_USER": "1000",
-            "TIDINGS_LOG_LEVEL": "warning",
-            "TIDINGS_RESOURCES_DIR": TestSupport.repositoryRoot,
-        ]
+        ])
         let api = try APIClient(port: port)
         defer { api.shutdown() }
         var process = try TidingsProcess(environment: environment)
@@ -43,7 +37,7 @@ import TidingsTestSupport
             "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
         ])
         let user = try await api.createUser()
-        let database = PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: TestSupport.quietLogger)
+        let database = TestSupport.databaseClient(databaseURL)
         defer { database.close() }
         _ = try database.query("""
             INSERT INTO devices (user_id, platform, push_token, app_id)

@@ -31,16 +31,7 @@ import TidingsTestSupport
         defer { receiver.stop() }
         let databaseURL = try TestSupport.createDatabase()
         let port = Int.random(in: 20_000...40_000)
-        let environment = [
-            "TIDINGS_DATABASE_URL": databaseURL,
-            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
-            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
-            "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
-            "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
-            "TIDINGS_WEBHOOK_TIMEOUT": "2s",
-            "TIDINGS_LOG_LEVEL": "warning",
-            "TIDINGS_RESOURCES_DIR": TestSupport.repositoryRoot,
-        ]
+        let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_WEBHOOK_TIMEOUT": "2s"])
         let api = try APIClient(port: port)
         defer { api.shutdown() }
 
@@ -51,7 +42,7 @@ import TidingsTestSupport
         for path in ["/a", "/b"] {
             try await api.createWebhook(key: user.key, url: receiver.url(path))
         }
-        let database = PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: TestSupport.quietLogger)
+        let database = TestSupport.databaseClient(databaseURL)
         defer { database.close() }
         _ = try database.query("""
             SELECT count(*) FROM queue_events((
@@ -73,18 +64,6 @@ import TidingsTestSupport
         #expect(try database.query("SELECT count(*)::int AS n FROM events")[0].decode("n", as: Int.self) == 2000)
     }
 
-    private func environment(databaseURL: String, port: Int, extra: [String: String] = [:]) -> [String: String] {
-        [
-            "TIDINGS_DATABASE_URL": databaseURL,
-            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
-            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
-            "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
-            "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
-            "TIDINGS_LOG_LEVEL": "warning",
-            "TIDINGS_RESOURCES_DIR": TestSupport.repositoryRoot,
-        ].merging(extra) { $1 }
-    }
-
     /// A killed process held hundreds of leases, most of them on deliveries
     /// queued in its memory (leased for nine timeouts + 5 s); with its
     /// heartbeat gone they are freed and every delivery arrives within the
@@ -98,7 +77,7 @@ import TidingsTestSupport
         let databaseURL = try TestSupport.createDatabase()
         let port = Int.random(in: 20_000...40_000)
         // 30 webhooks of one user: past the default per-user limit of 20.
-        let environment = environment(
+        let environment = TidingsProcess.environment(
             databaseURL: databaseURL, port: port,
             extra: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s", "TIDINGS_MAX_WEBHOOKS_PER_USER": "30"]
         )
@@ -113,7 +92,7 @@ import TidingsTestSupport
         for path in paths {
             try await api.createWebhook(key: user.key, url: receiver.url(path))
         }
-        let database = PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: TestSupport.quietLogger)
+        let database = TestSupport.databaseClient(databaseURL)
         defer { database.close() }
         func scalar(_ query: PostgresQuery) throws -> Int {
             try database.query(query)[0].decode("n", as: Int.self)
@@ -161,7 +140,7 @@ import TidingsTestSupport
         defer { origin.stop() }
         let databaseURL = try TestSupport.createDatabase()
         let port = Int.random(in: 20_000...40_000)
-        let environment = environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
+        let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
         let api = try APIClient(port: port)
         defer { api.shutdown() }
 

@@ -55,4 +55,9 @@ extension TestSupport {
     static var quietLogger: Logger {
         Logger(label: "test", logLevel: .error, sink: CapturingLogSink())
     }
+
+    /// A small client of the test's own, beside the process under test.
+    static func databaseClient(_ databaseURL: String) -> PostgresClient {
+        PostgresClient(configuration: PostgresConfiguration(connectionString: databaseURL, maxConnections: 2), logger: quietLogger)
+    }
 }

@@ -1,9 +1,25 @@
 import Foundation
 import Testing
+import TidingsTestSupport
 
 /// The real `tidings` executable in a child process.
 struct TidingsProcess {
     private let process: Process
+
+    /// What a killed-and-restarted process of the resilience tests runs
+    /// with: `databaseURL`, the API on `port`, the test admin token,
+    /// warnings only; `extra` adds or overrides.
+    static func environment(databaseURL: String, port: Int, extra: [String: String] = [:]) -> [String: String] {
+        [
+            "TIDINGS_DATABASE_URL": databaseURL,
+            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
+            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
+            "TIDINGS_ADMIN_TOKEN": DispatcherHarness.adminToken,
+            "TIDINGS_ALLOW_PRIVATE_TARGETS": "true",
+            "TIDINGS_LOG_LEVEL": "warning",
+            "TIDINGS_RESOURCES_DIR": TestSupport.repositoryRoot,
+        ].merging(extra) { $1 }
+    }
 
     init(environment: [String: String]) throws {
         process = Process()
