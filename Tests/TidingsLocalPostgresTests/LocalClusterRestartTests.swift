@@ -27,7 +27,7 @@ import TidingsPostgres
             _ = try client.query("CREATE TABLE notes (body text)")
             _ = try client.query("INSERT INTO notes VALUES (\("kept"))")
             #expect(try client.query("SELECT current_database() AS name").first?.decode("name", as: String.self) == "tidings")
-            // Autovacuum keeps up with the queue tables (decision 0030).
+            // Autovacuum keeps up with the poller's writes (decision 0030).
             #expect(try client.query("SHOW autovacuum_naptime").first?.decode("autovacuum_naptime", as: String.self) == "5s")
 
             try cluster.restart()
