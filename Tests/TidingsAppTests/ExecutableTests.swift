@@ -43,7 +43,7 @@ import TidingsTestSupport
     }
 
     @Test func servesAndExitsCleanlyOnSIGTERM() async throws {
-        let port = Int.random(in: 20_000...40_000)
+        let port = TestPorts.randomListenPort()
         let (process, output, errors) = try launch([], environment: [
             "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
             "TIDINGS_SECRET_KEY": TestSecretKeys.a,
@@ -88,7 +88,7 @@ import TidingsTestSupport
         let (process, output, errors) = try launch([], environment: [
             "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
             "TIDINGS_SECRET_KEY": TestSecretKeys.a,
-            "TIDINGS_LISTEN": "127.0.0.1:\(Int.random(in: 20_000...40_000))",
+            "TIDINGS_LISTEN": "127.0.0.1:\(TestPorts.randomListenPort())",
         ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // The first log line comes from startup, after the signals are taken.

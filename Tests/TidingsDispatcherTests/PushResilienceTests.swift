@@ -17,7 +17,7 @@ import TidingsTestSupport
         // 0.3 s a quiet machine had answered all 600 before the kill).
         try await mock.setDelay(2)
         let databaseURL = try TestSupport.createDatabase()
-        let port = Int.random(in: 20_000...40_000)
+        let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: [
             "TIDINGS_APNS_URL": mock.baseURL,
             "TIDINGS_PUSH_CA_FILE": mock.caFile,

@@ -30,7 +30,7 @@ import TidingsTestSupport
         let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(4)) }
         defer { receiver.stop() }
         let databaseURL = try TestSupport.createDatabase()
-        let port = Int.random(in: 20_000...40_000)
+        let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_WEBHOOK_TIMEOUT": "2s"])
         let api = try APIClient(port: port)
         defer { api.shutdown() }
@@ -75,7 +75,7 @@ import TidingsTestSupport
         let receiver = try WebhookReceiver { _, _ in .init(delay: slow.load(ordering: .relaxed) ? .seconds(2) : .milliseconds(2)) }
         defer { receiver.stop() }
         let databaseURL = try TestSupport.createDatabase()
-        let port = Int.random(in: 20_000...40_000)
+        let port = TestPorts.randomListenPort()
         // 30 webhooks of one user: past the default per-user limit of 20.
         let environment = TidingsProcess.environment(
             databaseURL: databaseURL, port: port,
@@ -139,7 +139,7 @@ import TidingsTestSupport
         }
         defer { origin.stop() }
         let databaseURL = try TestSupport.createDatabase()
-        let port = Int.random(in: 20_000...40_000)
+        let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
         let api = try APIClient(port: port)
         defer { api.shutdown() }
