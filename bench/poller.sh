@@ -79,6 +79,15 @@ start_service() {
         -H 'Content-Type: application/json' -d '{"name": "bench"}' | json "['user']['id']")
 }
 
+# print_statements WHAT: with BENCH_PG_STATEMENTS=1, PostgreSQL's
+# statements since the last reset, by execution time; then resets.
+print_statements() {
+    [ -n "${BENCH_PG_STATEMENTS:-}" ] || return 0
+    bench_top_statements psql "$database_url" "$work/statements.txt"
+    echo "PostgreSQL's statements over $1, by execution time:"
+    cat "$work/statements.txt"
+}
+
 stop_service() {
     bench_stop_tidings
     tidings_pid=
@@ -250,11 +259,7 @@ mix_benchmark() {
         sleep "$mix_warmup"
         bench_top_statements psql "$database_url" /dev/null
         for r in $(seq 1 "$mix_rounds"); do mix_round "run $run round $r"; done
-        if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
-            bench_top_statements psql "$database_url" "$work/statements.txt"
-            echo "run $run: PostgreSQL's statements over the rounds, by execution time:"
-            cat "$work/statements.txt"
-        fi
+        print_statements "run $run's rounds"
         # No page changes: every change recorded is a false one.
         sql "SELECT 'run $run: last check results (e ETag, m Last-Modified, n none, d timestamp+nonce): '
                     || string_agg(kind || ' ' || result || ' ' || n, ', ' ORDER BY kind, result)
@@ -308,11 +313,7 @@ bench_top_statements psql "$database_url" /dev/null
 for r in $(seq 2 $((1 + ${BENCH_304_ROUNDS:-3}))); do round "round $r (all 304)" "$watches" "$work/figures-304"; done
 echo "all-304 rounds:"
 bench_summary "$work/figures-304"
-if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
-    bench_top_statements psql "$database_url" "$work/statements.txt"
-    echo "PostgreSQL's statements over the all-304 rounds, by execution time:"
-    cat "$work/statements.txt"
-fi
+print_statements "the all-304 rounds"
 
 changed=$((watches / 20))
 first_changed=$((2 + ${BENCH_304_ROUNDS:-3}))
