@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 cluster_dir=$(mktemp -d /tmp/tidings-test-pg.XXXXXX)
 cleanup() {
     scripts/test-postgres.sh stop "$cluster_dir" || true
-    rm -rf "$cluster_dir"
+    rm -rf "$cluster_dir" "${outputs:-}"
 }
 trap cleanup EXIT
 
@@ -69,11 +69,19 @@ fi
 read -r -a swift_flags <<<"${TIDINGS_TEST_SWIFT_FLAGS:-}"
 swift build --build-tests "${swift_flags[@]}"
 failed=()
+# Each target's output is kept so that the failures can be repeated at
+# the end, where a CI log's tail shows them.
+outputs=$(mktemp -d /tmp/tidings-test-output.XXXXXX)
 for target in $(ls Tests | grep 'Tests$'); do
     echo "== $target" >&2
-    swift test --skip-build "${swift_flags[@]}" --filter "^$target\\." || failed+=("$target")
+    swift test --skip-build "${swift_flags[@]}" --filter "^$target\\." 2>&1 | tee "$outputs/$target.log" \
+        || failed+=("$target")
 done
 if [ ${#failed[@]} -gt 0 ]; then
+    for target in "${failed[@]}"; do
+        echo "== what failed in $target:" >&2
+        grep -E '✘|error:|fatal|Fatal' "$outputs/$target.log" | head -40 >&2 || true
+    done
     echo "failed test targets: ${failed[*]}" >&2
     exit 1
 fi

@@ -126,7 +126,12 @@ import TidingsTestSupport
         let last = try #require(receiver.requests().map(\.receivedAt).max())
         let recovery = last.timeIntervalSince(restartedAt)
         print("recovery after SIGKILL: \(queuedLeases) queued leases, \(pending) pending; last delivery \(recovery) s after the restart (timeout \(timeout) s)")
-        #expect(recovery <= Double(timeout + 10), "the last delivery arrived \(recovery) s after the restart")
+        // The dead owner's leases are free 3 s (staleness) + timeout + 2 s
+        // (in-flight grace) after its last beat, then wait up to a beat and
+        // a claim turn: 9-10 s here, 10.9 on a loaded machine. The queued
+        // leases themselves (9 timeouts + 5 s) would run out at 32 s.
+        let queuedLease = Double(9 * timeout + 5)
+        #expect(recovery <= queuedLease - 12, "the last delivery arrived \(recovery) s after the restart")
     }
 
     /// A killed process's poller was in the middle of checking a page; a new
