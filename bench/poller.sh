@@ -364,7 +364,7 @@ if [ "$large" -gt "$watches" ]; then
     round "large: all 304" "$large"
 fi
 echo "tidings peak RSS (VmHWM): $(grep VmHWM "/proc/$pid/status" | tr -s ' ' | cut -d' ' -f2-)"
-if [ -n "${BENCH_CD:-}" ]; then
+if [ "${BENCH_CD:-0}" != 0 ]; then
     # changedetection.io in the same run (Tidings idle meanwhile), against
     # its own nginx on the same kind of pages, compared with the median
     # all-304 round above (whole round, and sustained: its own rate is
