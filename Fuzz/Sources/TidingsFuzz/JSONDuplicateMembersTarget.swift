@@ -141,7 +141,8 @@ enum JSONDuplicateMembersTarget {
         }
 
         private static func endsScalar(_ byte: UInt8) -> Bool {
-            [UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D].contains(byte)
+            // The decoder ends a number or literal at a NUL too (`7\0`).
+            [UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D, 0].contains(byte)
         }
     }
 }
