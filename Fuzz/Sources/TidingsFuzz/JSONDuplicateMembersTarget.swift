@@ -11,7 +11,10 @@ import FoundationEssentials
 enum JSONDuplicateMembersTarget {
     static func run(_ input: FuzzInput) {
         let found = JSONDuplicateMembers.firstRepeated(in: input.bytes)
-        guard (try? JSONCoding.decoder.decode(AnyJSONValue.self, from: Data(input.bytes))) != nil else { return }
+        // decodeJSON refuses a body with a NUL (UTF-16, UTF-32) before either runs.
+        guard !input.bytes.contains(0),
+              (try? JSONCoding.decoder.decode(AnyJSONValue.self, from: Data(input.bytes))) != nil
+        else { return }
         var reader = Reader(bytes: input.bytes)
         guard reader.value(), reader.atEnd else {
             check(false, "the decoder accepted \(input.string.debugDescription), the reference reader did not")
