@@ -207,7 +207,7 @@ if Context.environment["TIDINGS_FUZZ"] != nil {
         name: "TidingsFuzz",
         dependencies: [
             "TidingsApp", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer",
-            "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto",
+            "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto", "TidingsPush",
         ],
         path: "Fuzz/Sources/TidingsFuzz",
         // No Swift entry point: Fuzz/Sources/TidingsFuzz/FuzzMain.swift.

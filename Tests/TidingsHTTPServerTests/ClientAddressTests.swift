@@ -41,6 +41,18 @@ import Testing
         #expect(IPAddress("192.0.2.1")?.clientKey != IPAddress("192.0.2.2")?.clientKey)
     }
 
+    /// trusted-proxies (Fuzz/corpus/trusted-proxies/found-prepended-mark):
+    /// split by `Character`, a client's `1.2.3.4\u{600}` swallowed the comma
+    /// of the proxy's `, <client>`, so the walk ended at the proxy and every
+    /// client behind it could pass as the proxy. Commas are read by scalar.
+    @Test func aMarkNextToACommaDoesNotHideIt() throws {
+        let proxies = TrustedProxies([try #require(IPNetwork("10.0.0.0/8"))])
+        let proxy = try #require(IPAddress("10.0.0.2"))
+        #expect(proxies.client(peer: proxy, forwardedFor: ["1.2.3.4\u{600}, 203.0.113.9"]).description == "203.0.113.9")
+        #expect(proxies.client(peer: proxy, forwardedFor: ["203.0.113.9,\u{301}10.0.0.7"]).description == "10.0.0.2")
+        #expect(proxies.client(peer: proxy, forwardedFor: ["1.2.3.4\u{301},203.0.113.9"]).description == "203.0.113.9")
+    }
+
     @Test func theClientIsTheRightmostUntrustedHop() throws {
         let proxies = TrustedProxies([try #require(IPNetwork("10.0.0.0/8")), try #require(IPNetwork("fd00::/8"))])
         let proxy = try #require(IPAddress("10.0.0.2"))

@@ -77,6 +77,28 @@ import TidingsHTTPServer
         #expect(response.problem?.detail == "\(field): appears more than once")
     }
 
+    /// json-duplicate-members (Fuzz/corpus/json-duplicate-members/found-utf16):
+    /// JSONDecoder reads UTF-16 and UTF-32 bodies too, while the duplicate
+    /// scan reads UTF-8 bytes, so a UTF-16 body could name a member twice
+    /// unseen (an escaped name, or a character whose low byte is a quote).
+    /// RFC 8259 wants UTF-8: a body with a NUL byte (every UTF-16 or UTF-32
+    /// JSON text has one; no UTF-8 one does) is refused.
+    @Test(arguments: [#"{"url":"a"}"#, #"{"url":"a","\u0075rl":"b"}"#, #"{"url":"\#u{122}","url":"b"}"#])
+    func aBodyNotInUTF8Is400(body: String) throws {
+        struct Target: Decodable { var url: String }
+        var utf16LE: [UInt8] = []
+        for unit in body.utf16 { utf16LE += [UInt8(truncatingIfNeeded: unit), UInt8(unit >> 8)] }
+        for bytes in [utf16LE, Array(body.utf8) + [0]] {
+            let request = HTTPRequest(method: .post, path: "/", headers: ["Content-Type": "application/json"], body: bytes)
+            #expect(throws: HTTPError.self) { _ = try request.decodeJSON(Target.self) }
+            do {
+                _ = try request.decodeJSON(Target.self)
+            } catch {
+                #expect(error.status == .badRequest, "\(error)")
+            }
+        }
+    }
+
     /// The same name in different objects, or as a value, is no repeat.
     @Test func namesRepeatedAcrossObjectsAreFine() throws {
         let server = try TestServer(router: Self.makeRouter())

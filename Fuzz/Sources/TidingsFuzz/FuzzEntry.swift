@@ -37,6 +37,11 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "ip-address", run: IPAddressTarget.run),
     FuzzTarget(name: "page-content", run: PageContentTarget.run),
     FuzzTarget(name: "redirect-location", run: RedirectLocationTarget.run),
+    FuzzTarget(name: "http-origin", run: HTTPOriginTarget.run),
+    FuzzTarget(name: "ignore-patterns", run: IgnorePatternsTarget.run),
+    FuzzTarget(name: "json-duplicate-members", run: JSONDuplicateMembersTarget.run),
+    FuzzTarget(name: "push-answers", run: PushAnswersTarget.run),
+    FuzzTarget(name: "trusted-proxies", run: TrustedProxiesTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {

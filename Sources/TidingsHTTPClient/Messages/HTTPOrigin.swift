@@ -80,30 +80,35 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
         return .some((scheme, host, port))
     }
 
-    /// The parse of any URL, by `Character`.
+    /// The parse of any URL, by Unicode scalar. Not by `Character`: a
+    /// combining mark after a delimiter (`/\u{301}`) or a prepended
+    /// concatenation mark before one (`\u{600}/`) makes one `Character` of
+    /// both, which hid the delimiter, so `http://x\u{600}/@evil.example/`
+    /// had the origin of evil.example.
     static func parse(characters url: String) -> Parts? {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return nil }
-        let scheme = url[..<colon].lowercased()
+        let scalars = Substring(url).unicodeScalars
+        guard let colon = scalars.firstIndex(of: ":"), scalars[colon...].starts(with: "://".unicodeScalars) else { return nil }
+        let scheme = String(Substring(scalars[..<colon])).lowercased()
         let defaultPort: Int
         switch scheme {
         case "http": defaultPort = 80
         case "https": defaultPort = 443
         default: return nil
         }
-        let rest = url[url.index(colon, offsetBy: 3)...]
+        let rest = scalars[scalars.index(colon, offsetBy: 3)...]
         let authorityEnd = rest.firstIndex(where: Self.endsAuthority) ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         if let at = authority.lastIndex(of: "@") {
             authority = authority[authority.index(after: at)...]
         }
-        var host: Substring
-        var portText: Substring?
-        if authority.hasPrefix("[") {
+        var host: Substring.UnicodeScalarView
+        var portText: Substring.UnicodeScalarView?
+        if authority.first == "[" {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             host = authority[...close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { return nil }
+                guard after.first == ":" else { return nil }
                 portText = after.dropFirst()
             }
         } else if let colon = authority.lastIndex(of: ":") {
@@ -112,16 +117,16 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
         } else {
             host = authority
         }
-        while host.hasSuffix(".") { host = host.dropLast() }
+        while host.last == "." { host = host.dropLast() }
         guard !host.isEmpty else { return nil }
         var port = defaultPort
         if let portText, !portText.isEmpty {
-            guard portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let value = Int(portText), (1...65_535).contains(value)
+            guard portText.count <= 5, portText.allSatisfy({ ("0"..."9").contains($0) }),
+                  let value = Int(String(Substring(portText))), (1...65_535).contains(value)
             else { return nil }
             port = value
         }
-        return (scheme, host.lowercased(), port)
+        return (scheme, String(Substring(host)).lowercased(), port)
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
@@ -137,8 +142,8 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
         byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "\\")
     }
 
-    private static func endsAuthority(_ character: Character) -> Bool {
-        character == "/" || character == "?" || character == "#" || character == "\\"
+    private static func endsAuthority(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "/" || scalar == "?" || scalar == "#" || scalar == "\\"
     }
 
     /// `host:port`, whatever the scheme: what per-host limits count.

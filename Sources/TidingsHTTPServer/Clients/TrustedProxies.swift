@@ -30,7 +30,11 @@ package struct TrustedProxies: Sendable, CustomStringConvertible {
         guard contains(peer) else { return peer }
         var client = peer
         for value in forwardedFor.reversed() {
-            for element in value.split(separator: ",", omittingEmptySubsequences: false).reversed() {
+            // By scalar: a combining mark after a comma, or a prepended
+            // concatenation mark before one, would make one `Character` of
+            // both and hide the comma, so a client's `1.2.3.4\u{600}` made
+            // the proxy's appended `, <client>` unreadable.
+            for element in Substring(value).unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).reversed() {
                 guard let hop = Self.hopAddress(element) else { return client }
                 client = hop
                 if !contains(hop) { return hop }
@@ -41,14 +45,14 @@ package struct TrustedProxies: Sendable, CustomStringConvertible {
 
     /// One hop: an address, optionally as `[v6]:port` or `v4:port`, which
     /// some proxies write.
-    private static func hopAddress(_ element: Substring) -> IPAddress? {
+    private static func hopAddress(_ element: Substring.UnicodeScalarView) -> IPAddress? {
         var text = element.drop { $0 == " " || $0 == "\t" }
         while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+        if text.first == "[", let close = text.firstIndex(of: "]") {
             text = text[text.index(after: text.startIndex)..<close]
         } else if text.contains("."), let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon {
             text = text[..<colon]
         }
-        return IPAddress(String(text))
+        return IPAddress(String(Substring(text)))
     }
 }

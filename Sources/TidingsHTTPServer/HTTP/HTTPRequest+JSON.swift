@@ -15,6 +15,13 @@ extension HTTPRequest {
         guard !body.isEmpty else {
             throw HTTPError(.badRequest, detail: "The request body is empty.")
         }
+        // JSONDecoder also reads UTF-16 and UTF-32 (and stops at a NUL),
+        // while the duplicate-member scan reads UTF-8 bytes: a UTF-16 body
+        // could name a member twice unseen. RFC 8259 wants UTF-8, whose JSON
+        // never holds a NUL byte; every UTF-16 or UTF-32 JSON text does.
+        guard !body.contains(0) else {
+            throw HTTPError(.badRequest, detail: "The request body must be JSON in UTF-8.")
+        }
         let data = Data(body)
         do {
             let value = try JSONCoding.decoder.decode(T.self, from: data)
