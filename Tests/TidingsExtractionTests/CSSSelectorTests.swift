@@ -76,4 +76,17 @@ import TidingsExtraction
         let translated = try CSSSelectorTranslator.xpath(for: #"a[title="It's"]"#)
         #expect(translated == #"//a[@title="It's"]"#)
     }
+
+    /// By `Character`, a prepended concatenation mark before `'`
+    /// (`\u{600}'`) or a combining mark after it is one `Character` with
+    /// it, so the value was quoted with `'` and its own quotes ended the
+    /// literal: the selector below became `'a\u{600}' or '1\u{600}'='1\u{600}'`,
+    /// which matched every `a` with a title.
+    @Test func aMarkNextToAQuoteDoesNotHideIt() throws {
+        let selector = "a[title=\"a\u{600}' or '1\u{600}'='1\u{600}\"]"
+        #expect(try CSSSelectorTranslator.xpath(for: selector) == "//a[@title=\"a\u{600}' or '1\u{600}'='1\u{600}\"]")
+        let document = try HTMLDocument(bytes: Array("<a title=\"x\">one</a><a title=\"a\u{600}' or '1\u{600}'='1\u{600}\">two</a>".utf8))
+        #expect(try document.css(selector) == ["two"])
+        #expect(try CSSSelectorTranslator.xpath(for: "a[title=\"b'\u{301}\"]") == "//a[@title=\"b'\u{301}\"]")
+    }
 }

@@ -28,6 +28,22 @@ import TidingsExtraction
         #expect(try text(at: pointer) == expected)
     }
 
+    /// By `Character`, a prepended concatenation mark before `/` or `~`
+    /// (`\u{600}/`) or a combining mark after `/` or `~1` made one
+    /// `Character` of both and hid it: `/a\u{600}/b` named the member
+    /// `a\u{600}/b`, `/\u{301}x` was refused, `~1\u{301}` was a bad escape.
+    @Test(arguments: [
+        ("/a\u{600}/b", "deep"),
+        ("/a\u{600}~1b", "flat"),
+        ("/\u{301}x", "mark"),
+        ("/x~1\u{301}", "escaped"),
+    ])
+    func aMarkNextToADelimiterDoesNotHideIt(pointer: String, expected: String) throws {
+        let document = Array(#"{"a\#u{600}": {"b": "deep"}, "a\#u{600}/b": "flat", "\#u{301}x": "mark", "x/\#u{301}": "escaped"}"#.utf8)
+        let content = try ContentExtractor.extract(body: document, contentType: "application/json", spec: ExtractionSpec(selector: .jsonPointer(pointer)))
+        #expect(content.text == expected)
+    }
+
     @Test func emptyPointerIsTheWholeDocumentCanonically() throws {
         #expect(try text(at: "") == #"{"":"empty key","a/b":1,"items":[{"id":1,"tags":["x","y"]},{"id":2}],"m~n":"tilde","nested":{"a":[true,null,1.5,-7,"q\"uote\n"],"z":1},"version":"1.2.3"}"#)
     }

@@ -5,7 +5,9 @@ package enum JSONPointer {
 
     package static func isValid(_ pointer: String) -> Bool {
         guard !pointer.isEmpty else { return true }
-        guard pointer.hasPrefix("/") else { return false }
+        // The first byte: `hasPrefix` compares `Character`s, and `/\u{301}`
+        // (a combining mark after the slash) is one.
+        guard pointer.utf8.first == UInt8(ascii: "/") else { return false }
         var bytes = pointer.utf8.makeIterator()
         while let byte = bytes.next() {
             if byte == UInt8(ascii: "~") {

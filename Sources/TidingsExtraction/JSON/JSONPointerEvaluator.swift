@@ -28,14 +28,19 @@ package enum JSONPointerEvaluator {
         return value
     }
 
-    /// The unescaped reference tokens of `pointer`.
+    /// The unescaped reference tokens of `pointer`. By Unicode scalar, not by
+    /// `Character`: a combining mark after `/` or `~1` (`/\u{301}`) or a
+    /// prepended concatenation mark before `/` or `~` (`\u{600}/`) makes
+    /// one `Character` of both, which hid the delimiter: `/a\u{600}/b` was
+    /// the one member `a\u{600}/b`.
     static func tokens(of pointer: String) throws -> [String] {
         guard !pointer.isEmpty else { return [] }
-        guard pointer.hasPrefix("/") else {
+        let scalars = Substring(pointer).unicodeScalars
+        guard scalars.first == "/" else {
             throw ExtractionError(code: .invalidJSONPointer, message: "'\(pointer)' must be empty or start with '/'")
         }
-        return try pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
-            var unescaped = ""
+        return try scalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { token in
+            var unescaped = String.UnicodeScalarView()
             var characters = token.makeIterator()
             while let character = characters.next() {
                 guard character == "~" else {
@@ -49,7 +54,7 @@ package enum JSONPointerEvaluator {
                     throw ExtractionError(code: .invalidJSONPointer, message: "'\(pointer)' has a '~' not followed by 0 or 1")
                 }
             }
-            return unescaped
+            return String(unescaped)
         }
     }
 

@@ -77,6 +77,23 @@ import TidingsDomain
         }
     }
 
+    /// Read by `Character`, a prepended concatenation mark before `?` or `#`
+    /// (`\u{600}?`) or a combining mark after it (`?\u{301}`) made one
+    /// `Character` of both and hid the delimiter: the query was fetched as
+    /// part of the path (`%3F`) and the fragment was sent (`%23`).
+    @Test(arguments: [
+        ("http://example.com/p\u{600}?q=1", "http://example.com/p%D8%80?q=1"),
+        ("http://example.com/p?\u{301}q=1", "http://example.com/p?%CC%81q=1"),
+        ("http://example.com/p\u{600}#frag", "http://example.com/p%D8%80"),
+        ("http://example.com/?q=1\u{600}#frag", "http://example.com/?q=1%D8%80"),
+        ("http://example.com/p#\u{301}frag", "http://example.com/p"),
+    ])
+    func aMarkNextToADelimiterDoesNotHideIt(input: String, expected: String) throws {
+        let url = try URLNormalizer.normalize(input)
+        #expect(url.text == expected)
+        #expect(url.host == "example.com")
+    }
+
     @Test func messagesNeverEchoCredentials() {
         #expect {
             try URLNormalizer.normalize("https://admin:hunter2@example.com/")

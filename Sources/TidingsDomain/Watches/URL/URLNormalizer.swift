@@ -15,15 +15,21 @@ package enum URLNormalizer {
         guard !input.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
             throw URLNormalizationError(.malformed, "must not contain spaces or control characters")
         }
-        guard let colon = input.firstIndex(of: ":"), isScheme(input[..<colon]) else {
+        // Delimiters by Unicode scalar, not by `Character`: a combining mark
+        // after one (`?\u{301}`) or a prepended concatenation mark before it
+        // (`\u{600}?`) makes one `Character` of both and hid it, so
+        // `http://a.example/p\u{600}?q=1` fetched the path `/p%D8%80%3Fq=1`
+        // and a fragment behind a mark was sent as part of the path.
+        let scalars = Substring(input).unicodeScalars
+        guard let colon = scalars.firstIndex(of: ":"), isScheme(Substring(scalars[..<colon])) else {
             throw URLNormalizationError(.malformed, "must be an absolute http or https URL")
         }
-        let scheme = input[..<colon].lowercased()
+        let scheme = Substring(scalars[..<colon]).lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw URLNormalizationError(.unsupportedScheme, "scheme \"\(scheme)\" is not supported; use http or https")
         }
-        var rest = input[input.index(after: colon)...]
-        guard rest.hasPrefix("//") else {
+        var rest = scalars[scalars.index(after: colon)...]
+        guard rest.starts(with: "//".unicodeScalars) else {
             throw URLNormalizationError(.malformed, "must be an absolute http or https URL")
         }
         rest = rest.dropFirst(2)
@@ -31,15 +37,15 @@ package enum URLNormalizer {
             rest = rest[..<hash]
         }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        let (host, port) = try authority(rest[..<authorityEnd], defaultPort: scheme == "https" ? 443 : 80)
+        let (host, port) = try authority(Substring(rest[..<authorityEnd]), defaultPort: scheme == "https" ? 443 : 80)
 
         let pathAndQuery = rest[authorityEnd...]
         let queryStart = pathAndQuery.firstIndex(of: "?")
-        var path = try PercentEncoding.normalize(pathAndQuery[..<(queryStart ?? pathAndQuery.endIndex)], allowing: .path)
+        var path = try PercentEncoding.normalize(Substring(pathAndQuery[..<(queryStart ?? pathAndQuery.endIndex)]), allowing: .path)
         path = DotSegments.remove(from: path.isEmpty ? "/" : path)
         var query = ""
         if let queryStart {
-            query = "?" + (try PercentEncoding.normalize(pathAndQuery[pathAndQuery.index(after: queryStart)...], allowing: .query))
+            query = "?" + (try PercentEncoding.normalize(Substring(pathAndQuery[pathAndQuery.index(after: queryStart)...]), allowing: .query))
         }
 
         let url = NormalizedURL(scheme: scheme, host: host, port: port, pathAndQuery: path + query)
