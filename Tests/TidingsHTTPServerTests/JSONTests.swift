@@ -99,6 +99,23 @@ import TidingsHTTPServer
         }
     }
 
+    /// Nesting as deep as the body limit allows is refused on the server's
+    /// own threads, whose stacks are smaller than the main thread's: a
+    /// recursive reader without a depth limit would overflow one and take
+    /// the process down. The server then serves the next request.
+    @Test(arguments: ["[", #"{"tags":["#, #"{"name":{"#])
+    func nestingAsDeepAsTheBodyAllowsIs400(opening: String) throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let body = Array(String(repeating: opening, count: 900_000 / opening.utf8.count).utf8)
+        let response = try server.request("POST", "/v1/watches", headers: Self.json, body: body)
+        #expect(response.status == 400 || response.status == 422, "\(response.status) \(response.text.prefix(200))")
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        let next = try server.request(
+            "POST", "/v1/watches", headers: Self.json, body: Array(#"{"interval_seconds": 60, "name": "docs"}"#.utf8)
+        )
+        #expect(next.status == 201)
+    }
+
     /// The same name in different objects, or as a value, is no repeat.
     @Test func namesRepeatedAcrossObjectsAreFine() throws {
         let server = try TestServer(router: Self.makeRouter())
