@@ -63,58 +63,40 @@ enum JSONDuplicateMembersTarget {
         }
 
         private mutating func object() -> Bool {
-            index += 1
             var byBytes = Set<[UInt8]>(), byStrings = Set<String>()
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return true
-            }
-            while true {
-                skipSpace()
-                // The decoder takes a trailing comma (`{"a":1,}`).
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return true
-                }
-                guard let name = string() else { return false }
-                if !byBytes.insert(Array(name.utf8)).inserted { repeatedBytes = true }
-                if !byStrings.insert(name).inserted { repeatedStrings = true }
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
-                index += 1
-                guard value() else { return false }
-                skipSpace()
-                guard index < bytes.count else { return false }
-                index += 1
-                switch bytes[index - 1] {
-                case UInt8(ascii: ","): continue
-                case UInt8(ascii: "}"): return true
-                default: return false
-                }
+            return elements(closedBy: UInt8(ascii: "}")) { reader in
+                guard let name = reader.string() else { return false }
+                if !byBytes.insert(Array(name.utf8)).inserted { reader.repeatedBytes = true }
+                if !byStrings.insert(name).inserted { reader.repeatedStrings = true }
+                reader.skipSpace()
+                guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: ":") else { return false }
+                reader.index += 1
+                return reader.value()
             }
         }
 
         private mutating func array() -> Bool {
+            elements(closedBy: UInt8(ascii: "]")) { $0.value() }
+        }
+
+        /// The comma-separated elements of an object or array from its
+        /// opening byte at `index` to `closing`. The decoder takes a
+        /// trailing comma (`{"a":1,}`, `[1,]`).
+        private mutating func elements(closedBy closing: UInt8, _ element: (inout Self) -> Bool) -> Bool {
             index += 1
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return true
-            }
             while true {
                 skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                if index < bytes.count, bytes[index] == closing {
                     index += 1
                     return true
                 }
-                guard value() else { return false }
+                guard element(&self) else { return false }
                 skipSpace()
                 guard index < bytes.count else { return false }
                 index += 1
                 switch bytes[index - 1] {
                 case UInt8(ascii: ","): continue
-                case UInt8(ascii: "]"): return true
+                case closing: return true
                 default: return false
                 }
             }
