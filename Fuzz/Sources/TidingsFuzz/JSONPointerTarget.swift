@@ -4,7 +4,7 @@
 /// pointer, a newline, then a document (a fixed one when the rest is not
 /// JSON). Any pointer evaluates or throws an ExtractionError; a pointer
 /// escaped from its own tokens reads back as those tokens; the pointer of
-/// every value in the document (escaped by hand) finds that value.
+/// every value in the document finds that value.
 enum JSONPointerTarget {
     static let fallback = try! JSONValue(parsing: Array(#"{"a":[1,{"b/c":"d","e~f":null}],"":{"":2}}"#.utf8))
 
@@ -15,7 +15,7 @@ enum JSONPointerTarget {
         let document = (try? JSONValue(parsing: rest)) ?? fallback
 
         if let tokens = try? JSONPointerEvaluator.tokens(of: pointer) {
-            let rebuilt = tokens.map { "/" + escape($0) }.joined()
+            let rebuilt = tokens.map { "/" + JSONPointerEvaluator.escape($0) }.joined()
             let again = try? JSONPointerEvaluator.tokens(of: rebuilt)
             check(again == tokens, "\(pointer.debugDescription) -> \(tokens) -> \(rebuilt.debugDescription) -> \(String(describing: again))")
         }
@@ -36,23 +36,11 @@ enum JSONPointerTarget {
         check(found == value, "\(pointer.debugDescription) found \(String(describing: found)), expected \(value)")
         switch value {
         case .object(let members):
-            for (key, member) in members { visit(member, pointer: pointer + "/" + escape(key), root: root, budget: &budget) }
+            for (key, member) in members { visit(member, pointer: pointer + "/" + JSONPointerEvaluator.escape(key), root: root, budget: &budget) }
         case .array(let elements):
             for (index, element) in elements.enumerated() { visit(element, pointer: pointer + "/\(index)", root: root, budget: &budget) }
         default:
             break
         }
-    }
-
-    private static func escape(_ token: String) -> String {
-        var escaped = ""
-        for character in token {
-            switch character {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

@@ -64,8 +64,19 @@ package enum JSONPointerEvaluator {
         return Int(token)
     }
 
-    private static func escape(_ token: String) -> String {
-        token.replacing("~", with: "~0").replacing("/", with: "~1")
+    /// A token as a pointer writes it: `~` as `~0`, `/` as `~1`. By
+    /// Unicode scalar, like `tokens(of:)`: replacing by `Character` left a
+    /// `/` with a combining mark after it (`/\u{301}`) unescaped.
+    static func escape(_ token: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in token.unicodeScalars {
+            switch scalar {
+            case "~": escaped.append(contentsOf: "~0".unicodeScalars)
+            case "/": escaped.append(contentsOf: "~1".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     private static func notFound(_ problem: String, at location: String, pointer: String) -> ExtractionError {
