@@ -90,12 +90,8 @@ import TidingsHTTPServer
         for unit in body.utf16 { utf16LE += [UInt8(truncatingIfNeeded: unit), UInt8(unit >> 8)] }
         for bytes in [utf16LE, Array(body.utf8) + [0]] {
             let request = HTTPRequest(method: .post, path: "/", headers: ["Content-Type": "application/json"], body: bytes)
-            #expect(throws: HTTPError.self) { _ = try request.decodeJSON(Target.self) }
-            do {
-                _ = try request.decodeJSON(Target.self)
-            } catch {
-                #expect(error.status == .badRequest, "\(error)")
-            }
+            let error = try #require(throws: HTTPError.self) { _ = try request.decodeJSON(Target.self) }
+            #expect(error.status == .badRequest, "\(error)")
         }
     }
 
