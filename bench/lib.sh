@@ -6,6 +6,9 @@
 # set TIDINGS_RESOURCES_DIR too when its migrations differ).
 bench_build() {
     if [ -n "${BENCH_BINARY:-}" ]; then binary=$BENCH_BINARY; return; fi
+    # The build's C libraries and PostgreSQL, as `make run` installs them:
+    # a fresh machine has none of them.
+    make --no-print-directory -s deps
     swift build -c release --product tidings >/tmp/tidings-bench-build.log 2>&1 \
         || { cat /tmp/tidings-bench-build.log >&2; exit 1; }
     binary="$(swift build -c release --show-bin-path)/tidings"

@@ -126,7 +126,9 @@ package final class PushDispatcher: Sendable {
                 for push in claimed { send(push) }
                 if limit > 0 && claimed.count == limit {
                     sleep = .zero
-                } else if claimed.isEmpty, inFlight.load(ordering: .acquiring) == 0, let due = try store.timeUntilNextDue(), due > .zero {
+                } else if limit > 0, let due = try store.timeUntilNextDue() {
+                    // Wakes for the next coalesced badge on time even while
+                    // pushes are in flight; their ends wake the loop too.
                     sleep = min(sleep, due)
                 }
             } catch {

@@ -267,8 +267,9 @@ package final class WebhookDispatcher: Sendable {
                 if let request, claimed.count == request.limit {
                     moreToClaim = true
                     sleep = .zero
-                } else if held == 0 && claimed.isEmpty, let due = try? store.timeUntilNextDue(), due > .zero {
-                    // With requests in flight the writer wakes the loop anyway.
+                } else if request != nil, let due = try? store.timeUntilNextDue() {
+                    // Wakes for the next coalesced event on time even while
+                    // requests are in flight; their ends wake the loop too.
                     sleep = min(sleep, due)
                 }
                 if ContinuousClock.now >= nextPrune {

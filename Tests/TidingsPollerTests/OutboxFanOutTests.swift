@@ -93,6 +93,36 @@ import TidingsPostgres
         #expect(try Self.received(context.database)[hook] == ["badge.updated", "watch.changed"])
     }
 
+    /// The webhook dispatcher sleeps until the next waiting delivery (a
+    /// coalesced badge, a retry) is due. Deliveries due already but held
+    /// back (their webhook's requests in flight) must not hide it.
+    @Test func timeUntilNextDueLooksPastDeliveriesDueAlready() async throws {
+        let context = try PollerTestContext()
+        defer { context.close() }
+        let user = try context.user()
+        let webhooks = WebhookStore(database: context.database, secrets: context.secrets)
+        _ = try webhooks.create(owner: .user(user), NewWebhook(url: "https://93.184.215.14/hook")).webhook.id
+        let deliveries = DeliveryStore(database: context.database)
+        #expect(try deliveries.timeUntilNextDue() == nil)
+        let events: [UUID] = try context.database.query("""
+            SELECT id FROM queue_events(ARRAY[
+                ROW(\(user)::uuid, 'watch.changed', '{"n": 1}', NULL, NULL)::outbox_event,
+                ROW(\(user)::uuid, 'watch.changed', '{"n": 2}', NULL, NULL)::outbox_event
+            ]) AS id
+            """).map { try $0.decode("id") }
+        func due(_ event: UUID, in seconds: Int) throws {
+            _ = try context.database.query("""
+                UPDATE deliveries SET next_attempt_at = now() + \(seconds) * interval '1 second' WHERE event_id = \(event)
+                """)
+        }
+        try due(events[0], in: -1)
+        try due(events[1], in: 30)
+        let wait = try #require(try deliveries.timeUntilNextDue())
+        #expect(wait > .seconds(20) && wait <= .seconds(30), "\(wait)")
+        try due(events[1], in: -1)
+        #expect(try deliveries.timeUntilNextDue() == nil, "nothing waits: both are the claim's")
+    }
+
     @Test func recordChangesDecidesBaselineUnchangedAndChangedOnce() async throws {
         let context = try PollerTestContext()
         defer { context.close() }

@@ -169,12 +169,14 @@ extension PushStore {
         return released
     }
 
-    /// Time until the earliest pending push is due (zero when one is due
-    /// now), or nil when nothing is pending.
+    /// Time until the next pending push that is not due yet becomes due
+    /// (a coalesced badge, a retry, a lease running out), or nil when none
+    /// waits. Pushes due already are the claim's: those it left wait for
+    /// a push in flight, whose end wakes the dispatcher.
     package func timeUntilNextDue() throws -> Duration? {
         let row = try database.query("""
-            SELECT extract(epoch FROM greatest(min(next_attempt_at) - now(), interval '0'))::float8 AS seconds
-            FROM pushes WHERE status = 'pending'
+            SELECT extract(epoch FROM min(next_attempt_at) - now())::float8 AS seconds
+            FROM pushes WHERE status = 'pending' AND next_attempt_at > now()
             """).single()
         return try row.decode("seconds", as: Double?.self).map { Duration.seconds(clamping: $0) }
     }

@@ -234,6 +234,31 @@ import TidingsTestSupport
         #expect(rows.map(\.badge) == [1, 2])
     }
 
+    /// The dispatcher sleeps until the next waiting push (a coalesced
+    /// badge, a retry) is due. Pushes due already but held back, such as a
+    /// device's newer count while its older one is in flight, must not hide
+    /// it: the dispatcher would then sleep its whole poll interval.
+    @Test func timeUntilNextDueLooksPastPushesDueAlready() async throws {
+        let setup = try await Self.setup()
+        defer { setup.server.shutdown() }
+        let store = PushStore(database: setup.server.application.database)
+        #expect(try store.timeUntilNextDue() == nil)
+        try setup.server.recordChange(watchID: setup.watch, text: "v1")
+        try setup.server.recordChange(watchID: setup.watch, text: "v2")
+        func due(_ device: String, in seconds: Int) throws {
+            _ = try setup.server.application.database.query("""
+                UPDATE pushes SET next_attempt_at = now() + \(seconds) * interval '1 second'
+                WHERE device_id = \(device)::uuid AND status = 'pending'
+                """)
+        }
+        try due(setup.devices.ios, in: -1)
+        try due(setup.devices.iosNoAppID, in: 30)
+        let wait = try #require(try store.timeUntilNextDue())
+        #expect(wait > .seconds(20) && wait <= .seconds(30), "\(wait)")
+        try due(setup.devices.iosNoAppID, in: -1)
+        #expect(try store.timeUntilNextDue() == nil, "nothing waits: both are the claim's")
+    }
+
     @Test func aDeadTokenRemovesTheDeviceAndAnnouncesIt() async throws {
         let setup = try await Self.setup()
         defer { setup.server.shutdown() }
