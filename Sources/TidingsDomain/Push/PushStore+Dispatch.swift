@@ -27,10 +27,18 @@ extension PushStore {
     /// next_attempt_at moves to its lease's end, so the pushes in flight
     /// (up to `maxInFlight`) are not at the head of the due index for every
     /// claim to step over; an expired lease is due again by itself.
+    ///
+    /// Sorting is off for the claim so that it always walks the due index
+    /// in order and stops at the limit. With statistics from before a burst
+    /// (a log of sent pushes, a table analyzed while nearly empty) the
+    /// planner believed few pushes were pending, fetched all 50,000 of a
+    /// burst, probed each and sorted them: 105 ms per claim of 512 instead
+    /// of 12-19 ms, until autovacuum analyzed the table.
     package func claim(owner: String, limit: Int, leaseDuration: Duration) throws -> [ClaimedPush] {
         guard limit > 0 else { return [] }
         let rows = try database.withTransaction { connection in
-            try connection.query("""
+            _ = try connection.query("SELECT set_config('enable_sort', 'off', true)")
+            return try connection.query("""
                 WITH candidates AS (
                     SELECT p.id, (p.kind <> 'alert' AND EXISTS (
                         SELECT 1 FROM pushes n
