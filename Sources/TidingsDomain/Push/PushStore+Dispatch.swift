@@ -23,10 +23,12 @@ extension PushStore {
     /// come in the order of `pushes_due_idx` (next_attempt_at alone, so the
     /// scan stops at the limit; ties, such as a burst from one transaction,
     /// go in index order), and the leased rows are found by id through the
-    /// primary key rather than by joining the whole table. A leased push's
-    /// next_attempt_at moves to its lease's end, so the pushes in flight
-    /// (up to `maxInFlight`) are not at the head of the due index for every
-    /// claim to step over; an expired lease is due again by itself.
+    /// primary key rather than by joining the whole table. The update sets
+    /// only the lease, which no index covers, so PostgreSQL makes it in
+    /// place (HOT, migration 0027): the pushes in flight (up to
+    /// `maxInFlight` per process) keep their place at the head of the due
+    /// index, each claim steps over them by their lease, and an expired
+    /// lease is claimable again at once.
     ///
     /// Sorting is off for the claim so that it always walks the due index
     /// in order and stops at the limit. With statistics from before a burst
@@ -60,8 +62,7 @@ extension PushStore {
                     WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c WHERE c.stale))
                 )
                 UPDATE pushes p
-                SET lease_owner = \(owner), lease_until = now() + \(leaseDuration)::interval,
-                    next_attempt_at = now() + \(leaseDuration)::interval, updated_at = now()
+                SET lease_owner = \(owner), lease_until = now() + \(leaseDuration)::interval, updated_at = now()
                 FROM devices d, push_apps a
                 WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c WHERE NOT c.stale))
                     AND d.id = p.device_id AND a.id = p.push_app_id
@@ -166,12 +167,14 @@ extension PushStore {
     }
 
     /// Frees the pushes leased by `owners` (this process at shutdown, or
-    /// dead ones the heartbeat reaped), due at once, and wakes the
-    /// dispatchers when any were freed.
+    /// dead ones the heartbeat reaped), due at once in their old order (a
+    /// leased push's next_attempt_at is when it fell due), and wakes the
+    /// dispatchers when any were freed. Leased pushes are pending ones: the
+    /// pending indexes find them.
     static func releaseLeases(of owners: [String], on connection: PostgresConnection) throws -> Int {
         let released = try connection.execute("""
-            UPDATE pushes SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now(), updated_at = now()
-            WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(owners))::text[])
+            UPDATE pushes SET lease_owner = NULL, lease_until = NULL, updated_at = now()
+            WHERE status = 'pending' AND lease_owner = ANY(\(PostgresArrayLiteral.make(owners))::text[])
             """)
         if released > 0 { try notifyDispatchers(on: connection) }
         return released
