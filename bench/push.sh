@@ -21,7 +21,10 @@
 #      queue_pushes reads it from the session that writes the change).
 #      Change-to-push latency = the mock's arrival time minus
 #      clock_timestamp() taken at the end of the change's one statement,
-#      right before its commit: p50, p90, p99, max.
+#      right before its commit: p50, p90, p99, max. Commit-to-push starts
+#      at the transaction's commit record instead (track_commit_timestamp);
+#      the change is visible, and can be pushed, once that record is on
+#      disk, which on this machine can take another 100 ms.
 # Usage: bench/push.sh [BURST] [RATE] [SECONDS]   (RATE 0: the burst alone)
 #   BENCH_COALESCE="50ms 0ms"  windows of the steady runs
 #   BENCH_BATCH=5000         watches per record_changes() call in the burst
@@ -155,12 +158,17 @@ wait_for() {
 if [ -n "${BENCH_SLOW_MS:-}" ]; then
     psql_ -c "ALTER SYSTEM SET log_min_duration_statement = ${BENCH_SLOW_MS}" -c "SELECT pg_reload_conf()" >/dev/null
 fi
+# Commit times (track_commit_timestamp): a change can be pushed only once
+# its transaction commits, so the steady runs measure from the commit too.
+psql_ -c "ALTER SYSTEM SET track_commit_timestamp = on" >/dev/null
 if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
-    # Loaded at server start: Tidings restarts its PostgreSQL with it.
-    # Its own settings exist only once it is loaded.
     psql_ -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
-    bench_stop_tidings
-    start_tidings "$first_window"
+fi
+# Both are read at server start: Tidings restarts its PostgreSQL with them.
+bench_stop_tidings
+start_tidings "$first_window"
+if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
+    # Its own settings exist only once it is loaded.
     bench_top_statements psql_ /dev/null
 fi
 
@@ -187,7 +195,7 @@ WITH created AS (
 UPDATE bench_users u SET watch_id = c.id FROM created c WHERE c.user_id = u.user_id;
 INSERT INTO devices (user_id, platform, push_token, app_id)
     SELECT user_id, 'ios', lpad(to_hex(n), 64, '0'), '$app_id' FROM bench_users;
-CREATE TABLE bench_times (n integer NOT NULL, phase text, at timestamptz NOT NULL);
+CREATE TABLE bench_times (n integer NOT NULL, phase text, at timestamptz NOT NULL, committed_at timestamptz);
 CREATE SEQUENCE bench_next;
 VACUUM ANALYZE;
 SQL
@@ -272,7 +280,9 @@ for window in ${windows[@]+"${windows[@]}"}; do
     as_owner env PGOPTIONS="-c jit=off -c tidings.push_coalesce=$window" "$bindir/pgbench" -h "$socket" -U tidings -n \
         -c "$writers" -j 2 -R "$((rate / steady_batch))" -T "$seconds" -f "$data/change.sql" tidings >"$data/pgbench-$window.log" 2>&1 \
         || { cat "$data/pgbench-$window.log" >&2; exit 1; }
-    changes=$(psql_ -c "UPDATE bench_times SET phase = '$window' WHERE phase IS NULL; SELECT count(*) FROM bench_times WHERE phase = '$window'")
+    # xmin is still the changing transaction's here, not this update's.
+    changes=$(psql_ -c "UPDATE bench_times SET phase = '$window', committed_at = pg_xact_commit_timestamp(xmin) WHERE phase IS NULL;
+                        SELECT count(*) FROM bench_times WHERE phase = '$window'")
     wait_for $((before + changes))
     bench_top_statements psql_ "$data/statements-$window.txt"
     tidings_after=$(ticks "$tidings_pid"); pg_after=$(postgres_ticks)
@@ -280,7 +290,8 @@ for window in ${windows[@]+"${windows[@]}"}; do
     next=$((next + per_phase))
 done
 
-psql_ -c "COPY (SELECT lpad(to_hex(u.n), 64, '0'), coalesce(t.phase, 'burst'), (extract(epoch FROM t.at) * 1000000)::bigint
+psql_ -c "COPY (SELECT lpad(to_hex(u.n), 64, '0'), coalesce(t.phase, 'burst'), (extract(epoch FROM t.at) * 1000000)::bigint,
+                      (extract(epoch FROM t.committed_at) * 1000000)::bigint
                FROM bench_users u LEFT JOIN bench_times t ON t.n = u.n) TO STDOUT" >"$data/changes.txt"
 final_status=$(mock_status)
 bench_stop_tidings
@@ -292,12 +303,14 @@ import sys
 changes_file, arrivals_file, phases_file = sys.argv[1:4]
 hz, burst, rate, seconds = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
 mock_pushes, mock_connections, mock_push_connections, mock_resets = map(int, sys.argv[8].split())
-phase_of, changed_at = {}, {}
+phase_of, changed_at, committed_at = {}, {}, {}
 for line in open(changes_file):
-    token, phase, micros = line.split()
+    token, phase, micros, commit_micros = line.split()
     phase_of[token] = phase
     if micros != r"\N":
         changed_at[token] = int(micros)
+    if commit_micros != r"\N":
+        committed_at[token] = int(commit_micros)
 arrivals = {}
 for line in open(arrivals_file):
     token, micros, connection, payload = line.split(" ", 3)
@@ -337,10 +350,15 @@ for words in info.get("steady", []):
     rest = " ".join(words[4:])
     got = arrivals.get(window, [])
     latencies = [(micros - changed_at[token]) / 1000 for micros, token, _, _ in got if token in changed_at]
+    from_commit = [(micros - committed_at[token]) / 1000 for micros, token, _, _ in got if token in committed_at]
+    commit_waits = [(committed_at[token] - changed_at[token]) / 1000 for _, token, _, _ in got
+                    if token in committed_at and token in changed_at]
     connections = {a[2] for a in got}
     print(f"\n== steady, TIDINGS_PUSH_COALESCE={window}: {changes} changes at {rate}/s for {seconds} s ({changes / seconds:,.0f}/s; pgbench {rest.strip()})")
     print(f"   pushes received: {len(got)} over {len(connections)} connection(s)")
     print(f"   change -> push p50 {pct(latencies, .5):.1f} ms, p90 {pct(latencies, .9):.1f} ms, p99 {pct(latencies, .99):.1f} ms, max {max(latencies or [0]):.1f} ms")
+    print(f"   commit -> push p50 {pct(from_commit, .5):.1f} ms, p90 {pct(from_commit, .9):.1f} ms, p99 {pct(from_commit, .99):.1f} ms, max {max(from_commit or [0]):.1f} ms"
+          f" (the change's commit came p50 {pct(commit_waits, .5):.1f} ms, p99 {pct(commit_waits, .99):.1f} ms, max {max(commit_waits or [0]):.1f} ms after it)")
     print(f"   tidings CPU {t_ticks / hz / seconds:.2f} cores, {t_ticks / hz / max(len(got), 1) * 1e6:.0f} us per push; "
           f"PostgreSQL (changes and pushes) {p_ticks / hz / seconds:.2f} cores")
 PY
