@@ -41,8 +41,8 @@
 #   BENCH_MOCK_ALONE=100000  pushes h2load sends the mock alone first (0: none)
 #   BENCH_KEEP=1             keep the data folder (logs, arrivals) at the end
 #   BENCH_LOG_LEVEL=warning  Tidings' log level (tidings/tidings.log)
-#   BENCH_SLOW_MS=           log statements slower than this many ms
-#                            (tidings/postgres.log)
+#   BENCH_SLOW_MS=           log statements slower than this many ms,
+#                            and every autovacuum (tidings/postgres.log)
 #   BENCH_PG_STATEMENTS=1    pg_stat_statements per phase (statements-*.txt)
 #   BENCH_PERF=1             perf record of Tidings during the burst
 #                            (perf-burst.txt); both best with BENCH_KEEP=1
@@ -156,7 +156,8 @@ wait_for() {
 }
 
 if [ -n "${BENCH_SLOW_MS:-}" ]; then
-    psql_ -c "ALTER SYSTEM SET log_min_duration_statement = ${BENCH_SLOW_MS}" -c "SELECT pg_reload_conf()" >/dev/null
+    psql_ -c "ALTER SYSTEM SET log_min_duration_statement = ${BENCH_SLOW_MS}" \
+          -c "ALTER SYSTEM SET log_autovacuum_min_duration = 0" -c "SELECT pg_reload_conf()" >/dev/null
 fi
 # Commit times (track_commit_timestamp): a change can be pushed only once
 # its transaction commits, so the steady runs measure from the commit too.
