@@ -172,10 +172,9 @@ extension DeliveryStore {
     }
 
     /// Time until the next pending delivery that is not due yet becomes
-    /// due (a coalesced badge event, a retry, a lease running out), or nil
-    /// when none waits. Deliveries due already are the claim's: those it
-    /// left wait for a webhook's requests in flight, whose ends wake the
-    /// dispatcher.
+    /// due (a coalesced badge event, a retry), or nil when none waits.
+    /// Deliveries due already are the claim's: those it left wait for a
+    /// webhook's requests in flight, whose ends wake the dispatcher.
     package func timeUntilNextDue() throws -> Duration? {
         let row = try database.query("""
             SELECT extract(epoch FROM min(next_attempt_at) - now())::float8 AS seconds

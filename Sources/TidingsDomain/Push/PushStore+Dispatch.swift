@@ -181,9 +181,9 @@ extension PushStore {
     }
 
     /// Time until the next pending push that is not due yet becomes due
-    /// (a coalesced badge, a retry, a lease running out), or nil when none
-    /// waits. Pushes due already are the claim's: those it left wait for
-    /// a push in flight, whose end wakes the dispatcher.
+    /// (a coalesced badge, a retry, a sync push past its budget), or nil
+    /// when none waits. Pushes due already are the claim's: those it left
+    /// wait for a push in flight, whose end wakes the dispatcher.
     package func timeUntilNextDue() throws -> Duration? {
         let row = try database.query("""
             SELECT extract(epoch FROM min(next_attempt_at) - now())::float8 AS seconds
