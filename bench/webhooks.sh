@@ -12,6 +12,8 @@
 # created_at (the start of its one-statement transaction).
 # BENCH_RUNS=N (default 1) runs it all N times, each with a fresh Tidings
 # and database, and prints the median and min-max of the main figures.
+# BENCH_PG_STATEMENTS=1 prints PostgreSQL's statements with the most time
+# in the burst (pg_stat_statements).
 # Usage: bench/webhooks.sh [EVENTS] [WEBHOOKS] [RATE] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,9 +66,12 @@ stop() {
 trap stop EXIT
 # One user owns every webhook, however many WEBHOOKS asks for (the default
 # per-user limit is 20).
-bench_start_tidings "$port" "$data/tidings" TIDINGS_ADMIN_TOKEN="$admin_token" \
-    TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
-    TIDINGS_MAX_WEBHOOKS_PER_USER=$((webhooks > 20 ? webhooks : 20))
+start_tidings() {
+    bench_start_tidings "$port" "$data/tidings" TIDINGS_ADMIN_TOKEN="$admin_token" \
+        TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
+        TIDINGS_MAX_WEBHOOKS_PER_USER=$((webhooks > 20 ? webhooks : 20))
+}
+start_tidings
 created=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
     -H 'Content-Type: application/json' -d '{"name": "bench"}')
 key=$(echo "$created" | json '["api_key"]')
@@ -81,6 +86,13 @@ socket="$data/tidings/postgres/run"
 [ -d "$socket" ] || socket=$(dirname "$(find "$data/tidings" -name '.s.PGSQL.*' | head -n 1)")
 psql_() { as_owner "$bindir/psql" -h "$socket" -U tidings -d tidings -qAtX "$@"; }
 received() { curl -fs "http://127.0.0.1:$receiver_port/count"; }
+if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
+    # Read at server start: Tidings restarts its PostgreSQL with it.
+    psql_ -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
+    bench_stop_tidings
+    start_tidings
+    bench_top_statements psql_ /dev/null
+fi
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$tidings_pid/stat"; }
 postgres_ticks() {
     local total=0 postmaster
@@ -113,6 +125,11 @@ pg_ticks_after=$(postgres_ticks)
 hz=$(getconf CLK_TCK)
 rss=$(awk '/VmHWM/ {print $2 " " $3}' "/proc/$tidings_pid/status")
 burst_end_us=$(( done_ns / 1000 ))
+if [ -n "${BENCH_PG_STATEMENTS:-}" ]; then
+    bench_top_statements psql_ "$data/statements-burst.txt"
+    echo "== PostgreSQL statements in the burst (pg_stat_statements, most time first):"
+    cat "$data/statements-burst.txt"
+fi
 
 # --- 2. Steady rate -----------------------------------------------------------
 cat >"$data/event.sql" <<SQL
