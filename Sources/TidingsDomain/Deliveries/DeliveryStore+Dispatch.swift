@@ -67,7 +67,10 @@ extension DeliveryStore {
         }
     }
 
-    /// Leases due deliveries as `request` asks, in a transaction of its own.
+    /// Leases due deliveries as `request` asks, in a transaction of its own,
+    /// which commits without waiting for its WAL to reach disk (decision
+    /// 0032): a lease lost in a PostgreSQL crash can at worst send a
+    /// delivery again, as an expired one does.
     package func claim(_ request: ClaimRequest) throws -> [ClaimedDelivery] {
         guard request.limit > 0 else { return [] }
         return try database.withTransaction { connection in
@@ -88,7 +91,10 @@ extension DeliveryStore {
     /// same delivery and a claim locks no row it will not lease. The event
     /// is read here, after any supersede.
     private static func claim(_ request: ClaimRequest, on connection: PostgresConnection) throws -> [ClaimedDelivery] {
-        try connection.execute("SELECT pg_advisory_xact_lock(\(claimLockKeys.0), \(claimLockKeys.1))")
+        try connection.execute("""
+            SELECT pg_advisory_xact_lock(\(claimLockKeys.0), \(claimLockKeys.1)),
+                   set_config('synchronous_commit', 'off', true)
+            """)
         let ownWebhooks = Array((request.ownLeases ?? [:]).keys)
         let rows = try connection.query("""
             WITH candidates AS (
