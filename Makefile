@@ -1,7 +1,7 @@
 # Tidings: `make run` serves, `make test` tests. Both install what they need.
 
 SWIFT ?= swift
-RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev postgresql
+RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev libjemalloc-dev postgresql
 BENCH_PACKAGES := wrk
 
 .PHONY: run test contract-test hostile-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
@@ -40,11 +40,11 @@ fuzz: deps
 # Suppressions (toolchain findings only) are in scripts/sanitizers.
 test-sanitize: deps
 	status=0; \
-	TIDINGS_TEST_SWIFT_FLAGS="--sanitize=address --scratch-path .build-asan" \
+	TIDINGS_TEST_SANITIZER=address TIDINGS_TEST_SWIFT_FLAGS="--sanitize=address --scratch-path .build-asan" \
 	ASAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/asan.supp \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/lsan.supp \
 	    scripts/run-tests.sh || status=1; \
-	TIDINGS_TEST_SWIFT_FLAGS="--sanitize=thread --scratch-path .build-tsan" \
+	TIDINGS_TEST_SANITIZER=thread TIDINGS_TEST_SWIFT_FLAGS="--sanitize=thread --scratch-path .build-tsan" \
 	TSAN_OPTIONS=suppressions=$(CURDIR)/scripts/sanitizers/tsan.supp \
 	    scripts/run-tests.sh || status=1; \
 	exit $$status

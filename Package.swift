@@ -128,7 +128,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "tidings",
-            dependencies: ["TidingsApp"]
+            dependencies: ["TidingsApp"],
+            // jemalloc replaces glibc's malloc for the whole process
+            // (decision 0033): on the mixed poller workload it kept RSS at
+            // a third and cost 9 % less CPU per check.
+            linkerSettings: [.linkedLibrary("jemalloc")]
         ),
 
         // Small real HTTP servers (origins, receivers) shared by the test targets.

@@ -34,6 +34,19 @@ import TidingsTestSupport
         #expect(text.contains("TIDINGS_ALLOW_PRIVATE_TARGETS"))
     }
 
+    /// Decision 0033: the process allocates through jemalloc, which prints
+    /// its statistics at exit when MALLOC_CONF asks for them. Under a
+    /// sanitizer the sanitizer's allocator takes its place by design.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TIDINGS_TEST_SANITIZER"] != nil,
+                    "a sanitizer build allocates through the sanitizer"))
+    func allocatesThroughJemalloc() throws {
+        let (process, _, errors) = try launch(["--version"], environment: ["MALLOC_CONF": "stats_print:true"])
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("Begin jemalloc statistics"))
+    }
+
     @Test func invalidConfigurationStopsStartUpNamingTheVariable() throws {
         let (process, _, errors) = try launch([], environment: ["TIDINGS_HTTP_IDLE_TIMEOUT": "soon"])
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
