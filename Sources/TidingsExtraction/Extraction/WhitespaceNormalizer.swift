@@ -33,9 +33,21 @@ package enum WhitespaceNormalizer {
                 var index = 0
                 while index < input.count {
                     // Most bytes are printable ASCII, which never starts
-                    // whitespace: find the run of them and copy it whole.
+                    // whitespace, and most spaces are single ones between
+                    // words, which stay as they are: find the run of both
+                    // and copy it whole (ending the run at every space
+                    // cost more than the rest of the loop on prose).
                     var end = index
-                    while end < input.count, input[end] > 0x20, input[end] < 0xC2 { end += 1 }
+                    while end < input.count {
+                        if Self.isPlainByte(input[end]) {
+                            end += 1
+                        } else if input[end] == 0x20, end > index, end + 1 < input.count,
+                                  Self.isPlainByte(input[end + 1]) {
+                            end += 2
+                        } else {
+                            break
+                        }
+                    }
                     if end == index {
                         if let space = whitespace(in: input, at: index) {
                             index += space.length
@@ -68,6 +80,14 @@ package enum WhitespaceNormalizer {
                 return count
             }
         }
+    }
+
+    /// A byte that is not whitespace and cannot start it: printable ASCII
+    /// and UTF-8 continuation and lead bytes below C2. (Lead bytes above C2
+    /// other than E1-E3 cannot either; rare enough not to need a table.)
+    @inline(__always)
+    private static func isPlainByte(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0xC2
     }
 
     /// The White_Space character starting at `index`, if one does: its
