@@ -1,6 +1,4 @@
 internal import CLibXML2
-import Dispatch
-import TidingsSynchronization
 
 /// An HTML document parsed by libxml2's error-tolerant HTML parser, queried
 /// with XPath 1.0 or the supported CSS subset.
@@ -131,9 +129,9 @@ package final class HTMLDocument {
         context.pointee.node = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
         context.pointee.opLimit = UInt(clamping: budget.limits.xpathOperationLimit)
         try budget.checkTime(during: "starting XPath")
-        let watchdog = XPathWatchdog.start(context: context, deadline: budget.deadline)
+        let watch = XPathWatchdog.shared.arm(context, deadline: budget.deadline)
         let evaluated = xmlXPathEvalExpression(expression, context)
-        let interrupted = watchdog.disarm()
+        let interrupted = XPathWatchdog.shared.disarm(watch)
         guard let result = evaluated else {
             if interrupted { throw budget.timeLimitError(during: "evaluating XPath") }
             // libxml2 pins opCount to opLimit when the limit is hit; the
@@ -265,56 +263,6 @@ private final class HTMLInput {
         }
         offset += count
         return Int32(count)
-    }
-}
-
-/// Stops an XPath evaluation at the extraction's deadline. libxml2 counts
-/// operations but not every kind of work (merging node sets), and has no
-/// cancellation: at the deadline this lowers the running context's
-/// operation limit (`CLibXML2_xpath_interrupt`) so the evaluation fails at
-/// its next check. The context pointer is only touched under the lock, and
-/// `disarm` clears it before the evaluating thread frees the context.
-private final class XPathWatchdog: Sendable {
-    private struct State: @unchecked Sendable {
-        // Unchecked: the pointer is used only while the evaluation runs
-        // and only under the mutex (see the type's comment).
-        var context: xmlXPathContextPtr?
-        var timer: DispatchWorkItem?
-        var tripped = false
-    }
-
-    private let state: AdaptiveMutex<State>
-
-    private init(context: xmlXPathContextPtr) {
-        state = AdaptiveMutex(State(context: context))
-    }
-
-    /// Watches `context` until `disarm`, tripping it at `deadline`.
-    static func start(context: xmlXPathContextPtr, deadline: ContinuousClock.Instant) -> XPathWatchdog {
-        let watchdog = XPathWatchdog(context: context)
-        // The timer and the watchdog hold each other until `disarm`.
-        let timer = DispatchWorkItem { watchdog.trip() }
-        watchdog.state.withLock { $0.timer = timer }
-        DispatchQueue.global().asyncAfter(deadline: ContinuousClock.now.duration(to: deadline).dispatchDeadline, execute: timer)
-        return watchdog
-    }
-
-    private func trip() {
-        state.withLock { state in
-            guard let context = state.context else { return }
-            CLibXML2_xpath_interrupt(context)
-            state.tripped = true
-        }
-    }
-
-    /// Ends the watch; true if the deadline interrupted the evaluation.
-    func disarm() -> Bool {
-        state.withLock { state in
-            state.timer?.cancel()
-            state.timer = nil
-            state.context = nil
-            return state.tripped
-        }
     }
 }
 
