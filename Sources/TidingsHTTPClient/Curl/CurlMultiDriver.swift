@@ -103,7 +103,7 @@ final class CurlMultiDriver: @unchecked Sendable {
 
     /// CURLMOPT_SOCKETFUNCTION: what libcurl wants to hear about `socket`.
     private static let socketCallback: curl_socket_callback = { _, socket, what, context, _ in
-        guard let context else { return -1 }
+        guard let context else { return 0 }
         let driver = Unmanaged<CurlMultiDriver>.fromOpaque(context).takeUnretainedValue()
         return driver.watch(socket, for: what)
     }
@@ -112,7 +112,7 @@ final class CurlMultiDriver: @unchecked Sendable {
     /// timeouts; -1 cancels, 0 means at once (but not from inside the
     /// callback, which libcurl forbids).
     private static let timerCallback: curl_multi_timer_callback = { _, milliseconds, context in
-        guard let context else { return -1 }
+        guard let context else { return 0 }
         let driver = Unmanaged<CurlMultiDriver>.fromOpaque(context).takeUnretainedValue()
         driver.timerDeadline = milliseconds < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
         return 0
@@ -243,10 +243,13 @@ final class CurlMultiDriver: @unchecked Sendable {
         }
         let reading = what == CURL_POLL_IN || what == CURL_POLL_INOUT
         let writing = what == CURL_POLL_OUT || what == CURL_POLL_INOUT
-        guard let error = readiness.watch(socket, reading: reading, writing: writing) else { return 0 }
-        logger.error("could not watch a libcurl socket", metadata: ["errno": "\(error)"])
-        // libcurl fails the transfers on this socket.
-        return -1
+        if let error = readiness.watch(socket, reading: reading, writing: writing) {
+            // Answering -1 would make libcurl fail every transfer of this
+            // multi handle, all tenants' alike. Unwatched, the transfers on
+            // this socket end at their own timeout instead.
+            logger.error("could not watch a libcurl socket", metadata: ["errno": "\(error)"])
+        }
+        return 0
     }
 
     private func start(_ submission: Submission) {
