@@ -158,15 +158,3 @@ CURLcode CTidingsShims_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, vo
 CURLMcode CTidingsShims_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
 }
-
-CURLMcode CTidingsShims_curl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value) {
-    return curl_multi_setopt(handle, option, value);
-}
-
-CURLMcode CTidingsShims_curl_multi_setopt_socket_function(CURLM *handle, curl_socket_callback callback) {
-    return curl_multi_setopt(handle, CURLMOPT_SOCKETFUNCTION, callback);
-}
-
-CURLMcode CTidingsShims_curl_multi_setopt_timer_function(CURLM *handle, curl_multi_timer_callback callback) {
-    return curl_multi_setopt(handle, CURLMOPT_TIMERFUNCTION, callback);
-}

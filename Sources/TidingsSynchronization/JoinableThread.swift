@@ -4,7 +4,7 @@ import Glibc
 internal import CTidingsThread
 
 /// The one way Tidings starts an OS thread of its own: named, and joinable
-/// once. Engines block in libpq, epoll_wait and semaphores, which must
+/// once. Engines block in libpq, curl_multi_poll and semaphores, which must
 /// not happen on Swift's cooperative pool (one thread per core here).
 package final class JoinableThread: Sendable {
     private final class Start {

@@ -1,7 +1,6 @@
 // Fixed-signature wrappers for the C APIs Swift cannot call directly:
 // variadic functions (MHD_start_daemon, curl_easy_setopt, curl_easy_getinfo,
-// curl_multi_setopt), and the Linux headers Swift's Glibc module leaves
-// out (epoll and eventfd, for the HTTP client's driver thread).
+// curl_multi_setopt).
 // C has one namespace, so every symbol carries the CTidingsShims_ prefix.
 #ifndef CTIDINGS_SHIMS_H
 #define CTIDINGS_SHIMS_H
@@ -9,8 +8,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <microhttpd.h>
 #include <curl/curl.h>
 
@@ -90,8 +87,5 @@ CURLcode CTidingsShims_curl_easy_getinfo_string(CURL *handle, CURLINFO info, cha
 CURLcode CTidingsShims_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 CURLMcode CTidingsShims_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
-CURLMcode CTidingsShims_curl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value);
-CURLMcode CTidingsShims_curl_multi_setopt_socket_function(CURLM *handle, curl_socket_callback callback);
-CURLMcode CTidingsShims_curl_multi_setopt_timer_function(CURLM *handle, curl_multi_timer_callback callback);
 
 #endif

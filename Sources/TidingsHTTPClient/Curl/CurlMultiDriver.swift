@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import CCurl
 internal import CTidingsShims
 import Synchronization
@@ -7,19 +11,13 @@ import TidingsSynchronization
 
 /// Runs every transfer of one client on a single thread that owns the libcurl
 /// multi handle and all easy handles. Other threads only touch `inbox`
-/// (under its lock) and wake the thread through `readiness`.
+/// (under its lock) and call curl_multi_wakeup, which libcurl documents as
+/// callable from any thread.
 ///
-/// The thread drives libcurl by events (curl_multi_socket_action): libcurl
-/// says which sockets to watch and when its next timeout is, epoll says
-/// which sockets are ready, and only the transfers on those sockets run.
-/// curl_multi_perform ran every transfer on every turn, and each asked the
-/// kernel whether its socket was ready: with 256 transfers in flight that
-/// was 256 polls per turn (decision 0034).
-///
-/// `@unchecked Sendable`: `multi`, `transfers` and the timer are used by the
-/// driver thread alone (after `init` hands them over through
-/// pthread_create), and `readiness` is woken only under the inbox lock
-/// while `isShutDown` is false, i.e. before the driver thread closes it.
+/// `@unchecked Sendable`: `multi` and `transfers` are used by the driver
+/// thread alone (after `init` hands them over through pthread_create), and
+/// `multi` is woken only under the inbox lock while `isShutDown` is false,
+/// i.e. before the driver thread can have freed it.
 final class CurlMultiDriver: @unchecked Sendable {
     private struct Submission: Sendable {
         let id: UInt64
@@ -39,10 +37,6 @@ final class CurlMultiDriver: @unchecked Sendable {
     private let inbox = AdaptiveMutex(Inbox())
     private let nextID = Atomic<UInt64>(1)
     private let multi: UnsafeMutableRawPointer
-    private let readiness: SocketReadiness
-    /// When libcurl wants curl_multi_socket_action called for its timeouts
-    /// (connects, transfer deadlines, the first step of a new transfer).
-    private var timerDeadline: ContinuousClock.Instant?
     private var transfers: [UInt64: CurlEasyTransfer] = [:]
     /// Easy handles of finished transfers, reset, for the next ones: a new
     /// handle costs a large allocation and its buffers on every request.
@@ -57,65 +51,24 @@ final class CurlMultiDriver: @unchecked Sendable {
         guard let multi = curl_multi_init() else {
             throw HTTPClientError(code: .transport, message: "libcurl could not create a multi handle")
         }
-        let readiness: SocketReadiness
-        do {
-            readiness = try SocketReadiness()
-        } catch {
-            curl_multi_cleanup(multi)
-            throw error
-        }
         self.multi = multi
-        self.readiness = readiness
         self.idleHandleLimit = max(configuration.maxTotalConnections, 64)
         self.configuration = configuration
         self.logger = logger
         do {
             try Self.configure(multi, configuration)
-            // libcurl calls back with this driver while the thread runs,
-            // and the thread holds a strong reference to it.
-            try Self.setCallbacks(multi, context: Unmanaged.passUnretained(self).toOpaque())
         } catch {
             curl_multi_cleanup(multi)
-            readiness.close()
             throw error
         }
         do {
-            // The driver blocks in epoll_wait: a thread of its own.
+            // The driver blocks in curl_multi_poll: a thread of its own.
             let thread = try JoinableThread(name: "tidings.curl") { [self] in run() }
             inbox.withLock { $0.thread = thread }
         } catch {
             curl_multi_cleanup(multi)
-            readiness.close()
             throw HTTPClientError(code: .transport, message: "could not start the HTTP client thread (\(error))")
         }
-    }
-
-    private static func setCallbacks(_ multi: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) throws(HTTPClientError) {
-        for code in [
-            CTidingsShims_curl_multi_setopt_socket_function(multi, socketCallback),
-            CTidingsShims_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context),
-            CTidingsShims_curl_multi_setopt_timer_function(multi, timerCallback),
-            CTidingsShims_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context),
-        ] where code != CURLM_OK {
-            throw HTTPClientError(code: .transport, message: "could not configure libcurl's multi handle: \(text(code))")
-        }
-    }
-
-    /// CURLMOPT_SOCKETFUNCTION: what libcurl wants to hear about `socket`.
-    private static let socketCallback: curl_socket_callback = { _, socket, what, context, _ in
-        guard let context else { return 0 }
-        let driver = Unmanaged<CurlMultiDriver>.fromOpaque(context).takeUnretainedValue()
-        return driver.watch(socket, for: what)
-    }
-
-    /// CURLMOPT_TIMERFUNCTION: when libcurl next needs a call for its
-    /// timeouts; -1 cancels, 0 means at once (but not from inside the
-    /// callback, which libcurl forbids).
-    private static let timerCallback: curl_multi_timer_callback = { _, milliseconds, context in
-        guard let context else { return 0 }
-        let driver = Unmanaged<CurlMultiDriver>.fromOpaque(context).takeUnretainedValue()
-        driver.timerDeadline = milliseconds < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
-        return 0
     }
 
     private static func configure(_ multi: UnsafeMutableRawPointer, _ configuration: HTTPClientConfiguration) throws(HTTPClientError) {
@@ -165,7 +118,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         let thread = inbox.withLock { inbox -> JoinableThread? in
             guard !inbox.isShutDown else { return nil }
             inbox.isShutDown = true
-            readiness.wake()
+            curl_multi_wakeup(multi)
             defer { inbox.thread = nil }
             return inbox.thread
         }
@@ -175,7 +128,7 @@ final class CurlMultiDriver: @unchecked Sendable {
     private func wake(_ inbox: inout Inbox) {
         guard !inbox.wakeupPending else { return }
         inbox.wakeupPending = true
-        readiness.wake()
+        curl_multi_wakeup(multi)
     }
 
     // MARK: Driver thread
@@ -198,58 +151,11 @@ final class CurlMultiDriver: @unchecked Sendable {
             }
             submissions.forEach(start)
             cancellations.forEach(abort)
-            switch readiness.wait(timeoutMilliseconds: timerWait()) {
-            case .success(let events):
-                for event in events { act(on: event) }
-            case .failure(let error):
-                // Not expected with a valid set; the timer still runs
-                // libcurl's timeouts, so no transfer hangs.
-                logger.error("epoll_wait failed", metadata: ["errno": "\(error.errno)"])
-            }
-            if let deadline = timerDeadline, deadline <= .now {
-                timerDeadline = nil
-                var running: Int32 = 0
-                report(curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running), from: "curl_multi_socket_action")
-            }
-            collectFinished()
+            performAndCollect()
+            var ready: Int32 = 0
+            // libcurl shortens the wait to its next internal timeout.
+            report(curl_multi_poll(multi, nil, 0, 1000, &ready), from: "curl_multi_poll")
         }
-    }
-
-    /// Milliseconds until libcurl's timer, rounded up; -1 without one. A
-    /// new submission or cancellation wakes the wait anyway.
-    private func timerWait() -> Int32 {
-        guard let deadline = timerDeadline else { return -1 }
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero else { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
-    }
-
-    private func act(on event: SocketReadiness.Event) {
-        var mask: Int32 = 0
-        if event.readable { mask |= CURL_CSELECT_IN }
-        if event.writable { mask |= CURL_CSELECT_OUT }
-        if event.failed { mask |= CURL_CSELECT_ERR }
-        var running: Int32 = 0
-        report(curl_multi_socket_action(multi, event.socket, mask, &running), from: "curl_multi_socket_action")
-    }
-
-    /// The socket callback's work: watch or unwatch as libcurl asks.
-    private func watch(_ socket: curl_socket_t, for what: Int32) -> Int32 {
-        if what == CURL_POLL_REMOVE {
-            readiness.unwatch(socket)
-            return 0
-        }
-        let reading = what == CURL_POLL_IN || what == CURL_POLL_INOUT
-        let writing = what == CURL_POLL_OUT || what == CURL_POLL_INOUT
-        if let error = readiness.watch(socket, reading: reading, writing: writing) {
-            // Answering -1 would make libcurl fail every transfer of this
-            // multi handle, all tenants' alike. Unwatched, the transfers on
-            // this socket end at their own timeout instead.
-            logger.error("could not watch a libcurl socket", metadata: ["errno": "\(error)"])
-        }
-        return 0
     }
 
     private func start(_ submission: Submission) {
@@ -300,7 +206,9 @@ final class CurlMultiDriver: @unchecked Sendable {
         idleHandles.append(handle)
     }
 
-    private func collectFinished() {
+    private func performAndCollect() {
+        var running: Int32 = 0
+        report(curl_multi_perform(multi, &running), from: "curl_multi_perform")
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
@@ -331,7 +239,6 @@ final class CurlMultiDriver: @unchecked Sendable {
         idleHandles.forEach(curl_easy_cleanup)
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
-        readiness.close()
     }
 
     private func report(_ code: CURLMcode, from function: String) {
