@@ -1,3 +1,6 @@
+import Dispatch
+import Glibc
+import Synchronization
 import Testing
 import TidingsExtraction
 
@@ -32,6 +35,50 @@ struct ExtractionBudgetTests {
         #expect(error.message.contains("XPath") || error.message.contains("parsing HTML"), "\(error)")
         // Generous: the point is seconds, not the minutes the merge takes.
         #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    /// One watchdog thread serves every evaluation in the process: an
+    /// evaluation armed with an earlier deadline while it sleeps toward a
+    /// later one must wake it, and each is interrupted at its own.
+    @Test func concurrentEvaluationsAreInterruptedAtTheirOwnDeadlines() throws {
+        // Quadratic in node visits, which libxml2 counts: an interrupt
+        // takes effect at once (node-set merges, which it does not count,
+        // can delay one by seconds).
+        @Sendable func hostileExtraction(timeLimit: Duration) -> (error: ExtractionError?, elapsed: Duration) {
+            var limits = ExtractionLimits()
+            limits.timeLimit = timeLimit
+            limits.xpathOperationLimit = 1 << 50
+            let started = ContinuousClock.now
+            do {
+                _ = try ContentExtractor.extract(body: flatPage(7_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//*[count(//*) > 0])")), limits: limits)
+                return (nil, ContinuousClock.now - started)
+            } catch {
+                return (error as? ExtractionError, ContinuousClock.now - started)
+            }
+        }
+        let group = DispatchGroup()
+        let results = Mutex<[String: (error: ExtractionError?, elapsed: Duration)]>([:])
+        DispatchQueue.global().async(group: group) {
+            let result = hostileExtraction(timeLimit: .seconds(3))
+            results.withLock { $0["long"] = result }
+        }
+        // Armed while the watchdog waits for the first one's deadline.
+        usleep(100_000)
+        DispatchQueue.global().async(group: group) {
+            let result = hostileExtraction(timeLimit: .milliseconds(200))
+            results.withLock { $0["short"] = result }
+        }
+        group.wait()
+        let (short, long) = try results.withLock { (try #require($0["short"]), try #require($0["long"])) }
+        #expect(short.error?.code == .timeLimitExceeded, "\(String(describing: short.error))")
+        // Far from the long deadline: the short one did not wait for it.
+        #expect(short.elapsed < .milliseconds(1_500), "\(short.elapsed): \(String(describing: short.error))")
+        // The long one finished (a fast machine) or was stopped at its
+        // own deadline, not at the short one's.
+        if let error = long.error {
+            #expect(error.code == .timeLimitExceeded, "\(error)")
+            #expect(long.elapsed >= .seconds(3), "\(long.elapsed)")
+        }
     }
 
     @Test func cssSelectorsShareTheBudget() throws {
