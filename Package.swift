@@ -171,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsExtractionTests",
-            dependencies: ["TidingsExtraction", "TidingsCrypto", "TidingsTestSupport"]
+            dependencies: ["TidingsExtraction", "TidingsCrypto", "TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsPostgresTests",

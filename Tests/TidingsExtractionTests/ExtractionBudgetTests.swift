@@ -1,8 +1,7 @@
-import Dispatch
 import Glibc
-import Synchronization
 import Testing
 import TidingsExtraction
+import TidingsSynchronization
 
 /// Hostile pages and rules: every limit fails the extraction with its
 /// own code instead of running for minutes or filling memory.
@@ -56,19 +55,22 @@ struct ExtractionBudgetTests {
                 return (error as? ExtractionError, ContinuousClock.now - started)
             }
         }
-        let group = DispatchGroup()
-        let results = Mutex<[String: (error: ExtractionError?, elapsed: Duration)]>([:])
-        DispatchQueue.global().async(group: group) {
+        // Threads of their own: Dispatch's two workers on this machine
+        // may be busy with other tests, which would run these one after
+        // the other.
+        let results = AdaptiveMutex<[String: (error: ExtractionError?, elapsed: Duration)]>([:])
+        let longThread = JoinableThread.start(name: "test.long-xpath") {
             let result = hostileExtraction(timeLimit: .seconds(3))
             results.withLock { $0["long"] = result }
         }
         // Armed while the watchdog waits for the first one's deadline.
         usleep(100_000)
-        DispatchQueue.global().async(group: group) {
+        let shortThread = JoinableThread.start(name: "test.short-xpath") {
             let result = hostileExtraction(timeLimit: .milliseconds(200))
             results.withLock { $0["short"] = result }
         }
-        group.wait()
+        longThread.join()
+        shortThread.join()
         let (short, long) = try results.withLock { (try #require($0["short"]), try #require($0["long"])) }
         #expect(short.error?.code == .timeLimitExceeded, "\(String(describing: short.error))")
         // Far from the long deadline: the short one did not wait for it.
