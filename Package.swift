@@ -151,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsSynchronizationTests",
-            dependencies: ["TidingsSynchronization"]
+            dependencies: ["TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsObservabilityTests",
