@@ -1,13 +1,13 @@
-import Dispatch
 import TidingsDomain
 import TidingsSynchronization
 
 /// Per-host politeness for every check of one poller: `HostGateState` per
 /// host, with the requests that must wait queued in arrival order. Waiting
-/// costs a suspended task, not a thread; a timer wakes hosts blocked by the
-/// minimum gap or a short Retry-After. A host closed for longer than
-/// `longestHoldWait` answers at once with `.held`, so a host asking for
-/// hours holds no check slot (and no `POST /check` thread) meanwhile.
+/// costs a suspended task, not a thread; the process's `DeadlineTimer`
+/// wakes hosts blocked by the minimum gap or a short Retry-After. A host
+/// closed for longer than `longestHoldWait` answers at once with `.held`,
+/// so a host asking for hours holds no check slot (and no `POST /check`
+/// thread) meanwhile.
 /// States of idle hosts are dropped, so memory follows the hosts in flight,
 /// not the hosts ever seen.
 ///
@@ -51,7 +51,6 @@ final class HostLimiter: Sendable {
     private let configuredConcurrency: Int
     private let configuredMinimumGap: Duration
     private let state: AdaptiveMutex<State>
-    private let timerQueue = DispatchQueue(label: "tidings.poller.host-limiter")
 
     init(concurrency: Int, minimumGap: Duration) {
         configuredConcurrency = concurrency
@@ -171,9 +170,7 @@ final class HostLimiter: Sendable {
             case .heldUntil(let instant), .waitUntil(let instant):
                 if !host.timerArmed {
                     host.timerArmed = true
-                    timerQueue.asyncAfter(deadline: now.duration(to: instant).dispatchDeadline) { [weak self] in
-                        self?.timerFired(name)
-                    }
+                    DeadlineTimer.shared.schedule(at: instant) { [weak self] in self?.timerFired(name) }
                 }
                 break waiting
             case .waitForSlot:

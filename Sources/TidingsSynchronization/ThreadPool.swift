@@ -14,8 +14,9 @@ import Synchronization
 /// the old thread finishes the job at the lowest CPU priority (nice 19),
 /// drops the result and exits. At most `abandonedThreadLimit` threads run
 /// beyond `size`; past that an abandoned worker is not replaced until an
-/// abandoned job ends (`ThreadPoolRoster`). A watchdog thread (a
-/// `WorkerLoop`) does the abandoning and starts the threads.
+/// abandoned job ends (`ThreadPoolRoster`). Reviews of the roster do the
+/// abandoning and start the threads on the process's `DeadlineTimer`: at
+/// the next job's deadline, and when an abandoned job ends.
 package final class ThreadPool: @unchecked Sendable {
     private struct Job {
         let body: @Sendable () -> Void
@@ -34,7 +35,7 @@ package final class ThreadPool: @unchecked Sendable {
     }
 
     // Unchecked: `jobs`, `head`, `isStopping`, `roster`, `threads`,
-    // `exitedThreads` and `watchdogWakesAt` are touched only with `mutex`
+    // `exitedThreads` and `nextReview` are touched only with `mutex`
     // held; `mutex` and `condition` are initialized once and live as long
     // as the pool.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -54,26 +55,22 @@ package final class ThreadPool: @unchecked Sendable {
     /// detach themselves, since nobody should wait for them.
     private var threads: [Int: JoinableThread] = [:]
     private var exitedThreads: [JoinableThread] = []
-    /// When the watchdog wakes next on its own; nil when it sleeps with
-    /// no deadline in view. A job with an earlier deadline wakes it.
-    private var watchdogWakesAt: ContinuousClock.Instant?
-    private let watchdog: WorkerLoop
+    /// The review scheduled on the timer; nil with no deadline in view. A
+    /// job with an earlier deadline moves it.
+    private var nextReview: (at: ContinuousClock.Instant, handle: DeadlineTimer.Handle)?
 
     package let name: String
 
-    /// The watchdog's sleep when no job has a deadline; a wake ends it.
-    private static let idleWatch: Duration = .seconds(3600)
-    /// How soon the watchdog tries again when the system refused a thread.
+    /// How soon a review tries again when the system refused a thread.
     private static let retryStart: Duration = .seconds(1)
     /// The lowest priority (highest nice value) on Linux.
     private static let abandonedNice: Int32 = 19
 
-    /// Starts `size` threads (at least one) and the watchdog. Fails if the
-    /// system refuses a thread; the ones already started are stopped.
+    /// Starts `size` threads (at least one). Fails if the system refuses a
+    /// thread; the ones already started are stopped.
     package init(name: String, size: Int, abandonedThreadLimit: Int = 0) throws(ThreadPoolError) {
         self.name = name
         roster = ThreadPoolRoster(size: size, abandonedThreadLimit: abandonedThreadLimit)
-        watchdog = WorkerLoop(name: "\(name).watchdog")
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         guard pthread_mutex_init(mutex, nil) == 0 else {
@@ -95,7 +92,6 @@ package final class ThreadPool: @unchecked Sendable {
             shutdown()
             throw ThreadPoolError(message: "could not start a \(name) thread (\(failure))")
         }
-        watchdog.start { [self] in watch() }
     }
 
     deinit {
@@ -159,6 +155,7 @@ package final class ThreadPool: @unchecked Sendable {
                 check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
             }
             roster.close()
+            scheduleReview(at: nil)
             defer {
                 exitedThreads.removeAll()
                 jobs.removeAll()
@@ -166,7 +163,6 @@ package final class ThreadPool: @unchecked Sendable {
             }
             return (exitedThreads, jobs[head...].compactMap { $0 })
         }
-        watchdog.stop()
         for thread in exited { thread.join() }
         // Left only when abandoned jobs held every thread and the limit
         // kept new ones from starting: run here, so none is lost.
@@ -205,11 +201,14 @@ package final class ThreadPool: @unchecked Sendable {
         while let job = next(worker) {
             job.body()
             let abandoned = locked { () -> JoinableThread? in
-                roster.ended(worker) ? nil : threads.removeValue(forKey: worker)
+                guard !roster.ended(worker) else { return nil }
+                // Its place may be free now (the limit held a replacement).
+                // The timer's thread reviews: a thread starts with its
+                // creator's nice value, and this one runs at 19.
+                scheduleReview(at: .now)
+                return threads.removeValue(forKey: worker)
             }
             if let abandoned {
-                // Its place may be free now (the limit held a replacement).
-                watchdog.wake()
                 abandoned.join() // from the thread itself: detaches
                 return
             }
@@ -218,7 +217,7 @@ package final class ThreadPool: @unchecked Sendable {
 
     /// The next job, waiting for one; nil once stopping and drained.
     private func next(_ worker: Int) -> Job? {
-        let (job, wakeWatchdog) = locked { () -> (Job?, Bool) in
+        locked { () -> Job? in
             while head == jobs.count && !isStopping {
                 check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
             }
@@ -226,7 +225,7 @@ package final class ThreadPool: @unchecked Sendable {
                 roster.exited(worker)
                 if let thread = threads.removeValue(forKey: worker) { exitedThreads.append(thread) }
                 check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
-                return (nil, false)
+                return nil
             }
             jobs[head] = nil
             head += 1
@@ -237,41 +236,45 @@ package final class ThreadPool: @unchecked Sendable {
             }
             let deadline = job.timeLimit.map { ContinuousClock.now.advanced(by: $0) }
             roster.began(worker, deadline: deadline, abandon: job.abandon)
-            guard let deadline, watchdogWakesAt.map({ deadline < $0 }) ?? true else { return (job, false) }
-            watchdogWakesAt = deadline
-            return (job, true)
+            if let deadline, nextReview.map({ deadline < $0.at }) ?? true {
+                scheduleReview(at: deadline)
+            }
+            return job
         }
-        if wakeWatchdog { watchdog.wake() }
-        return job
     }
 
-    /// The watchdog's loop: abandons overdue jobs, lowers their threads'
-    /// priority, starts replacements, then sleeps until the next deadline.
-    private func watch() {
-        while true {
-            let now = ContinuousClock.now
-            let (abandoned, wakesAt, refused) = locked { () -> ([Roster.Abandonment], ContinuousClock.Instant?, Bool) in
-                var review = roster.review(at: now)
-                for index in review.abandoned.indices {
-                    // Under the mutex the worker cannot have exited: it
-                    // needs the mutex to record its job's end.
-                    if let thread = review.abandoned[index].thread {
-                        review.abandoned[index].report.priorityError = Self.lowerPriority(of: thread)
-                    }
+    /// Abandons overdue jobs, lowers their threads' priority, starts
+    /// replacements, and schedules the next review.
+    private func review() {
+        let now = ContinuousClock.now
+        let abandoned = locked { () -> [Roster.Abandonment] in
+            var review = roster.review(at: now)
+            for index in review.abandoned.indices {
+                // Under the mutex the worker cannot have exited: it needs
+                // the mutex to record its job's end.
+                if let thread = review.abandoned[index].thread {
+                    review.abandoned[index].report.priorityError = Self.lowerPriority(of: thread)
                 }
-                let refused = !start(review.starts).isEmpty
-                watchdogWakesAt = roster.nextDeadline
-                return (review.abandoned, watchdogWakesAt, refused)
             }
-            if !abandoned.isEmpty {
-                // Fewer live workers: `shutdown` may be waiting for none.
-                check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
-            }
-            for abandonment in abandoned { abandonment.abandon(abandonment.report) }
-            guard !watchdog.isStopping else { return }
-            var sleep = wakesAt.map { max(now.duration(to: $0), .zero) } ?? Self.idleWatch
-            if refused { sleep = min(sleep, Self.retryStart) }
-            watchdog.wait(timeout: sleep)
+            let refused = !start(review.starts).isEmpty
+            let retry = refused ? now + Self.retryStart : nil
+            scheduleReview(at: [roster.nextDeadline, retry].compactMap { $0 }.min())
+            return review.abandoned
+        }
+        if !abandoned.isEmpty {
+            // Fewer live workers: `shutdown` may be waiting for none.
+            check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+        }
+        for abandonment in abandoned { abandonment.abandon(abandonment.report) }
+    }
+
+    /// Replaces the scheduled review with one at `instant` (none if nil);
+    /// call with `mutex` held.
+    private func scheduleReview(at instant: ContinuousClock.Instant?) {
+        guard nextReview?.at != instant else { return }
+        if let nextReview { DeadlineTimer.shared.cancel(nextReview.handle) }
+        nextReview = instant.map { instant in
+            (instant, DeadlineTimer.shared.schedule(at: instant) { [self] in review() })
         }
     }
 
