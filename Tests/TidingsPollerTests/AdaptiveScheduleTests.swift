@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TidingsPoller
+import TidingsTestSupport
 
 /// The adaptive schedule (decision 0028) on a simulated clock: each check
 /// happens exactly when the previous one scheduled it.
@@ -80,7 +81,7 @@ import Testing
 
     @Test func jitterSpreadsTargetsAddedTogetherWithinTheirBounds() {
         let bounds = CheckBounds(intervalSeconds: 300, maximumSeconds: 300)
-        var generator = SplitMix64(seed: 16)
+        var generator = SeededRandomNumberGenerator(seed: 16)
         let nexts = (0..<100).map { _ in
             schedule.afterSuccess(now: start, bounds: bounds, unchangedSince: start, cacheLifetime: nil,
                                   random: Double.random(in: 0...1, using: &generator)).timeIntervalSince(start)
@@ -95,7 +96,7 @@ import Testing
 
     @Test func jitteredBackOffStaysWithinTheMaximum() {
         let bounds = CheckBounds(intervalSeconds: 60, maximumSeconds: 3600)
-        var generator = SplitMix64(seed: 28)
+        var generator = SeededRandomNumberGenerator(seed: 28)
         var now = start
         for _ in 0..<500 {
             let next = schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: start, cacheLifetime: .seconds(Int64.max),
@@ -104,18 +105,5 @@ import Testing
             #expect(delay >= 54 && delay <= 3600)
             now = next
         }
-    }
-}
-
-/// A seeded generator, so the spread is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TidingsPoller
+import TidingsTestSupport
 
 /// The issue 16 workload on a simulated clock, driven by the real
 /// `CheckSchedule` (decision 0028; `bench/schedule.sh` prints the figures,
@@ -35,7 +36,7 @@ struct ScheduleSimulation {
         let schedule = CheckSchedule(jitter: 0.1, maximumBackoff: .seconds(86_400))
         let bounds = CheckBounds(intervalSeconds: intervalSeconds, maximumSeconds: maximumSeconds)
         let epoch = Date(timeIntervalSince1970: 1_800_000_000)
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededRandomNumberGenerator(seed: seed)
         var result = Result()
         let changing = Int((Double(pages) * changingShare).rounded())
         for page in 0..<pages {
