@@ -62,7 +62,7 @@ struct CheckRepresentation: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(result.result.rawValue, forKey: .result)
-        try container.encode(result.changeID, forKey: .changeID)
+        try container.encode(result.changeID?.canonicalString, forKey: .changeID)
         try container.encode(result.state.rawValue, forKey: .state)
         try container.encode(result.error, forKey: .error)
         try container.encode(watch, forKey: .watch)
