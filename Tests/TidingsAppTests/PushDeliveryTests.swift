@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsApp
 import TidingsTestSupport
 
 /// The whole path of direct push against a mock APNs and FCM over HTTP/2
@@ -45,7 +46,14 @@ import TidingsTestSupport
         String(format: "%064x", number)
     }
 
-    static func start(notify: String = "badge", coalesce: Duration = .milliseconds(50)) async throws -> Fixture {
+    /// A user with an iOS and an Android device and one watch of `url`,
+    /// with both push apps registered; `configure` adjusts the rest.
+    static func start(
+        notify: String = "badge",
+        coalesce: Duration = .milliseconds(50),
+        url: String = APITestServer.publicURL,
+        configure: (inout Configuration) -> Void = { _ in }
+    ) async throws -> Fixture {
         let mock = try await MockPushServer.start()
         let server = try APITestServer { configuration in
             configuration.apnsURL = mock.baseURL
@@ -53,6 +61,7 @@ import TidingsTestSupport
             configuration.pushCAFile = mock.caFile
             configuration.pushCoalescingWindow = coalesce
             configuration.pushRetrySchedule = [.milliseconds(200), .milliseconds(200)]
+            configure(&configuration)
         }
         let admin = APITestServer.adminToken
         let apns = try await server.send("POST", "/v1/push-apps", token: admin, json: [
@@ -72,7 +81,7 @@ import TidingsTestSupport
             let device = try await server.send("POST", "/v1/devices", token: key, json: body)
             #expect(device.status == 201, "\(device.text)")
         }
-        let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "name": "Changelog", "notify": notify])
+        let watch = try await server.createWatch(token: key, ["url": url, "name": "Changelog", "notify": notify])
         return Fixture(mock: mock, server: server, key: key, watch: try #require(watch["id"] as? String), iosToken: iosToken)
     }
 
