@@ -66,7 +66,7 @@ package final class PushDispatcher: Sendable {
         self.waker = NotificationWaker(
             channel: PushStore.notificationChannel, what: "pushes", configuration: database.configuration, loop: loop, logger: logger
         )
-        let outcomes = metrics?.counter("tidings_pushes_total", help: "Push attempts by platform, kind and outcome (sent, retry, failed, device_gone).")
+        let outcomes = metrics?.counter("tidings_pushes_total", help: "Push attempts by platform, kind and outcome (delivered, retry, failed, device_gone).")
         self.outcomes = outcomes
         self.writer = BatchWriter(what: "push attempts", threadName: "tidings.push.write", logger: logger, claimer: loop) {
             [store, leaseOwner, logger] batch in
@@ -178,8 +178,18 @@ package final class PushDispatcher: Sendable {
                 outcome = .failed(reason: "gave up after \(push.attemptCount + 1) attempts: \(reason)")
             }
         }
-        outcomes?.increment(labels: ["platform": push.platform.rawValue, "kind": push.kind.rawValue, "outcome": result.outcome])
+        // Labelled by what happens to the push: a retry out of attempts counts as failed.
+        outcomes?.increment(labels: ["platform": push.platform.rawValue, "kind": push.kind.rawValue, "outcome": Self.metricLabel(outcome)])
         writer.add(PushAttemptResult(pushID: push.id, deviceID: push.deviceID, outcome: outcome))
+    }
+
+    private static func metricLabel(_ outcome: PushAttemptResult.Outcome) -> String {
+        switch outcome {
+        case .sent: "delivered"
+        case .retry: "retry"
+        case .failed: "failed"
+        case .deviceGone: "device_gone"
+        }
     }
 
     /// After the loop: waits up to the grace period for pushes in flight,
