@@ -187,4 +187,27 @@ extension PushDeliveryTests {
         let devices = try await fixture.server.send("GET", "/v1/devices", token: fixture.key).items()
         #expect(devices.isEmpty)
     }
+
+    /// Three attempts (the test's schedule has two retries), each answered
+    /// 503: the push fails with the reason, and the metric says so.
+    @Test(.timeLimit(.minutes(5)))
+    func aPushOutOfAttemptsFailsAndCountsAsFailed() async throws {
+        let fixture = try await Self.start()
+        defer { fixture.stop() }
+        let busy: [String: Any] = ["status": 503, "reason": "ServiceUnavailable"]
+        try await fixture.mock.script(token: fixture.iosToken, [busy, busy, busy])
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
+        let devices = try await fixture.server.send("GET", "/v1/devices", token: fixture.key).items()
+        let ios = try #require(devices.first { $0["platform"] as? String == "ios" }?["id"] as? String)
+        #expect(try await eventually {
+            try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items().first?["status"] as? String == "failed"
+        })
+        let push = try #require(try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items().first)
+        #expect(push["attempt_count"] as? Int == 3)
+        #expect((push["reason"] as? String)?.contains("gave up after 3 attempts") == true, "\(push)")
+        let metrics = try await fixture.server.send("GET", "/metrics").text
+        #expect(metrics.contains(#"tidings_pushes_total{kind="badge",outcome="retry",platform="apns"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"tidings_pushes_total{kind="badge",outcome="failed",platform="apns"} 1"#))
+    }
 }
