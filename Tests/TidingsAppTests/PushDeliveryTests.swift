@@ -126,16 +126,21 @@ import TidingsTestSupport
         #expect(metrics.contains(#"tidings_pushes_total{kind="alert",outcome="delivered",platform="fcm"} 1"#))
     }
 
+    /// Each replica holds at most 4 pushes in flight and the mock answers
+    /// each after 0.2 s, so one replica alone would take seconds: both
+    /// claim, and still every push goes out once.
     @Test(.timeLimit(.minutes(5)))
     func twoReplicasSendEachPushOnce() async throws {
-        let fixture = try await Self.start()
+        let fixture = try await Self.start { $0.pushMaxInFlight = 4 }
         defer { fixture.stop() }
         let second = try APITestServer(sharingDatabaseWith: fixture.server) { configuration in
             configuration.apnsURL = fixture.mock.baseURL
             configuration.fcmURL = fixture.mock.baseURL
             configuration.pushCAFile = fixture.mock.caFile
+            configuration.pushMaxInFlight = 4
         }
         defer { second.shutdown() }
+        try await fixture.mock.setDelay(0.2)
         let database = fixture.server.application.database
         let user = try database.query("SELECT user_id::text AS id FROM devices LIMIT 1").single().decode("id", as: String.self)
         _ = try database.query("""
@@ -152,6 +157,13 @@ import TidingsTestSupport
         #expect(received.count == 92, "each push once, whichever replica sent it")
         let owners = try database.query("SELECT count(DISTINCT owner) AS n FROM lease_owners WHERE holds = 'pushes'").single().decode("n", as: Int.self)
         #expect(owners == 2)
+        var sentByReplica: [Int] = []
+        for replica in [fixture.server, second] {
+            let metrics = try await replica.send("GET", "/metrics").text
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"tidings_pushes_total{kind="badge",outcome="delivered",platform="apns"}"#) }
+            sentByReplica.append(line.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) } ?? 0)
+        }
+        #expect(sentByReplica.allSatisfy { $0 > 0 } && sentByReplica.reduce(0, +) == 91, "APNs pushes each replica sent: \(sentByReplica)")
     }
 
     @Test(.timeLimit(.minutes(5)))
