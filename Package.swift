@@ -131,8 +131,11 @@ let package = Package(
             dependencies: ["TidingsApp"],
             // jemalloc replaces glibc's malloc for the whole process
             // (decision 0033): on the mixed poller workload it kept RSS at
-            // a third and cost 5 % less CPU per check.
-            linkerSettings: [.linkedLibrary("jemalloc")]
+            // a third and cost 5 % less CPU per check. Not in sanitizer
+            // builds (make test-sanitize sets TIDINGS_TEST_SANITIZER): the
+            // test bundle links this target too, and the sanitizer's
+            // allocator must serve every malloc.
+            linkerSettings: Context.environment["TIDINGS_TEST_SANITIZER"] == nil ? [.linkedLibrary("jemalloc")] : []
         ),
 
         // Small real HTTP servers (origins, receivers) shared by the test targets.
