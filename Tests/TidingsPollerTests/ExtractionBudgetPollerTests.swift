@@ -86,8 +86,11 @@ import TidingsTestSupport
     /// tenant's extraction is still on time.
     @Test func runawayXPathIsAbandonedAndOtherTenantsExtractOnTime() async throws {
         let context = try PollerTestContext()
-        // 40,000 nodes: count(//node()//node()) merges for seconds here.
-        let flat = "<html><body>" + String(repeating: "<p>x</p>", count: 20_000) + "</body></html>"
+        // 80,000 nodes: count(//node()//node()) merges for seconds without
+        // counting an operation. With half as many, a fast machine ended the
+        // merge in 0.6 s, saw the interruption and failed the check before
+        // the abandonment at 0.8 s.
+        let flat = "<html><body>" + String(repeating: "<p>x</p>", count: 40_000) + "</body></html>"
         let origin = try TestOriginServer { request in
             request.path.hasPrefix("/flat")
                 ? TestResponse(headers: [("Content-Type", "text/html")], body: Array(flat.utf8))
