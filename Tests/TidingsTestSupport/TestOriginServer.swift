@@ -56,15 +56,19 @@ package final class TestOriginServer: @unchecked Sendable {
 
     /// Closes the listener and every connection; hanging routes return.
     package func stop() {
-        let connections = condition.withLock {
+        condition.withLock {
             stopped = true
             condition.broadcast()
-            return openConnections
+            // Under the lock: a connection's thread takes its descriptor
+            // out of the set under it before closing it, so each one here
+            // is still open. Shut down after that close, the number could
+            // already be another test's socket (seen in CI: a client
+            // test's connection refused and an empty reply).
+            for connection in openConnections {
+                Glibc.shutdown(connection, Int32(SHUT_RDWR))
+            }
         }
         Glibc.shutdown(listener, Int32(SHUT_RDWR))
-        for connection in connections {
-            Glibc.shutdown(connection, Int32(SHUT_RDWR))
-        }
     }
 
     deinit {
@@ -80,7 +84,7 @@ package final class TestOriginServer: @unchecked Sendable {
             }
             let isStopped = condition.withLock {
                 accepted += 1
-                openConnections.insert(connection)
+                if !stopped { openConnections.insert(connection) }
                 return stopped
             }
             if isStopped {
