@@ -1,40 +1,13 @@
 import Foundation
 import Testing
 import TidingsApp
+import TidingsSynchronization
 import TidingsTestSupport
 
 /// Direct push from the page on: a real origin whose text changes, checked
 /// through the API, and what each kind of push carries; the sync budget;
 /// the push log's pages; dead tokens announced to webhooks.
 extension PushDeliveryTests {
-    /// The text a test origin serves; the test changes it.
-    final class PageText: @unchecked Sendable {
-        // Unchecked: `text` is touched only with `lock` held.
-        private let lock = NSLock()
-        private var text: String
-
-        init(_ text: String) { self.text = text }
-
-        var current: String {
-            get { lock.withLock { text } }
-            set { lock.withLock { text = newValue } }
-        }
-    }
-
-    /// Requests a receiver got, as JSON bodies.
-    final class ReceivedBodies: @unchecked Sendable {
-        // Unchecked: `bodies` is touched only with `lock` held.
-        private let lock = NSLock()
-        private var bodies: [[String: Any]] = []
-
-        func append(_ body: [UInt8]) {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return }
-            lock.withLock { bodies.append(object) }
-        }
-
-        var all: [[String: Any]] { lock.withLock { bodies } }
-    }
-
     private static func json(_ text: String?) throws -> [String: Any] {
         let text = try #require(text)
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -48,14 +21,14 @@ extension PushDeliveryTests {
 
     @Test(.timeLimit(.minutes(5)))
     func aPageChangeSendsTheCountAndASyncPushNamingTheChange() async throws {
-        let page = PageText("Version 1.0")
-        let origin = try TestOriginServer { _ in .text(page.current) }
+        let page = AdaptiveMutex("Version 1.0")
+        let origin = try TestOriginServer { _ in .text(page.withLock { $0 }) }
         defer { origin.stop() }
         let fixture = try await Self.start(notify: "sync", url: "\(origin.baseURL)/changelog") { $0.allowPrivateTargets = true }
         defer { fixture.stop() }
 
         #expect(try await Self.check(fixture)["result"] as? String == "baseline")
-        page.current = "Version 2.0"
+        page.withLock { $0 = "Version 2.0" }
         let changed = try await Self.check(fixture)
         #expect(changed["result"] as? String == "changed")
         let changeID = try #require(changed["change_id"] as? String)
@@ -160,9 +133,9 @@ extension PushDeliveryTests {
     /// go, and a webhook subscribed to device.invalidated hears of each.
     @Test(.timeLimit(.minutes(5)))
     func deadTokensOnBothServicesAreAnnouncedToWebhooks() async throws {
-        let bodies = ReceivedBodies()
+        let bodies = AdaptiveMutex<[[UInt8]]>([])
         let receiver = try TestOriginServer { request in
-            bodies.append(request.body)
+            bodies.withLock { $0.append(request.body) }
             return .text("ok")
         }
         defer { receiver.stop() }
@@ -177,8 +150,8 @@ extension PushDeliveryTests {
 
         try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
         try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
-        #expect(try await eventually { bodies.all.count == 2 })
-        let events = bodies.all
+        #expect(try await eventually { bodies.withLock { $0.count } == 2 })
+        let events = try bodies.withLock { $0 }.map { try #require(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
         #expect(events.allSatisfy { $0["type"] as? String == "device.invalidated" }, "\(events)")
         let data = events.compactMap { $0["data"] as? [String: Any] }
         #expect(Set(data.compactMap { $0["platform"] as? String }) == ["ios", "android"])
