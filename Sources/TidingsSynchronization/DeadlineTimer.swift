@@ -16,7 +16,7 @@
 /// the first action and lives as long as the process.
 package final class DeadlineTimer: Sendable {
     /// A scheduled action, for `cancel`.
-    package struct Handle: Sendable, Equatable {
+    package struct Handle: Sendable {
         fileprivate let id: UInt64
     }
 
