@@ -16,10 +16,11 @@ package final class WakeSignal: Sendable {
         }
     }
 
-    /// Returns when woken or after `timeout`.
-    package func wait(timeout: Duration) {
-        if semaphore.wait(timeout: timeout.dispatchDeadline) == .success {
-            pending.store(false, ordering: .releasing)
-        }
+    /// Returns `true` when woken, `false` after `timeout`.
+    @discardableResult
+    package func wait(timeout: Duration) -> Bool {
+        guard semaphore.wait(timeout: timeout.dispatchDeadline) == .success else { return false }
+        pending.store(false, ordering: .releasing)
+        return true
     }
 }

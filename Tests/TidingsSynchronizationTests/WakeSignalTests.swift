@@ -5,18 +5,16 @@ import TidingsSynchronization
     @Test func aWakeBeforeTheWaitIsKept() {
         let signal = WakeSignal()
         signal.wake()
-        let started = ContinuousClock.now
-        signal.wait(timeout: .seconds(30))
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(signal.wait(timeout: .seconds(30)))
     }
 
     /// Many wakes while the loop is busy cost it one extra turn.
     @Test func wakesCoalesce() {
         let signal = WakeSignal()
         for _ in 0..<100 { signal.wake() }
-        signal.wait(timeout: .seconds(30))
-        let started = ContinuousClock.now
-        signal.wait(timeout: .milliseconds(200))
-        #expect(ContinuousClock.now - started >= .milliseconds(200))
+        #expect(signal.wait(timeout: .seconds(30)))
+        // Timing the second wait flaked: dispatch may end a wait a
+        // fraction of a millisecond before ContinuousClock says it should.
+        #expect(!signal.wait(timeout: .milliseconds(200)))
     }
 }
