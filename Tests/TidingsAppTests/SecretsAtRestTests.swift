@@ -112,6 +112,7 @@ import TidingsTestSupport
         #expect(try second.targetID(ofWatch: try #require(legacyWatch["id"] as? String)) == sealedTarget)
         let legacyLeft = try second.application.database.query("SELECT count(*) AS n FROM targets WHERE id = \(legacyTarget)::uuid")
         #expect(try legacyLeft.single().decode("n", as: Int.self) == 0)
+        #expect(try second.targetsWithoutTheirIdentity() == 0)
         // The lone one kept its id and can be matched by a new watch with the same headers.
         let again = try await second.createWatch(token: key, ["url": APITestServer.publicURL + "/lone", "headers": ["X-Token": "lone-secret-1"]])
         #expect(try second.targetID(ofWatch: try #require(again["id"] as? String)) == loneTarget)

@@ -346,17 +346,17 @@ package struct SecretRotationStore: Sendable {
         }
     }
 
-    /// Another target with this identity (migration 0007's key).
+    /// Another target with this identity (migration 0028's key).
     private static func equalTarget(
         of id: UUID, fingerprint: String, url: String, versionURL: String?, versionPointer: String?,
         locking: Bool, on connection: PostgresConnection
     ) throws -> UUID? {
         try connection.query("""
-            SELECT id FROM targets
-            WHERE url = \(url) AND headers_fingerprint = \(fingerprint)
-                AND version_url IS NOT DISTINCT FROM \(versionURL) AND version_pointer IS NOT DISTINCT FROM \(versionPointer)
-                AND id <> \(id)
-            \(unsafeSQL: locking ? "FOR UPDATE" : "")
+            SELECT t.id FROM target_identities i JOIN targets t ON t.id = i.target_id
+            WHERE i.url = \(url) AND i.headers_fingerprint = \(fingerprint)
+                AND i.version_url IS NOT DISTINCT FROM \(versionURL) AND i.version_pointer IS NOT DISTINCT FROM \(versionPointer)
+                AND t.id <> \(id)
+            \(unsafeSQL: locking ? "FOR UPDATE OF t" : "")
             """).first?.decode("id")
     }
 

@@ -182,9 +182,10 @@ package struct WatchStore: Sendable {
 
     /// Finds or creates the target for the settings' URL, headers and
     /// version check (migration 0007: the version endpoint decides whether
-    /// the page is fetched, so it belongs to the target) and returns its id. The upsert also locks the row, so a concurrent delete
-    /// of the target's last watch either finishes first (and the insert
-    /// creates a fresh target) or sees this watch and keeps the target.
+    /// the page is fetched, so it belongs to the target) and returns its
+    /// id, the row locked: a concurrent delete of the target's last watch
+    /// either finishes first (and a fresh target is created) or waits and
+    /// sees this watch and keeps the target.
     ///
     /// A watch joining a target needs a baseline from a full body, so the
     /// target's validators are dropped and it becomes due now.
@@ -199,15 +200,44 @@ package struct WatchStore: Sendable {
         let sealedHeaders = try headersJSON(secrets.sealHeaders(settings.headers.fields))
         let sealedVersionHeaders = try headersJSON(secrets.sealHeaders(versionHeaders.fields, in: .versionHeaders))
         let fingerprint = secrets.fingerprint(settings.headers, versionHeaders: versionHeaders)
-        return try connection.query("""
-            INSERT INTO targets (url, headers, headers_fingerprint, secrets_sealed, version_url, version_pointer, version_headers)
-            VALUES (\(settings.url.text), \(sealedHeaders)::jsonb, \(fingerprint), true,
-                    \(settings.versionCheck?.url.text), \(settings.versionCheck?.pointer), \(sealedVersionHeaders)::jsonb)
-            ON CONFLICT ON CONSTRAINT targets_identity_key DO UPDATE
-            SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(targets.next_check_at, now())
-            RETURNING id
-            """).single().decode("id", as: UUID.self)
+        let url = settings.url.text
+        let versionURL = settings.versionCheck?.url.text
+        let versionPointer = settings.versionCheck?.pointer
+        // Each turn ends with a target unless one with this identity was
+        // deleted or created by another transaction in between.
+        for _ in 0..<attachAttempts {
+            if let existing = try connection.query("""
+                UPDATE targets t
+                SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(t.next_check_at, now())
+                FROM target_identities i
+                WHERE t.id = i.target_id AND i.url = \(url) AND i.headers_fingerprint = \(fingerprint)
+                  AND i.version_url IS NOT DISTINCT FROM \(versionURL) AND i.version_pointer IS NOT DISTINCT FROM \(versionPointer)
+                RETURNING t.id
+                """).first {
+                return try existing.decode("id")
+            }
+            // The identity goes in first: of two transactions creating the
+            // same target, the second waits here and then inserts nothing.
+            if let created = try connection.query("""
+                WITH identity AS (
+                    INSERT INTO target_identities (target_id, url, headers_fingerprint, version_url, version_pointer)
+                    VALUES (gen_random_uuid(), \(url), \(fingerprint), \(versionURL), \(versionPointer))
+                    ON CONFLICT ON CONSTRAINT target_identities_key DO NOTHING
+                    RETURNING target_id
+                )
+                INSERT INTO targets (id, url, headers, headers_fingerprint, secrets_sealed, version_url, version_pointer, version_headers)
+                SELECT target_id, \(url), \(sealedHeaders)::jsonb, \(fingerprint), true,
+                       \(versionURL), \(versionPointer), \(sealedVersionHeaders)::jsonb
+                FROM identity
+                RETURNING id
+                """).first {
+                return try created.decode("id")
+            }
+        }
+        throw PostgresError(code: .noRow, message: "the target of \(url) was created and deleted meanwhile \(attachAttempts) times")
     }
+
+    private static let attachAttempts = 8
 
     private static func requireFullFetch(targetID: UUID, on connection: PostgresConnection) throws {
         try connection.execute("""

@@ -20,6 +20,18 @@ extension APITestServer {
         try application.database.query("SELECT count(*) AS n FROM targets")[0].decode("n", as: Int.self)
     }
 
+    /// Targets whose `target_identities` row (migration 0028) is missing
+    /// or says something else than the target.
+    func targetsWithoutTheirIdentity() throws -> Int {
+        try application.database.query("""
+            SELECT count(*) AS n FROM targets t
+            WHERE NOT EXISTS (
+                SELECT 1 FROM target_identities i
+                WHERE i.target_id = t.id AND i.url = t.url AND i.headers_fingerprint = t.headers_fingerprint
+                  AND i.version_url IS NOT DISTINCT FROM t.version_url AND i.version_pointer IS NOT DISTINCT FROM t.version_pointer)
+            """)[0].decode("n", as: Int.self)
+    }
+
     func watchCount() throws -> Int {
         try application.database.query("SELECT count(*) AS n FROM watches")[0].decode("n", as: Int.self)
     }

@@ -150,6 +150,9 @@ import TidingsPostgres
         }
         #expect(try server.watchCount() == keys.count)
         #expect(try server.targetCount() == 1)
+        #expect(try server.targetsWithoutTheirIdentity() == 0)
+        let identities = try server.application.database.query("SELECT count(*) AS n FROM target_identities")
+        #expect(try identities.single().decode("n", as: Int.self) == 1)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for key in keys {
@@ -187,6 +190,7 @@ import TidingsPostgres
         #expect(try moved.object()["header_names"] as? [String] == [])
         #expect(try server.targetID(ofWatch: secondID) == targets[0])
         #expect(try server.targetCount() == 2)
+        #expect(try server.targetsWithoutTheirIdentity() == 0)
     }
 
     @Test func deletingAUserRemovesItsWatchesAndUnsharedTargets() async throws {
