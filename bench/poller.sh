@@ -28,8 +28,8 @@
 # out; empty for none, the whole page). After every target's baseline
 # and BENCH_MIX_WARMUP seconds (5), BENCH_MIX_ROUNDS windows (3) of
 # BENCH_MIX_SECONDS (20) each measure checks/s (requests written to
-# targets.request_count), Tidings' and PostgreSQL's CPU per check, bytes
-# received per check (on the wire, after gzip), RSS; a run ends with the changes recorded (every one is a
+# targets.request_count), Tidings', PostgreSQL's and the origin's CPU per
+# check, bytes received per check (on the wire, after gzip), RSS; a run ends with the changes recorded (every one is a
 # false change: no page changes). BENCH_RUNS runs (1), each with a fresh
 # PostgreSQL and Tidings on the same origin, then the median and min-max
 # over all rounds. Then changedetection.io checks BENCH_CD_WATCHES
@@ -127,6 +127,15 @@ postgres_ticks() { # this cluster's postmaster and its children only (other clus
     done
     echo "$total"
 }
+origin_ticks() { # the origin's nginx: master and worker
+    local master total=0 ticks
+    master=$(cat "$work/nginx/nginx.pid")
+    for p in "$master" $(pgrep -P "$master"); do
+        ticks=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null) || continue
+        total=$((total + ${ticks:-0}))
+    done
+    echo "$total"
+}
 ticks=$(getconf CLK_TCK)
 
 round() { # label count [figures file: median and spread of these rounds]
@@ -203,18 +212,19 @@ add_mix_watches() {
 
 # One window of steady checking at the watches' own 1 s interval.
 mix_round() { # label
-    local before after t0 t1 p0 p1
+    local before after t0 t1 p0 p1 o0 o1
     before=$(sql "SELECT sum(request_count) || ' ' || sum(bytes_received) || ' ' || extract(epoch FROM clock_timestamp()) FROM targets")
-    t0=$(cpu_ticks "$pid"); p0=$(postgres_ticks)
+    t0=$(cpu_ticks "$pid"); p0=$(postgres_ticks); o0=$(origin_ticks)
     sleep "$mix_seconds"
     after=$(sql "SELECT sum(request_count) || ' ' || sum(bytes_received) || ' ' || extract(epoch FROM clock_timestamp()) FROM targets")
-    t1=$(cpu_ticks "$pid"); p1=$(postgres_ticks)
+    t1=$(cpu_ticks "$pid"); p1=$(postgres_ticks); o1=$(origin_ticks)
     python3 - "$1" $before $after "$((t1 - t0))" "$((p1 - p0))" "$ticks" "$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")" \
-        "$work/figures-mix" <<'PY'
+        "$work/figures-mix" "$((o1 - o0))" <<'PY'
 import sys
 label = sys.argv[1]
 requests0, bytes0, time0, requests1, bytes1, time1 = map(float, sys.argv[2:8])
 cpu, pg, ticks, rss_kb, figures = int(sys.argv[8]), int(sys.argv[9]), int(sys.argv[10]), int(sys.argv[11]), sys.argv[12]
+origin = int(sys.argv[13])
 checks, elapsed = requests1 - requests0, time1 - time0
 if checks <= 0:
     sys.exit(f"{label}: no checks written in {elapsed:.1f} s")
@@ -222,12 +232,14 @@ figures_now = {
     "checks/s": checks / elapsed,
     "tidings_cpu_us/check": cpu / ticks / checks * 1e6,
     "postgres_cpu_us/check": pg / ticks / checks * 1e6,
+    "origin_cpu_us/check": origin / ticks / checks * 1e6,
     "bytes_received/check": (bytes1 - bytes0) / checks,
     "tidings_rss_MB": rss_kb / 1024,
 }
 print(f"{label:<20} {checks:8.0f} checks in {elapsed:5.1f} s = {figures_now['checks/s']:6.0f} checks/s | "
       f"tidings {figures_now['tidings_cpu_us/check']:5.0f} us/check ({cpu / ticks / elapsed:4.2f} cores), "
-      f"postgres {figures_now['postgres_cpu_us/check']:5.0f} us/check ({pg / ticks / elapsed:4.2f} cores) | "
+      f"postgres {figures_now['postgres_cpu_us/check']:5.0f} us/check ({pg / ticks / elapsed:4.2f} cores), "
+      f"origin {figures_now['origin_cpu_us/check']:4.0f} us/check | "
       f"{figures_now['bytes_received/check']:6.0f} bytes/check | RSS {figures_now['tidings_rss_MB']:.0f} MB")
 with open(figures, "a") as out:
     out.writelines(f"{name} {value:.2f}\n" for name, value in figures_now.items())
@@ -275,6 +287,17 @@ mix_benchmark() {
     done
     echo "mixed workload, $runs run(s) x $mix_rounds rounds of ${mix_seconds} s:"
     bench_summary "$work/figures-mix"
+    # The rate these costs allow when nothing else runs on the cores.
+    python3 - "$work/figures-mix" <<'PY'
+import os, statistics, sys
+figures = {}
+for line in open(sys.argv[1]):
+    name, value = line.split()
+    figures.setdefault(name, []).append(float(value))
+total = sum(statistics.median(figures[name]) for name in ("tidings_cpu_us/check", "postgres_cpu_us/check", "origin_cpu_us/check"))
+print(f"Tidings, PostgreSQL and the origin: {total:.0f} us of CPU per check (medians); "
+      f"{os.cpu_count()} cores allow at most {os.cpu_count() * 1e6 / total:.0f} checks/s at that cost")
+PY
     if [ "${BENCH_CD:-1}" != 0 ]; then
         # changedetection.io on the same origin and URLs (Tidings stopped
         # meanwhile), with the same selector; its rate is the origin's
@@ -285,12 +308,17 @@ mix_benchmark() {
         local cd_rate
         cd_rate=$(sed -n 's/^changedetection.io: .* = \([0-9.]*\) checks\/s$/\1/p' "$work/cd.log")
         python3 - "$work/figures-mix" "$cd_rate" <<'PY'
-import statistics, sys
+import os, statistics, sys
 rates = [float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == "checks/s"]
 cd = float(sys.argv[2] or 0)
 if cd > 0:
     print(f"Tidings / changedetection.io = {statistics.median(rates) / cd:.0f}x "
           f"(median of Tidings' rounds; min-max {min(rates) / cd:.0f}-{max(rates) / cd:.0f}x), same origin, same run")
+    # What the aim of 150 times leaves per check on these cores, for
+    # Tidings, PostgreSQL and the origin together.
+    cores = os.cpu_count()
+    print(f"150 x changedetection.io = {150 * cd:.0f} checks/s: {cores} cores allow "
+          f"{cores * 1e6 / (150 * cd):.0f} us of CPU per check for all three")
 else:
     print("changedetection.io made no requests: no ratio")
 PY
