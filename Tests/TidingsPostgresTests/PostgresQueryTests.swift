@@ -50,6 +50,22 @@ import TidingsPostgres
         #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_001)
     }
 
+    /// What PostgreSQL sends comes back to the same microsecond, far from
+    /// 1970 too: the postgres-timestamp fuzz target found
+    /// 2111-11-29 15:19:36.100 written back as .100001, when both
+    /// conversions counted from 1970 and each rounded.
+    @Test(arguments: [
+        ("2111-11-29 15:19:36.100", "2111-11-29T15:19:36.100000Z"),
+        ("2199-12-31 23:59:59.999999+00", "2199-12-31T23:59:59.999999Z"),
+        ("1800-01-01 00:00:00.000001+00", "1800-01-01T00:00:00.000001Z"),
+        ("2026-11-29 15:19:36.123457", "2026-11-29T15:19:36.123457Z"),
+    ])
+    func timestampsComeBackToTheMicrosecond(text: String, formatted: String) throws {
+        let date = try Date(postgresText: text)
+        #expect(date.postgresText == formatted)
+        #expect(try Date(postgresText: date.postgresText).postgresText == formatted)
+    }
+
     @Test(arguments: ["", "2026-11-29", "2026-13-01 00:00:00+00", "2026-11-29 15:19:36+0", "2026-11-29 15:19:36 BC", "yesterday"])
     func rejectsMalformedTimestamps(text: String) {
         #expect(throws: PostgresError.self) { try Date(postgresText: text) }

@@ -20,13 +20,25 @@ extension Date {
     /// Whole `1/perSecond` units since 1970 (`perSecond` at most 1,000,000),
     /// rounded by `rule`, the date clamped into the supported range first
     /// (a NaN date counts as the earliest).
+    ///
+    /// A `Date` is a `Double` of seconds since 2001: the whole seconds and
+    /// the fraction are taken from that apart (both exactly), so only the
+    /// fraction's scaling rounds. Going through seconds since 1970 first
+    /// rounded once more, which moved a microsecond after year 2106.
     package func unitsSince1970(perSecond: Int64, rounding rule: FloatingPointRoundingRule = .down) -> Int64 {
-        // Bounds in whole units, so that the clamping is exact.
         let lower = -62_135_596_800 * perSecond
         let upper = 253_402_300_800 * perSecond - 1
-        let units = (timeIntervalSince1970 * Double(perSecond)).rounded(rule)
-        guard !units.isNaN, units > Double(lower) else { return lower }
-        guard units < Double(upper) else { return upper }
-        return Int64(units)
+        let sinceReference = timeIntervalSinceReferenceDate
+        guard !sinceReference.isNaN else { return lower }
+        let whole = sinceReference.rounded(.down)
+        // Year 1 and year 10000 in seconds since 2001, so that no date
+        // outside them reaches the conversion to Int64.
+        guard whole >= -63_113_904_000 else { return lower }
+        guard whole < 252_423_993_600 else { return upper }
+        let fraction = Int64(((sinceReference - whole) * Double(perSecond)).rounded(rule))
+        return min(max((Int64(whole) + Self.secondsFrom1970To2001) * perSecond + fraction, lower), upper)
     }
+
+    /// `Date.timeIntervalBetween1970AndReferenceDate`, as an integer.
+    package static let secondsFrom1970To2001: Int64 = 978_307_200
 }

@@ -53,7 +53,11 @@ enum PostgresTimestamp {
         guard let offset = scanner.utcOffsetSeconds(), scanner.isAtEnd else { return nil }
         let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * secondsPerDay + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + Double(microseconds) / 1_000_000)
+        // Counted from 2001, what a Date holds: the whole seconds convert
+        // exactly and the sum rounds once, so `format` finds the same
+        // microsecond wherever a Double tells microseconds apart (about
+        // years 1729-2273). From 1970 it rounded twice.
+        return Date(timeIntervalSinceReferenceDate: Double(seconds - Date.secondsFrom1970To2001) + Double(microseconds) / 1_000_000)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
