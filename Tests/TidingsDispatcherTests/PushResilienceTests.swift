@@ -13,9 +13,11 @@ import TidingsTestSupport
     func sigkillMidBurstThenRestartSendsEveryPush() async throws {
         let mock = try await MockPushServer.start()
         defer { mock.stop() }
-        // Slow answers keep the burst in flight when the process dies (at
-        // 0.3 s a quiet machine had answered all 600 before the kill).
-        try await mock.setDelay(2)
+        // No answer comes before the kill, so the whole burst is in flight
+        // or queued when the process dies. (At 2 s a CI run had all 600
+        // answered first: the wait below woke seconds late on a loaded
+        // machine.) Attempts time out at 3 s and are retried meanwhile.
+        try await mock.setDelay(60)
         let databaseURL = try TestSupport.createDatabase()
         let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: [
