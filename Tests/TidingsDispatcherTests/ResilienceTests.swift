@@ -27,11 +27,19 @@ import TidingsTestSupport
 
     @Test(.timeLimit(.minutes(2)))
     func sigkillMidBurstThenRestartDeliversEveryEventAtLeastOnce() async throws {
-        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(4)) }
+        // Past its first 500 requests a path answers only after the 2 s
+        // timeout, so the burst is still going whenever the kill lands: a
+        // wait that wakes late on a loaded machine cannot let it finish
+        // first (as it once did in the push test). Deliveries timed out
+        // meanwhile are retried at once, then every second.
+        let receiver = try WebhookReceiver { _, previous in .init(delay: previous < 500 ? .milliseconds(4) : .seconds(3)) }
         defer { receiver.stop() }
         let databaseURL = try TestSupport.createDatabase()
         let port = TestPorts.randomListenPort()
-        let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_WEBHOOK_TIMEOUT": "2s"])
+        let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: [
+            "TIDINGS_WEBHOOK_TIMEOUT": "2s",
+            "TIDINGS_WEBHOOK_RETRY_SCHEDULE": "0s,1s,1s,1s,1s,1s,1s,1s",
+        ])
         let api = try APIClient(port: port)
         defer { api.shutdown() }
 
@@ -53,6 +61,7 @@ import TidingsTestSupport
 
         #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 1000 })
         process.kill()
+        receiver.setBehaviour { _, _ in .init(delay: .milliseconds(4)) }
         let beforeRestart = receiver.requests().count
         #expect(beforeRestart < 4000, "the burst finished before the kill; the test proves nothing")
 
@@ -174,7 +183,10 @@ import TidingsTestSupport
         try cluster.start()
         defer { try? cluster.stop() }
 
-        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(4)) }
+        // Past its first 300 requests the receiver answers after 3 s, so
+        // the burst is still going whenever the database stops (see the
+        // SIGKILL test above); fast again once it is back.
+        let receiver = try WebhookReceiver { _, previous in .init(delay: previous < 300 ? .milliseconds(4) : .seconds(3)) }
         let harness = try DispatcherHarness(databaseURL: cluster.connectionString)
         defer { harness.shutdown(); receiver.stop() }
         let user = try await harness.createUser()
@@ -186,6 +198,7 @@ import TidingsTestSupport
         let duringOutage = receiver.requests().count
         try await Task.sleep(for: .seconds(2))
         try cluster.start()
+        receiver.setBehaviour { _, _ in .init(delay: .milliseconds(4)) }
         #expect(duringOutage < 1500, "the burst finished before the restart; the test proves nothing")
 
         #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
