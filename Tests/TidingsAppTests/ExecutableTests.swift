@@ -66,7 +66,8 @@ import TidingsTestSupport
         defer { client.shutdown() }
 
         var status = 0
-        for _ in 0..<100 where status != 200 {
+        // Up to 30 s: the child migrates an empty database first.
+        for _ in 0..<300 where status != 200 {
             status = (try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz")))?.status ?? 0
             if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
         }

@@ -137,7 +137,9 @@ import TidingsPostgres
         // The receiver's handlers block, each on its own connection's
         // thread, so slow answers hold up only their own connections.
         let receiver = try WebhookReceiver { path, _ in
-            path == "/slow" ? .init(delay: .milliseconds(400)) : .init()
+            // 6 s for the slow one in all, so that a late wake below
+            // still finds it unfinished.
+            path == "/slow" ? .init(delay: .seconds(1)) : .init()
         }
         let harness = try DispatcherHarness { $0.webhookConcurrency = 2 }
         defer { harness.shutdown(); receiver.stop() }
@@ -147,7 +149,7 @@ import TidingsPostgres
         try harness.enqueueBurst(user: user.id, count: 12)
 
         #expect(try await eventually { receiver.requests("/fast").count == 12 })
-        // The fast receiver had everything long before the slow one (12 x 400 ms / 2).
+        // The fast receiver had everything long before the slow one (12 x 1 s / 2).
         #expect(receiver.requests("/slow").count < 12)
         #expect(try await eventually { receiver.requests("/slow").count == 12 })
         #expect(receiver.mostConcurrent("/slow") == 2)
@@ -155,7 +157,9 @@ import TidingsPostgres
     }
 
     @Test func aDispatcherQueuesUpToEightTimesTheCapMoreWithALongerLease() async throws {
-        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(1500)) }
+        // Each answer takes most of the timeout, so the leases below are
+        // still held when a late-woken test reads them.
+        let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(3500)) }
         let harness = try DispatcherHarness {
             $0.webhookConcurrency = 1
             $0.webhookTimeout = .seconds(4)
@@ -174,7 +178,7 @@ import TidingsPostgres
             FROM deliveries WHERE lease_owner IS NOT NULL ORDER BY 1
             """).map { try $0.decode("seconds", as: Int.self) }
         #expect(leases == [9, 41, 41, 41])
-        #expect(try await eventually(timeout: .seconds(20)) {
+        #expect(try await eventually(timeout: .seconds(40)) {
             try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 4
         })
         #expect(receiver.mostConcurrent("/slow") == 1)

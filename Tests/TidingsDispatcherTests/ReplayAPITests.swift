@@ -84,6 +84,9 @@ import TidingsPostgres
         let global = try await harness.createWebhook(key: nil, url: receiver.url("/global"))
         try harness.enqueue(user: owner.id)
         #expect(try await eventually { receiver.requests().count == 2 })
+        // A delivery stays leased until its result is written; a retry of
+        // a leased one is refused as in flight.
+        #expect(try await eventually { try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0 })
         let delivery: UUID = try harness.database.query("SELECT id FROM deliveries WHERE webhook_id = \(webhook.id)")[0].decode("id")
         let globalDelivery: UUID = try harness.database.query("SELECT id FROM deliveries WHERE webhook_id = \(global.id)")[0].decode("id")
         let id = webhook.id.uuidString.lowercased()
@@ -116,6 +119,8 @@ import TidingsPostgres
         for _ in 0..<5 { try harness.enqueue(user: user.id) }
         try harness.enqueue(user: user.id, type: "watch.failing")
         #expect(try await eventually { receiver.requests().count == 6 })
+        // Received is not yet recorded: wait for the results to be written.
+        #expect(try await eventually { try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0 })
 
         var seen: [String] = []
         var cursor: String?

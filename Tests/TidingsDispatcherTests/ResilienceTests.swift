@@ -171,7 +171,9 @@ import TidingsTestSupport
         #expect(try await eventually(timeout: .seconds(40), every: .milliseconds(50)) { origin.requests("/page").count >= 2 })
         let again = try #require(origin.requests("/page").dropFirst().first).receivedAt.timeIntervalSince(restartedAt)
         print("poller recovery after SIGKILL: checked again \(again) s after the restart")
-        #expect(again <= 10, "checked again \(again) s after the restart")
+        // Nominally 5-7 s (stale heartbeat, grace, a beat) plus the new
+        // process's start on a loaded machine; the lease would be 60 s.
+        #expect(again <= 30, "checked again \(again) s after the restart")
     }
 
     @Test(.timeLimit(.minutes(2)))

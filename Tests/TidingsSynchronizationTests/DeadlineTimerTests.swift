@@ -29,7 +29,8 @@ import TidingsSynchronization
     @Test func actionsRunAfterTheirDeadlinesInDeadlineOrder() {
         let log = Log()
         let start = ContinuousClock.now
-        let deadlines = ["c": start + .milliseconds(90), "a": start + .milliseconds(30), "b": start + .milliseconds(60)]
+        // Far enough apart that scheduling all three cannot outlast the first.
+        let deadlines = ["c": start + .milliseconds(900), "a": start + .milliseconds(300), "b": start + .milliseconds(600)]
         for (name, deadline) in deadlines {
             DeadlineTimer.shared.schedule(at: deadline) { log.record(name) }
         }
