@@ -25,7 +25,9 @@ import TidingsObservability
 
         #expect(try await first.send("DELETE", "/v1/users/\(userID)/keys/\(keyID)", token: APITestServer.adminToken).status == 200)
         #expect(try await first.send("GET", "/v1/me", token: key).status == 401, "the revoking replica forgets at once")
-        #expect(try await eventually(timeout: .seconds(2), every: .milliseconds(20)) { try await second.send("GET", "/v1/me", token: key).status == 401 })
+        // Within seconds (NOTIFY; the test machine may be busy), not at the
+        // cache's 60 s expiry.
+        #expect(try await eventually(timeout: .seconds(10), every: .milliseconds(20)) { try await second.send("GET", "/v1/me", token: key).status == 401 })
     }
 
     @Test func aDeletedUserIsForgottenByEveryReplica() async throws {
@@ -37,7 +39,7 @@ import TidingsObservability
         let (userID, key) = try await first.createUser()
         #expect(try await second.send("GET", "/v1/badge", token: key).status == 200)
         #expect(try await first.send("DELETE", "/v1/users/\(userID)", token: APITestServer.adminToken).status == 204)
-        #expect(try await eventually(timeout: .seconds(2), every: .milliseconds(20)) { try await second.send("GET", "/v1/badge", token: key).status == 401 })
+        #expect(try await eventually(timeout: .seconds(10), every: .milliseconds(20)) { try await second.send("GET", "/v1/badge", token: key).status == 401 })
     }
 
     @Test func withTheCacheOffEveryRequestIsCheckedAgainstTheDatabase() async throws {
