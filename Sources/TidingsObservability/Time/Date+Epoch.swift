@@ -33,12 +33,12 @@ extension Date {
         let whole = sinceReference.rounded(.down)
         // Year 1 and year 10000 in seconds since 2001, so that no date
         // outside them reaches the conversion to Int64.
-        guard whole >= -63_113_904_000 else { return lower }
-        guard whole < 252_423_993_600 else { return upper }
+        guard whole >= Double(-62_135_596_800 - Self.secondsFrom1970To2001) else { return lower }
+        guard whole < Double(253_402_300_800 - Self.secondsFrom1970To2001) else { return upper }
         let fraction = Int64(((sinceReference - whole) * Double(perSecond)).rounded(rule))
         return min(max((Int64(whole) + Self.secondsFrom1970To2001) * perSecond + fraction, lower), upper)
     }
 
     /// `Date.timeIntervalBetween1970AndReferenceDate`, as an integer.
-    package static let secondsFrom1970To2001: Int64 = 978_307_200
+    package static let secondsFrom1970To2001 = Int64(Date.timeIntervalBetween1970AndReferenceDate)
 }
