@@ -79,7 +79,9 @@ import TidingsTestSupport
     func postgresRestartMidBurstLosesNoPush() async throws {
         let mock = try await MockPushServer.start()
         defer { mock.stop() }
-        try await mock.setDelay(0.2)
+        // No answer comes before PostgreSQL stops, so the burst is in
+        // flight or queued then, however late this test wakes.
+        try await mock.setDelay(60)
         let directory = "/tmp/tidings-push-pg-\(UUID().uuidString.prefix(8).lowercased())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -110,9 +112,12 @@ import TidingsTestSupport
             """)
 
         #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { ((try? await mock.stats())?.apns.count ?? 0) >= 50 })
+        let sent = try harness.scalar("SELECT count(*)::int AS n FROM pushes WHERE status = 'sent'")
+        #expect(sent < Self.devices, "the burst finished before PostgreSQL stopped; the test proves nothing")
         try cluster.stop()
         try await Task.sleep(for: .seconds(2))
         try cluster.start()
+        try await mock.setDelay(0.2)
 
         #expect(try await eventually(timeout: .seconds(90), every: .milliseconds(200)) {
             (try? harness.scalar("SELECT count(*)::int AS n FROM pushes WHERE status <> 'sent'")) == 0
