@@ -4,7 +4,6 @@ import Glibc
 import FoundationEssentials
 import Synchronization
 import TidingsDomain
-import TidingsHTTPClient
 import TidingsObservability
 import TidingsPostgres
 import TidingsPush
@@ -12,7 +11,7 @@ import TidingsSynchronization
 
 /// Sends direct pushes: claims due rows of `pushes` under a lease, sends
 /// them through the push app's client (APNs or FCM, HTTP/2, many streams
-/// on one connection per host), writes results back in batches, removes
+/// on one connection per push app), writes results back in batches, removes
 /// devices whose token is dead and schedules retries. The table is the
 /// source of truth: the loop polls it, and NOTIFY on `tidings_pushes`
 /// only wakes it sooner. A `LeaseHeartbeat` (holds: pushes) lets another
@@ -25,7 +24,6 @@ package final class PushDispatcher: Sendable {
     private let pool: PostgresClient
     private let store: PushStore
     private let apps: PushAppStore
-    private let http: HTTPClient
     private let senders: PushSenders
     private let policy: RetryPolicy
     private let logger: Logger
@@ -58,8 +56,7 @@ package final class PushDispatcher: Sendable {
         var logger = logger
         logger[metadataKey: "push_dispatcher"] = leaseOwner
         self.logger = logger
-        self.http = try HTTPClient(configuration: configuration.transport.httpClientConfiguration, logger: logger)
-        self.senders = PushSenders(transport: configuration.transport, http: http, logger: logger)
+        self.senders = PushSenders(transport: configuration.transport, logger: logger)
         self.heartbeat = LeaseHeartbeat(
             owner: leaseOwner, holds: .pushes, inFlightGrace: configuration.inFlightGrace, database: pool, logger: logger
         )
@@ -94,7 +91,7 @@ package final class PushDispatcher: Sendable {
     package func shutdown() {
         if loop.stop() { logger.info("push dispatcher stopped") }
         waker.stop()
-        http.shutdown()
+        senders.shutdown()
         heartbeat.stop()
         pool.close()
     }
@@ -155,6 +152,8 @@ package final class PushDispatcher: Sendable {
         }
         inFlight.add(1, ordering: .acquiringAndReleasing)
         let done: @Sendable (PushResult) -> Void = { [self] result in
+            // The sender, and so its connection, stays open until answered.
+            withExtendedLifetime(sender) {}
             inFlight.subtract(1, ordering: .acquiringAndReleasing)
             finish(push, result)
             loop.wake()

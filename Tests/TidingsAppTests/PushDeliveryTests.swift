@@ -169,6 +169,41 @@ import TidingsTestSupport
         #expect(sentByReplica.allSatisfy { $0 > 0 } && sentByReplica.reduce(0, +) == 91, "APNs pushes each replica sent: \(sentByReplica)")
     }
 
+    /// APNs ties a connection to the provider token sent on it: two apps'
+    /// tokens must not take turns on one. Each push app has a connection
+    /// of its own, here three apps on one mock host.
+    @Test(.timeLimit(.minutes(5)))
+    func eachPushAppHasAConnectionOfItsOwn() async throws {
+        let fixture = try await Self.start()
+        defer { fixture.stop() }
+        let mock = fixture.mock
+        let second = try await fixture.server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: [
+            "platform": "apns", "app_id": mock.startup.second_topic, "environment": "sandbox",
+            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+        ])
+        #expect(second.status == 201, "\(second.text)")
+        let secondToken = Self.iosToken(Int.random(in: 1_000_001...2_000_000))
+        let device = try await fixture.server.send("POST", "/v1/devices", token: fixture.key, json: [
+            "platform": "ios", "push_token": secondToken, "app_id": mock.startup.second_topic,
+        ])
+        #expect(device.status == 201, "\(device.text)")
+
+        // A baseline, then a change: a badge push of 1 to each device.
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
+        #expect(try await eventually { try await fixture.badges(secondToken) == [1] })
+        #expect(try await eventually { try await fixture.badges(fixture.iosToken) == [1] })
+        #expect(try await eventually { try await fixture.received(fixture.androidToken).count == 1 })
+
+        let stats = try await mock.stats()
+        let first = Set(stats.apns.filter { $0.topic == mock.startup.topic }.map(\.connection))
+        let other = Set(stats.apns.filter { $0.topic == mock.startup.second_topic }.map(\.connection))
+        let fcm = Set(stats.fcm.map(\.connection))
+        #expect(first.count == 1 && other.count == 1 && fcm.count == 1, "connections per app: \(first), \(other), \(fcm)")
+        #expect(first.isDisjoint(with: other) && first.isDisjoint(with: fcm) && other.isDisjoint(with: fcm))
+        #expect(stats.apns.allSatisfy { $0.status == 200 })
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func aDeadTokenRemovesItsDeviceAndIsAnnounced() async throws {
         let fixture = try await Self.start()

@@ -17,6 +17,8 @@ package final class MockPushServer: Sendable {
         package let team_id: String
         package let key_id: String
         package let topic: String
+        /// A second APNs app the mock accepts, of the same team and key.
+        package let second_topic: String
         package let project_id: String
         package let client_email: String
         package let token_uri: String

@@ -54,6 +54,9 @@ from hypercorn.config import Config
 TEAM_ID = "TEAM123456"
 KEY_ID = "KEY7890ABC"
 TOPIC = "com.example.tidings"
+# A second app of the same team, signing with the same key, as apps of one
+# team do.
+SECOND_TOPIC = "com.example.tidings.second"
 PROJECT_ID = "tidings-test"
 CLIENT_EMAIL = "push@tidings-test.iam.gserviceaccount.com"
 FCM_SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
@@ -255,7 +258,7 @@ class Mock:
             return 403, "ExpiredProviderToken", None
         if "apns-topic" not in headers:
             return 400, "MissingTopic", None
-        if headers["apns-topic"] != TOPIC:
+        if headers["apns-topic"] not in (TOPIC, SECOND_TOPIC):
             return 400, "DeviceTokenNotForTopic", None
         if not re.fullmatch(r"[0-9a-fA-F]{64}", token):
             return 400, "BadDeviceToken", None
@@ -480,7 +483,7 @@ async def main(directory):
         "ca_file": os.path.join(directory, "ca.pem"),
         "apns_key_file": os.path.join(directory, "apns-key.p8"),
         "service_account_file": os.path.join(directory, "service-account.json"),
-        "team_id": TEAM_ID, "key_id": KEY_ID, "topic": TOPIC, "project_id": PROJECT_ID,
+        "team_id": TEAM_ID, "key_id": KEY_ID, "topic": TOPIC, "second_topic": SECOND_TOPIC, "project_id": PROJECT_ID,
         "client_email": CLIENT_EMAIL, "token_uri": token_uri,
     }
 

@@ -16,7 +16,7 @@ package struct PushTransportConfiguration: Sendable {
     /// Time for one request to a push service or token endpoint.
     package var timeout: Duration = .seconds(30)
     package var connectTimeout: Duration = .seconds(10)
-    /// Streams in flight on the one connection per push service host.
+    /// Streams in flight on a push app's one connection.
     package var maxConcurrentStreams = 1000
     /// A longer `Retry-After` from a push service is cut to this.
     package var longestRetryAfter: Duration = .seconds(3600)
@@ -34,7 +34,7 @@ package struct PushTransportConfiguration: Sendable {
         Self.withoutTrailingSlashes(fcmBaseURL)
     }
 
-    /// What the push engine's own `HTTPClient` needs: HTTP/2 with one
+    /// What each push app's own `HTTPClient` needs: HTTP/2 with one
     /// connection per host carrying many streams, the extra CA file, no
     /// redirects, and no SSRF guard (every URL it requests comes from the
     /// operator: these base URLs and the token URI of a service account an
