@@ -186,7 +186,7 @@ package struct Configuration: Sendable {
         webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookConcurrency
         webhookHostConcurrency = try reader.parsed("TIDINGS_WEBHOOK_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookHostConcurrency
         eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
-        let pushURLExpected = "an https URL without path, query or credentials, such as https://push.example.com:8443"
+        let pushURLExpected = "an https URL, with or without a path prefix, and no query or credentials, such as https://push.example.com:8443"
         apnsURL = try reader.parsed("TIDINGS_APNS_URL", expected: pushURLExpected, PushTransportConfiguration.baseURL) ?? apnsURL
         fcmURL = try reader.parsed("TIDINGS_FCM_URL", expected: pushURLExpected, PushTransportConfiguration.baseURL) ?? fcmURL
         pushCAFile = reader.string("TIDINGS_PUSH_CA_FILE") ?? pushCAFile

@@ -96,7 +96,7 @@ package struct PushAppStore: Sendable {
         }
     }
 
-    /// Deletes the app; its pending pushes go with it.
+    /// Deletes the app; its pushes go with it, pending or logged.
     package func delete(id: UUID) throws -> Bool {
         try database.withConnection { try $0.execute("DELETE FROM push_apps WHERE id = \(id)") } == 1
     }
