@@ -108,6 +108,7 @@ package final class PushDispatcher: Sendable {
 
     private func run() {
         var backoff = Backoff()
+        var nextPrune = ContinuousClock.now + .seconds(10)
         while !loop.isStopping {
             guard let startBy = heartbeat.startBy, startBy > .now else {
                 loop.wait(timeout: configuration.pollInterval)
@@ -127,6 +128,12 @@ package final class PushDispatcher: Sendable {
                     // Wakes for the next coalesced badge on time even while
                     // pushes are in flight; their ends wake the loop too.
                     sleep = min(sleep, due)
+                }
+                if ContinuousClock.now >= nextPrune {
+                    RetentionPruner.prune("pushes", logger: logger, isStopping: { loop.isStopping }) { batchSize in
+                        try store.pruneFinished(olderThan: configuration.logRetention, batchSize: batchSize)
+                    }
+                    nextPrune = ContinuousClock.now + configuration.pruneInterval
                 }
             } catch {
                 if backoff.failures == 0 {

@@ -17,6 +17,12 @@ package struct PushDispatcherConfiguration: Sendable {
     package var pollInterval: Duration = .seconds(1)
     /// A lease outlives the attempt's timeout by this much.
     package var leaseMargin: Duration = .seconds(5)
+    /// Finished pushes older than this leave the push log
+    /// (`TIDINGS_EVENT_RETENTION`, at least the sync budget's period, which
+    /// counts the sync pushes sent within it).
+    package var logRetention: Duration = .seconds(30 * 86_400)
+    /// How often the push log is pruned.
+    package var pruneInterval: Duration = .seconds(600)
     /// How long shutdown waits for pushes in flight before releasing them.
     package var shutdownGracePeriod: Duration = .seconds(5)
 

@@ -323,16 +323,8 @@ package final class WebhookDispatcher: Sendable {
     }
 
     private func prune() {
-        do {
-            var pruned = 0
-            while true {
-                let batch = try store.pruneEvents(olderThan: configuration.eventRetention)
-                pruned += batch
-                if batch < 1000 || loop.isStopping { break }
-            }
-            if pruned > 0 { logger.info("pruned old events", metadata: ["events": String(pruned)]) }
-        } catch {
-            logger.warning("could not prune old events", metadata: ["error": "\(error)"])
+        RetentionPruner.prune("events", logger: logger, isStopping: { loop.isStopping }) { batchSize in
+            try store.pruneEvents(olderThan: configuration.eventRetention, batchSize: batchSize)
         }
     }
 

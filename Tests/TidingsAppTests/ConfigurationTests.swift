@@ -75,6 +75,34 @@ import TidingsTestSupport
         #expect(configuration.previousSecretKeys.map(\.id) == [try SecretKey(hex: TestSecretKeys.b).id, try SecretKey(hex: TestSecretKeys.a).id])
     }
 
+    @Test func readsThePushVariables() throws {
+        let configuration = try Configuration(environment: [
+            "TIDINGS_APNS_URL": "https://apns.example.com:8443/",
+            "TIDINGS_FCM_URL": "https://fcm.example.com/gateway",
+            "TIDINGS_PUSH_CA_FILE": "/etc/tidings/push-ca.pem",
+            "TIDINGS_PUSH_SYNC_BUDGET": "5/1d",
+            "TIDINGS_PUSH_COALESCE": "0s",
+            "TIDINGS_EVENT_RETENTION": "1h",
+        ])
+        #expect(configuration.pushSyncBudget == RatePolicy(count: 5, per: .seconds(86_400)))
+        #expect(configuration.pushCoalescingWindow == .zero)
+        let push = configuration.pushDispatcherConfiguration
+        #expect(push.transport.apnsBaseURL(for: .production) == "https://apns.example.com:8443")
+        #expect(push.transport.fcmBase == "https://fcm.example.com/gateway")
+        #expect(push.transport.caFile == "/etc/tidings/push-ca.pem")
+        // The sync budget counts the sync pushes of its period: the push
+        // log keeps them that long, whatever the event retention.
+        #expect(push.logRetention == .seconds(86_400))
+        #expect(try Configuration(environment: [:]).pushDispatcherConfiguration.logRetention == .seconds(30 * 86_400))
+
+        for (name, value) in [
+            ("TIDINGS_APNS_URL", "http://apns.example.com"), ("TIDINGS_FCM_URL", "https://user@fcm.example.com"),
+            ("TIDINGS_PUSH_SYNC_BUDGET", "3"), ("TIDINGS_PUSH_SYNC_BUDGET", "-1/1h"), ("TIDINGS_PUSH_SYNC_BUDGET", "3/0s"),
+        ] {
+            #expect(throws: ConfigurationError.self, "\(name)=\(value)") { try Configuration(environment: [name: value]) }
+        }
+    }
+
     @Test func aDatabaseURLNeedsASecretKey() throws {
         let error = try #require(throws: ConfigurationError.self) {
             try Configuration(environment: ["TIDINGS_DATABASE_URL": "postgresql://u@db/tidings"])

@@ -14,6 +14,7 @@ extension Configuration {
         push.transport.userAgent = "Tidings/\(TidingsCommand.version) (push)"
         push.retrySchedule = pushRetrySchedule
         push.maxInFlight = pushMaxInFlight
+        push.logRetention = max(eventRetention, pushSyncBudget.period)
         push.shutdownGracePeriod = min(shutdownTimeout, .seconds(5))
         return push
     }

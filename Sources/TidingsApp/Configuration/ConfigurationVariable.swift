@@ -125,7 +125,7 @@ package struct ConfigurationVariable: Sendable {
         .init(name: "TIDINGS_PUSH_SYNC_BUDGET", defaultValue: "3/1h",
               summary: "Background (sync) pushes per device, as count/duration: past it the newest waits and then carries the latest change (Apple throttles background pushes)."),
         .init(name: "TIDINGS_EVENT_RETENTION", defaultValue: "30d",
-              summary: "Events, their deliveries and attempts older than this are pruned in the background."),
+              summary: "Events, their deliveries and attempts, and finished pushes, older than this are pruned in the background (pushes kept at least for the sync budget's period)."),
         .init(name: "TIDINGS_RESOURCES_DIR", defaultValue: "(auto)",
               summary: "Folder holding migrations/ and openapi.yaml; found next to the working directory or the executable when unset."),
     ]

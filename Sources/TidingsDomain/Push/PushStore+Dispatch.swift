@@ -12,6 +12,22 @@ extension PushStore {
         _ = try connection.query("SELECT pg_notify(\(notificationChannel), '')")
     }
 
+    /// Deletes up to `batchSize` finished pushes (sent, failed, skipped or
+    /// superseded) created longer than `retention` ago, through
+    /// `pushes_created_brin` (migration 0029); a pending push is never
+    /// pruned. Returns how many went.
+    package func pruneFinished(olderThan retention: Duration, batchSize: Int) throws -> Int {
+        try database.withConnection { connection in
+            try connection.execute("""
+                DELETE FROM pushes WHERE id IN (
+                    SELECT id FROM pushes
+                    WHERE created_at < now() - \(retention)::interval AND status <> 'pending'
+                    LIMIT \(batchSize)
+                )
+                """)
+        }
+    }
+
     /// Leases up to `limit` due pushes to `owner` for `leaseDuration`. A
     /// badge or sync push waits while another of the same kind for the same
     /// device is in flight, and one with a newer push of its kind queued
