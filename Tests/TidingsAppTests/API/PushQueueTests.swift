@@ -94,6 +94,32 @@ import TidingsTestSupport
         #expect(log.first?["reason"] as? String == "no APNs push app has app_id com.example.other")
     }
 
+    /// With two APNs apps, a device goes through the app of its app_id;
+    /// one without app_id can no longer be matched and says so.
+    @Test func withTwoAppsOfAServiceTheAppIDDecides() async throws {
+        let setup = try await Self.setup()
+        defer { setup.server.shutdown() }
+        let second = try await setup.server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: PushAppsAPITests.apns("com.example.second"))
+        #expect(second.status == 201, "\(second.text)")
+        let secondApp = try #require(try second.object()["id"] as? String)
+        let response = try await setup.server.send("POST", "/v1/devices", token: setup.key, json: [
+            "platform": "ios", "push_token": "dd44", "app_id": "com.example.second",
+        ])
+        let secondDevice = try #require(try response.object()["id"] as? String)
+        try setup.server.recordChange(watchID: setup.watch, text: "v1")
+        try setup.server.recordChange(watchID: setup.watch, text: "v2")
+
+        let apps = try setup.server.application.database.query("""
+            SELECT device_id::text AS device, push_app_id::text AS app FROM pushes WHERE status <> 'skipped' ORDER BY device_id
+            """).map { (try $0.decode("device", as: String.self), try $0.decode("app", as: String.self)) }
+        let firstApp = try setup.server.application.database.query("SELECT id::text AS id FROM push_apps WHERE app_id = 'com.example.app'")[0]
+            .decode("id", as: String.self)
+        #expect(Dictionary(uniqueKeysWithValues: apps) == [setup.devices.ios: firstApp, secondDevice: secondApp], "\(apps)")
+        let unmatched = try await Self.pushes(setup, setup.devices.iosNoAppID)
+        #expect(unmatched.count == 1 && unmatched.first?["status"] as? String == "skipped", "\(unmatched)")
+        #expect(unmatched.first?["reason"] as? String == "the device has no app_id and there is not exactly one APNs push app")
+    }
+
     @Test func withoutPushAppsNothingIsQueued() async throws {
         let setup = try await Self.setup(pushApp: false, notify: "alert")
         defer { setup.server.shutdown() }

@@ -394,6 +394,33 @@ import TidingsPostgres
         #expect(try nulled.object()["version_pointer"] as? String == "/v")
     }
 
+    @Test func notifyDefaultsToBadgeAndTakesOnlyItsThreeValues() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+        let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL])
+        #expect(watch["notify"] as? String == "badge")
+        let id = try #require(watch["id"] as? String)
+        for value in ["sync", "alert", "badge"] {
+            let changed = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["notify": value])
+            #expect(changed.status == 200, "\(changed.text)")
+            #expect(try changed.object()["notify"] as? String == value)
+            let stored = try server.application.database.query("SELECT notify FROM watches WHERE id = \(id)::uuid")[0].decode("notify", as: String.self)
+            #expect(stored == value)
+        }
+        let created = try await server.createWatch(token: key, ["url": APITestServer.publicURL + "?b", "notify": "alert"])
+        #expect(created["notify"] as? String == "alert")
+
+        for bad: Any in ["Badge", "", "push", 1, NSNull(), ["badge"]] {
+            let patch = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["notify": bad])
+            #expect(patch.status == 422, "notify \(bad): \(patch.text)")
+            #expect(try patch.object()["field"] as? String == "notify")
+            let post = try await server.send("POST", "/v1/watches", token: key, json: ["url": APITestServer.publicURL + "?c", "notify": bad])
+            #expect(post.status == 422, "notify \(bad): \(post.text)")
+        }
+        #expect(try server.watchCount() == 2, "nothing written for refused values")
+    }
+
     @Test(arguments: [
         ("http://127.0.0.1/", "127.0.0.1"),
         ("http://169.254.169.254/latest", "169.254."),
