@@ -32,6 +32,11 @@ import TidingsTestSupport
         let watch = try await underA.send("POST", "/v1/watches", token: user.key, json: watchBody)
         #expect(watch.status == 201, "\(watch.text)")
         let watchID = try #require(try watch.object()["id"] as? String)
+        let pushApp = try await underA.send("POST", "/v1/push-apps", token: DispatcherHarness.adminToken, json: [
+            "platform": "apns", "app_id": "com.example.rotation", "environment": "sandbox",
+            "team_id": "TEAM123456", "key_id": "KEY7890ABC", "private_key": TestPushKeys.p256.pem,
+        ])
+        #expect(pushApp.status == 201, "\(pushApp.text)")
         let databaseURL = try #require(underA.application.configuration.databaseURL)
         #expect(try Self.keyIDs(underA.database) == [Self.keyA.id])
         underA.shutdown()
@@ -45,7 +50,7 @@ import TidingsTestSupport
         let rotation = both.application.configuration
         let logger = Logger(label: "rotate", logLevel: .warning, sink: CapturingLogSink())
         let result = try Application.rotateSecretKey(configuration: rotation, logger: logger)
-        #expect(result.webhooks == 1 && result.targets == 1 && result.keys == 1 && result.mergedTargets == 0, "\(result)")
+        #expect(result.webhooks == 1 && result.targets == 1 && result.keys == 1 && result.pushApps == 1 && result.mergedTargets == 0, "\(result)")
         #expect(try Self.keyIDs(both.database) == [Self.keyB.id])
         // Nothing left: a second run changes nothing.
         #expect(try Application.rotateSecretKey(configuration: rotation, logger: logger).total == 0)
@@ -80,6 +85,15 @@ import TidingsTestSupport
             try #require(storedVersion), sealed: try target.decode("secrets_sealed"), in: .versionHeaders
         )
         #expect(openedVersion == ["x-version-token": "version-rotate-7171"])
+        // The push app's key opens under B alone, as the one registered.
+        let apps = PushAppStore(database: underB.database, secrets: underB.application.secrets)
+        let appIDText = try #require(try pushApp.object()["id"] as? String)
+        let appID = try #require(UUID(uuidString: appIDText))
+        guard case .apns(_, _, _, let privateKey)? = try apps.credentials(of: appID)?.1 else {
+            Issue.record("the push app's credentials do not open")
+            return
+        }
+        #expect(privateKey == TestPushKeys.p256.pem)
         // The fingerprint did not change with the key: an equal watch still shares the target.
         let again = try await underB.send("POST", "/v1/watches", token: user.key, json: watchBody)
         let againID = try #require(try again.object()["id"] as? String)
@@ -98,6 +112,7 @@ import TidingsTestSupport
                 UNION ALL SELECT h.value FROM targets, jsonb_each_text(targets.headers) AS h
                 UNION ALL SELECT h.value FROM targets, jsonb_each_text(targets.version_headers) AS h
                 UNION ALL SELECT sealed FROM sealed_keys
+                UNION ALL SELECT private_key FROM push_apps
             ) AS sealed_values
             """)
         return Set(try rows.map { try $0.decode("id", as: String.self) })
