@@ -52,7 +52,9 @@ extension PushDeliveryTests {
         #expect((syncMessage["android"] as? [String: Any])?["priority"] as? String == "normal")
         let data = try #require(syncMessage["data"] as? [String: String])
         #expect(data["watch_id"] == fixture.watch && data["change_id"] == changeID)
-        #expect(messages.contains { ($0["data"] as? [String: String])?["badge"] == "1" })
+        let badgeMessage = try #require(messages.first { ($0["data"] as? [String: String])?["tidings_kind"] == "badge" })
+        #expect((badgeMessage["data"] as? [String: String])?["badge"] == "1")
+        #expect((badgeMessage["android"] as? [String: Any])?["priority"] as? String == "normal")
 
         // The push log names both kinds, sent (once Tidings has recorded
         // the answers: the mock counts a push as it arrives).

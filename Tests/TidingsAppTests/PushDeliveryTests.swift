@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsApp
+import TidingsDomain
 import TidingsTestSupport
 
 /// The whole path of direct push against a mock APNs and FCM over HTTP/2
@@ -167,6 +168,42 @@ import TidingsTestSupport
             sentByReplica.append(line.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) } ?? 0)
         }
         #expect(sentByReplica.allSatisfy { $0 > 0 } && sentByReplica.reduce(0, +) == 91, "APNs pushes each replica sent: \(sentByReplica)")
+    }
+
+    /// The longest name a watch may have and a change line of any length,
+    /// in the widest characters and ones JSON must escape, still make an
+    /// alert under APNs' 4 KB: title and body are cut to 178 characters.
+    @Test(.timeLimit(.minutes(5)))
+    func theLargestAlertStaysUnderFourKilobytes() async throws {
+        let fixture = try await Self.start(notify: "alert")
+        defer { fixture.stop() }
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"  // 7 scalars, 25 bytes
+        // Names are counted in scalars: 200 of 4 bytes or escaped in JSON.
+        let name = String(repeating: "\"\\\u{1F600}\u{1F468}", count: WatchSettings.maximumNameLength / 4)
+        let renamed = try await fixture.server.send("PATCH", "/v1/watches/\(fixture.watch)", token: fixture.key, json: ["name": name])
+        #expect(renamed.status == 200, "\(renamed.text)")
+        try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
+        try fixture.server.recordChange(watchID: fixture.watch, text: String(repeating: "\"\\\u{1}" + family, count: 2000))
+
+        #expect(try await eventually {
+            try await fixture.received(fixture.iosToken).contains { $0.payload?.contains("\"alert\"") == true && $0.status == 200 }
+        })
+        let alert = try #require(try await fixture.received(fixture.iosToken).first { $0.payload?.contains("\"alert\"") == true })
+        #expect(alert.status == 200)
+        let size = try #require(alert.payload_size)
+        #expect(size <= 4096, "\(size) bytes")
+        let payloadText = try #require(alert.payload)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(payloadText.utf8)) as? [String: Any])
+        let content = try #require((payload["aps"] as? [String: Any])?["alert"] as? [String: Any])
+        #expect((content["title"] as? String)?.unicodeScalars.count == 178)
+        #expect((content["body"] as? String)?.unicodeScalars.count == 178)
+        // FCM carries the same alert as a data message, at high priority.
+        #expect(try await eventually { try await fixture.received(fixture.androidToken).contains { $0.body?.contains("\"tidings_kind\":\"alert\"") == true } })
+        let android = try #require(try await fixture.received(fixture.androidToken).first { $0.body?.contains("\"tidings_kind\":\"alert\"") == true })
+        #expect(android.status == 200)
+        let body = try #require(android.body)
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect(((message["message"] as? [String: Any])?["android"] as? [String: Any])?["priority"] as? String == "high")
     }
 
     /// APNs ties a connection to the provider token sent on it: two apps'
