@@ -8,9 +8,15 @@ import TidingsSynchronization
 /// while the previous one was being written, so that claiming never waits
 /// behind writing: the two run side by side. Items it cannot write yet
 /// (database unreachable) stay queued and are written once it answers
-/// again; items the server refuses are dropped with an error log (their
-/// leases run out and they are sent again: at least once).
+/// again; a batch that lost a race (a deadlock, or a row deleted meanwhile,
+/// such as a webhook deleted while its attempt is recorded) is written
+/// again at once, without what went; items the server refuses are dropped
+/// with an error log (their leases run out and they are sent again: at
+/// least once).
 final class BatchWriter<Item: Sendable>: Sendable {
+    /// Tries of one batch that keeps losing races before it is dropped.
+    static var raceRetries: Int { 5 }
+
     private struct Pending {
         var items: [Item] = []
         var isStopping = false
@@ -64,6 +70,7 @@ final class BatchWriter<Item: Sendable>: Sendable {
 
     private func run() {
         var backoff = Backoff()
+        var races = 0
         while true {
             let (batch, isStopping) = pending.withLock { pending in
                 defer { pending.items.removeAll(keepingCapacity: true) }
@@ -77,9 +84,17 @@ final class BatchWriter<Item: Sendable>: Sendable {
             do {
                 try write(batch)
                 backoff.reset()
+                races = 0
                 writtenCount.add(batch.count, ordering: .releasing)
                 claimer.wake()
-            } catch let error as PostgresError where (error.code == .server || error.code == .decoding) && !error.isSerializationFailure {
+            } catch let error as PostgresError where (error.isSerializationFailure || error.isForeignKeyViolation) && races < Self.raceRetries {
+                // Once more in a fresh snapshot, which no longer sees the
+                // rows deleted meanwhile; dropping the batch would send
+                // every item in it again, other tenants' too.
+                races += 1
+                pending.withLock { $0.items.insert(contentsOf: batch, at: 0) }
+            } catch let error as PostgresError where error.code == .server || error.code == .decoding {
+                races = 0
                 // Retrying a statement the server refuses would never end: the
                 // leases run out and the work is sent again instead.
                 logger.error("could not record \(what); they will be sent again", metadata: [
