@@ -15,7 +15,7 @@ extension CheckStore {
     /// failure retries the whole transaction.
     package func writeEventful(owner: String, checks: [TargetCheck]) throws -> [WatchCheckResult] {
         guard !checks.isEmpty else { return [] }
-        return try retryingTransaction { connection in
+        return try database.withRetryingTransaction { connection in
             var pending: [UUID: (record: WatchCheckRecord, checkedAt: Date)] = [:]
             for check in checks {
                 for record in check.watches where pending[record.watch.id] == nil {
@@ -32,19 +32,6 @@ extension CheckStore {
             try Self.announce(plan.events, on: connection)
             try Self.writeTargets(checks.map(\.target), owner: owner, on: connection)
             return plan.results
-        }
-    }
-
-    /// Runs `body` in a transaction, again (up to five times) after a
-    /// deadlock or serialization failure.
-    func retryingTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        var attempt = 0
-        while true {
-            do {
-                return try database.withTransaction(body)
-            } catch let error as PostgresError where error.isSerializationFailure && attempt < 5 {
-                attempt += 1
-            }
         }
     }
 

@@ -120,7 +120,7 @@ package struct CheckStore: Sendable {
     /// targets this owner still holds are written.
     package func writeQuiet(owner: String, targets: [TargetCheckRecord], watches: [(watchID: UUID, result: CheckResult, checkedAt: Date)]) throws {
         guard !targets.isEmpty || !watches.isEmpty else { return }
-        try retryingTransaction { connection in
+        try database.withRetryingTransaction { connection in
             if !watches.isEmpty {
                 let rows = watches.map { QuietWatchRow(id: $0.watchID, result: $0.result.rawValue, checkedAt: $0.checkedAt.timeIntervalSince1970) }
                 _ = try connection.execute("""

@@ -9,6 +9,11 @@ import TidingsPostgres
 /// interval in step with its watches and deletes a target with its last
 /// watch, in the same transaction, whichever way the watch goes (including
 /// the cascade from a deleted user).
+///
+/// Writes retry when they lose a race to another writer (`withRetryingTransaction`):
+/// two watches moving between the same two targets in opposite directions
+/// lock them in opposite orders, and a target may lose its last watch, and
+/// so be deleted, between this transaction finding it and referring to it.
 package struct WatchStore: Sendable {
     private let database: PostgresClient
     private let secrets: StoredSecrets
@@ -31,7 +36,7 @@ package struct WatchStore: Sendable {
     /// 0018); the target's upsert is rolled back with it.
     package func create(userID: UUID, settings: WatchSettings) throws -> Watch {
         try UserLimitExceeded.mapping(.watches) {
-            try database.withTransaction { connection in
+            try database.withRetryingTransaction(foreignKeyRaces: true) { connection in
                 let targetID = try Self.attachTarget(settings, secrets: secrets, on: connection)
                 let id = try connection.query("""
                     INSERT INTO watches (user_id, target_id, name, interval_seconds, max_interval_seconds, max_interval_chosen,
@@ -103,7 +108,7 @@ package struct WatchStore: Sendable {
     /// (`pending`), and a changed extraction rule drops the target's
     /// validators so the next fetch returns a full body to hash.
     package func update(userID: UUID, id: UUID, _ edit: (inout WatchSettings) throws -> Void) throws -> Watch? {
-        try database.withTransaction { connection in
+        try database.withRetryingTransaction(foreignKeyRaces: true) { connection in
             guard let row = try connection.query("""
                 SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
                        w.max_interval_seconds, w.max_interval_chosen,
@@ -123,6 +128,7 @@ package struct WatchStore: Sendable {
 
             var targetID = try row.decode("target_id", as: UUID.self)
             if !updated.fetchesSameTarget(as: current) {
+                try Self.lockTargets(targetID, andTheOneOf: updated, secrets: secrets, on: connection)
                 targetID = try Self.attachTarget(updated, secrets: secrets, on: connection)
             } else if updated.extract != current.extract {
                 try Self.requireFullFetch(targetID: targetID, on: connection)
@@ -159,7 +165,7 @@ package struct WatchStore: Sendable {
     /// Pauses or resumes; doing it twice changes nothing (not even
     /// `updated_at`). Nil when the user has no such watch.
     package func setPaused(_ paused: Bool, userID: UUID, id: UUID) throws -> Watch? {
-        try database.withTransaction { connection in
+        try database.withRetryingTransaction { connection in
             let updated = try connection.execute("""
                 UPDATE watches
                 SET paused = \(paused), updated_at = CASE WHEN paused = \(paused) THEN updated_at ELSE now() END
@@ -173,7 +179,7 @@ package struct WatchStore: Sendable {
     /// Deletes the watch (and, through the trigger, its target if no other
     /// watch uses it). False when the user has no such watch.
     package func delete(userID: UUID, id: UUID) throws -> Bool {
-        try database.withConnection { connection in
+        try database.withRetryingTransaction { connection in
             try connection.execute("DELETE FROM watches WHERE id = \(id) AND user_id = \(userID)")
         } == 1
     }
@@ -199,10 +205,7 @@ package struct WatchStore: Sendable {
         let versionHeaders = settings.versionCheck?.headers ?? .none
         let sealedHeaders = try headersJSON(secrets.sealHeaders(settings.headers.fields))
         let sealedVersionHeaders = try headersJSON(secrets.sealHeaders(versionHeaders.fields, in: .versionHeaders))
-        let fingerprint = secrets.fingerprint(settings.headers, versionHeaders: versionHeaders)
-        let url = settings.url.text
-        let versionURL = settings.versionCheck?.url.text
-        let versionPointer = settings.versionCheck?.pointer
+        let (url, fingerprint, versionURL, versionPointer) = identity(of: settings, secrets: secrets)
         // Each turn ends with a target unless one with this identity was
         // deleted or created by another transaction in between.
         for _ in 0..<attachAttempts {
@@ -238,6 +241,32 @@ package struct WatchStore: Sendable {
     }
 
     private static let attachAttempts = 8
+
+    /// The key of `target_identities` that the settings' target has.
+    private static func identity(of settings: WatchSettings, secrets: StoredSecrets)
+        -> (url: String, fingerprint: String, versionURL: String?, versionPointer: String?) {
+        let versionHeaders = settings.versionCheck?.headers ?? .none
+        return (settings.url.text, secrets.fingerprint(settings.headers, versionHeaders: versionHeaders),
+                settings.versionCheck?.url.text, settings.versionCheck?.pointer)
+    }
+
+    /// Locks a moving watch's old target and, if it exists, its new one, in
+    /// id order. Each is locked again on the way (`attachTarget`, the
+    /// `watches_sync_targets` trigger), new before old: two watches moving
+    /// between the same two targets in opposite directions would otherwise
+    /// each hold the target the other waits for.
+    private static func lockTargets(_ oldTargetID: UUID, andTheOneOf settings: WatchSettings, secrets: StoredSecrets, on connection: PostgresConnection) throws {
+        let (url, fingerprint, versionURL, versionPointer) = identity(of: settings, secrets: secrets)
+        _ = try connection.query("""
+            SELECT id FROM targets
+            WHERE id = \(oldTargetID) OR id = (
+                SELECT target_id FROM target_identities
+                WHERE url = \(url) AND headers_fingerprint = \(fingerprint)
+                  AND version_url IS NOT DISTINCT FROM \(versionURL) AND version_pointer IS NOT DISTINCT FROM \(versionPointer))
+            ORDER BY id
+            FOR UPDATE
+            """)
+    }
 
     private static func requireFullFetch(targetID: UUID, on connection: PostgresConnection) throws {
         try connection.execute("""

@@ -84,8 +84,10 @@ package struct WebhookStore: Sendable {
             """).first.map(Self.webhook(from:))
     }
 
+    /// Retried after a deadlock: the dispatcher records attempts, which
+    /// lock the webhook's row, while the delete cascades to its deliveries.
     package func delete(id: UUID, owner: WebhookOwner) throws -> Bool {
-        try database.withConnection { connection in
+        try database.withRetryingTransaction { connection in
             try connection.execute("""
                 DELETE FROM webhooks WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
                 """)

@@ -54,6 +54,28 @@ package final class PostgresClient: Sendable {
         }
     }
 
+    /// `withTransaction`, run again when it lost a race that a fresh start
+    /// resolves: a deadlock or serialization failure (PostgreSQL rolled the
+    /// transaction back, so nothing of it stayed), and with
+    /// `foreignKeyRaces` also a foreign key violation, for a body that reads
+    /// a row a concurrent transaction may delete before this one refers to
+    /// it (the next try no longer finds the row). At most `attempts` tries;
+    /// `body` must do nothing outside the transaction.
+    @discardableResult
+    package func withRetryingTransaction<T>(
+        attempts: Int = 5, foreignKeyRaces: Bool = false, _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
+        var tries = 1
+        while true {
+            do {
+                return try withTransaction(body)
+            } catch let error as PostgresError
+                where (error.isSerializationFailure || foreignKeyRaces && error.isForeignKeyViolation) && tries < attempts {
+                tries += 1
+            }
+        }
+    }
+
     /// Runs one statement on a leased connection.
     package func query(_ query: PostgresQuery) throws -> PostgresRows {
         try withConnection { try $0.query(query) }
