@@ -66,11 +66,16 @@ enum MicroHTTPDCallbacks {
                 connection.headerValues("X-Forwarded-For")
             }
             let headerStatistics = connection.headerStatistics()
+            let framing = RequestFraming(
+                contentLengths: connection.headerValues("Content-Length"),
+                transferEncodings: connection.headerValues("Transfer-Encoding"),
+                hasMalformedFieldName: headerStatistics.hasMalformedName
+            )
             if let problem = pipeline.admissionProblem(
                 for: state,
                 headerCount: headerStatistics.count,
                 headerBytes: headerStatistics.bytes,
-                contentLength: connection.headerValue("Content-Length")
+                framing: framing
             ) {
                 // Answering before the body makes MHD close the connection
                 // instead of reading the rest of the upload.

@@ -14,18 +14,24 @@ struct MicroHTTPDConnection {
         MHD_lookup_connection_value(handle, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    /// How many header fields arrived and their names' and values' total size.
-    func headerStatistics() -> (count: Int, bytes: Int) {
+    /// How many header fields arrived, their names' and values' total
+    /// size, and whether a name is malformed (`RequestFraming`).
+    func headerStatistics() -> (count: Int, bytes: Int, hasMalformedName: Bool) {
         var totals = HeaderTotals()
         withUnsafeMutablePointer(to: &totals) { totalsPointer in
-            _ = MHD_get_connection_values_n(handle, .HEADER_KIND, { cls, _, _, keySize, _, valueSize in
+            _ = MHD_get_connection_values_n(handle, .HEADER_KIND, { cls, _, key, keySize, _, valueSize in
                 let totals = cls!.assumingMemoryBound(to: HeaderTotals.self)
                 totals.pointee.count += 1
                 totals.pointee.bytes += keySize + valueSize
+                if let key, key.withMemoryRebound(to: UInt8.self, capacity: keySize, {
+                    RequestFraming.isMalformedFieldName(UnsafeBufferPointer(start: $0, count: keySize))
+                }) {
+                    totals.pointee.hasMalformedName = true
+                }
                 return .YES
             }, totalsPointer)
         }
-        return (totals.count, totals.bytes)
+        return (totals.count, totals.bytes, totals.hasMalformedName)
     }
 
     func headers() -> HTTPHeaders {
@@ -116,5 +122,6 @@ struct MicroHTTPDConnection {
     private struct HeaderTotals {
         var count = 0
         var bytes = 0
+        var hasMalformedName = false
     }
 }

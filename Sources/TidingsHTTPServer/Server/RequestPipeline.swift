@@ -55,8 +55,9 @@ final class RequestPipeline: Sendable {
     // MARK: Requests
 
     /// Checks the limits that can be judged from the head of the request, so
-    /// an oversized upload is refused before any of its body is read.
-    func admissionProblem(for request: InFlightRequest, headerCount: Int, headerBytes: Int, contentLength: String?) -> HTTPError? {
+    /// an oversized upload or an ambiguous body is refused before any of
+    /// its body is read.
+    func admissionProblem(for request: InFlightRequest, headerCount: Int, headerBytes: Int, framing: RequestFraming) -> HTTPError? {
         if request.targetLength > configuration.maxURLLength {
             return HTTPError(.uriTooLong, detail: "The request target exceeds \(configuration.maxURLLength) bytes.")
         }
@@ -72,7 +73,10 @@ final class RequestPipeline: Sendable {
                 detail: "The request header fields exceed \(configuration.maxHeaderBytes) bytes."
             )
         }
-        if let contentLength, let length = UInt64(contentLength), length > UInt64(configuration.maxBodySize) {
+        if let problem = framing.problem {
+            return problem
+        }
+        if let contentLength = framing.contentLengths.first, UInt64(contentLength) ?? .max > UInt64(configuration.maxBodySize) {
             return payloadTooLarge
         }
         return nil
