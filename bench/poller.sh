@@ -12,7 +12,9 @@
 # watch.changed event row. Then 90,000 more watches (100,000 in all) are
 # added and one round is run for the RSS at that size.
 # A single origin is one host: TIDINGS_HOST_CONCURRENCY is raised to the
-# poll concurrency for the benchmark.
+# poll concurrency for the benchmark. Every watch is one user's, so
+# TIDINGS_USER_POLL_CONCURRENCY is raised to it too: the engine's pace is
+# measured, not one tenant's share of it.
 # With BENCH_CD=1, bench/changedetection.sh runs at the end (BENCH_CD_WATCHES,
 # default 1000, and its own variables) and prints the ratio to the
 # median all-304 round.
@@ -73,7 +75,7 @@ start_service() {
         TIDINGS_SECRET_KEY="$(openssl rand -hex 32)" \
         TIDINGS_ALLOW_PRIVATE_TARGETS=true TIDINGS_LOG_LEVEL=warning \
         TIDINGS_POLL_CONCURRENCY="$concurrency" TIDINGS_HOST_CONCURRENCY="$concurrency" \
-        TIDINGS_DATABASE_POOL_SIZE=8
+        TIDINGS_USER_POLL_CONCURRENCY="$concurrency" TIDINGS_DATABASE_POOL_SIZE=8
     pid=$tidings_pid
     user=$(curl -fs -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" \
         -H 'Content-Type: application/json' -d '{"name": "bench"}' | json "['user']['id']")
@@ -252,7 +254,7 @@ mix_benchmark() {
     echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $mix_pages pages of about $mix_page_size bytes," \
         "shares ETag/Last-Modified/none/timestamp+nonce $mix_shares %, gzip $mix_gzip"
     echo "tidings: $mix_watches watches at 1 s, CSS selector '$mix_selector'," \
-        "TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
+        "TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency TIDINGS_USER_POLL_CONCURRENCY=$concurrency"
     local run baselined
     for run in $(seq 1 "$runs"); do
         start_service "$work/run$run"
@@ -334,7 +336,7 @@ bench_start_origin "$work" "$origin_port" "$watches"
 start_service "$work"
 echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
 echo "origin: nginx $(nginx -v 2>&1 | sed 's/.*\///'), 1 worker, $watches pages of $(stat -c %s "$work/www/p0.html") bytes"
-echo "tidings: TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency"
+echo "tidings: TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency TIDINGS_USER_POLL_CONCURRENCY=$concurrency"
 add_watches 0 "$watches"
 round "round 1 (baseline, 200)" "$watches"
 bench_top_statements psql "$database_url" /dev/null

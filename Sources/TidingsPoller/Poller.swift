@@ -36,7 +36,38 @@ package final class Poller: TargetCheckRunner, Sendable {
 
     private struct State {
         var inFlight: Set<UUID> = []
+        /// Scheduled checks in flight per user they are charged to, and the
+        /// user each target's check is charged to.
+        var inFlightByUser: [UUID: Int] = [:]
+        var chargedUser: [UUID: UUID] = [:]
         var isStopping = false
+
+        /// Users at their share: targets only they watch wait.
+        func saturatedUsers(limit: Int) -> [UUID] {
+            inFlightByUser.compactMap { $0.value >= limit ? $0.key : nil }
+        }
+
+        /// Takes the target in flight, charged to the watcher with the
+        /// fewest checks in flight (a target a tenant shares with others does
+        /// not count against whoever is busiest); false when even that one
+        /// is at `limit`, as a claim of many targets of one user can be.
+        mutating func start(_ target: ClaimedTarget, limit: Int) -> Bool {
+            let user = target.watches.map(\.userID).min { inFlightByUser[$0, default: 0] < inFlightByUser[$1, default: 0] }
+            if let user {
+                guard inFlightByUser[user, default: 0] < limit else { return false }
+                inFlightByUser[user, default: 0] += 1
+                chargedUser[target.id] = user
+            }
+            inFlight.insert(target.id)
+            return true
+        }
+
+        mutating func finish(_ targetID: UUID) {
+            inFlight.remove(targetID)
+            guard let user = chargedUser.removeValue(forKey: targetID) else { return }
+            let left = inFlightByUser[user, default: 1] - 1
+            inFlightByUser[user] = left > 0 ? left : nil
+        }
     }
 
     package let owner: String
@@ -204,7 +235,9 @@ package final class Poller: TargetCheckRunner, Sendable {
         var cursor = ClaimCursor.start
         var walkStarted = ContinuousClock.now
         while true {
-            let (stopping, free) = state.withLock { ($0.isStopping, configuration.concurrency - $0.inFlight.count) }
+            let (stopping, free, saturated) = state.withLock {
+                ($0.isStopping, configuration.concurrency - $0.inFlight.count, $0.saturatedUsers(limit: configuration.userConcurrency))
+            }
             if stopping { return }
             guard free >= lowWater, writer.backlog < configuration.writeBacklogLimit else {
                 waitForCapacity(timeout: configuration.idlePollInterval)
@@ -216,7 +249,10 @@ package final class Poller: TargetCheckRunner, Sendable {
                     cursor = .start
                     walkStarted = .now
                 }
-                claimed = try store.claimDue(owner: owner, limit: min(free, configuration.claimBatchSize), lease: configuration.lease, cursor: &cursor)
+                claimed = try store.claimDue(
+                    owner: owner, limit: min(free, configuration.claimBatchSize), lease: configuration.lease,
+                    excludingUsers: saturated, cursor: &cursor
+                )
             } catch {
                 cursor = .start
                 logger.error("could not claim due targets", metadata: ["error": "\(error)"])
@@ -227,10 +263,27 @@ package final class Poller: TargetCheckRunner, Sendable {
                 waitForCapacity(timeout: configuration.idlePollInterval)
                 continue
             }
-            state.withLock { state in
-                for target in claimed { state.inFlight.insert(target.id) }
+            let (started, overShare) = state.withLock { state in
+                var started: [ClaimedTarget] = []
+                var overShare: [UUID] = []
+                for target in claimed {
+                    if state.start(target, limit: configuration.userConcurrency) {
+                        started.append(target)
+                    } else {
+                        overShare.append(target.id)
+                    }
+                }
+                return (started, overShare)
             }
-            for target in claimed { launch(target) }
+            if !overShare.isEmpty {
+                // Still due: claimed again once their user has room.
+                do {
+                    try store.release(owner: owner, targetIDs: overShare)
+                } catch {
+                    logger.warning("could not release targets past their user's share; their leases expire on their own", metadata: ["error": "\(error)"])
+                }
+            }
+            for target in started { launch(target) }
         }
     }
 
@@ -250,7 +303,7 @@ package final class Poller: TargetCheckRunner, Sendable {
     }
 
     private func finished(_ targetID: UUID) {
-        state.withLock { _ = $0.inFlight.remove(targetID) }
+        state.withLock { $0.finish(targetID) }
         wakeScheduler()
     }
 

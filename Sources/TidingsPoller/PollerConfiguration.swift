@@ -5,6 +5,11 @@ package struct PollerConfiguration: Sendable {
     /// Checks in flight at once (`TIDINGS_POLL_CONCURRENCY`); 0 turns the
     /// background scheduler off (checks asked for through the API still run).
     package var concurrency = 256
+    /// Checks in flight at once charged to one user
+    /// (`TIDINGS_USER_POLL_CONCURRENCY`), so that one tenant's slow origins
+    /// cannot hold every slot: past it, targets only that user watches are
+    /// not claimed until one of its checks ends.
+    package var userConcurrency = 192
     /// Requests in flight per host (`TIDINGS_HOST_CONCURRENCY`), for all
     /// live pollers together (`HostLimiter.share(among:)`).
     package var hostConcurrency = 2

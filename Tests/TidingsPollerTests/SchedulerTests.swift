@@ -60,6 +60,41 @@ import TidingsPostgres
         }
     }
 
+    /// One tenant's watches of slow origins can hold at most its share of
+    /// the slots: another tenant's target is still checked at once. A
+    /// hostile-input hunt had 1,000 tarpit watches of one user hold all 256
+    /// slots, and another user's 2 s watch was checked once in 150 s.
+    @Test func oneUsersSlowOriginsLeaveSlotsForOthers() async throws {
+        let context = try PollerTestContext()
+        let slow = OriginScript()
+        let tarpit = try TestOriginServer { request in
+            slow.record(request)
+            return slow.inFlight {
+                Thread.sleep(forTimeInterval: 4)
+                return .text("slow \(request.path)")
+            }
+        }
+        let fast = OriginScript()
+        let origin = try fast.origin { _ in .text("fast") }
+        defer { tarpit.stop(); origin.stop(); context.close() }
+        let greedy = try context.user()
+        for index in 0..<12 { _ = try context.watch(user: greedy, url: "\(tarpit.baseURL)/\(index)") }
+
+        let poller = try context.poller(concurrency: 6) {
+            $0.userConcurrency = 3
+            $0.hostConcurrency = 100
+        }
+        defer { poller.shutdown(grace: .zero) }
+        #expect(try await eventually { slow.maximumActive >= 3 })
+        let other = try context.watch(user: try context.user(), url: "\(origin.baseURL)/page")
+        let added = ContinuousClock.now
+
+        #expect(try await eventually(timeout: .seconds(10)) { try context.reload(other).contentHash != nil })
+        // Without the share all six slots wait 4 s on the tarpit.
+        #expect(ContinuousClock.now - added < .seconds(3))
+        #expect(slow.maximumActive == 3, "the greedy user's checks in flight")
+    }
+
     @Test func perHostConcurrencyCapHolds() async throws {
         let context = try PollerTestContext()
         let script = OriginScript()

@@ -64,6 +64,9 @@ package struct Configuration: Sendable {
     package var credentialCacheLifetime: Duration = .seconds(60)
     /// Checks in flight; 0 turns the background poller off.
     package var pollConcurrency = 256
+    /// Checks in flight charged to one user; nil: three quarters of
+    /// `pollConcurrency`.
+    package var userPollConcurrency: Int?
     package var hostConcurrency = 2
     package var hostMinimumGap: Duration = .zero
     /// The poller's response cap; nil: `outboundMaxResponseSize`.
@@ -204,6 +207,7 @@ package struct Configuration: Sendable {
         ) ?? pushSyncBudget
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
+        userPollConcurrency = try reader.parsed("TIDINGS_USER_POLL_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? userPollConcurrency
         hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? hostConcurrency
         hostMinimumGap = try reader.duration("TIDINGS_HOST_MIN_GAP", allowZero: true) ?? hostMinimumGap
         // TIDINGS_MAX_BODY is the older, easily confused name (TIDINGS_MAX_BODY_SIZE limits request bodies).
@@ -230,6 +234,7 @@ package struct Configuration: Sendable {
     var pollerConfiguration: PollerConfiguration {
         var poller = PollerConfiguration()
         poller.concurrency = pollConcurrency
+        poller.userConcurrency = userPollConcurrency ?? max(pollConcurrency * 3 / 4, 1)
         poller.hostConcurrency = hostConcurrency
         poller.hostMinimumGap = hostMinimumGap
         poller.unconditionalEvery = unconditionalEvery

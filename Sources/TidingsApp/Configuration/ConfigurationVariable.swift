@@ -72,6 +72,8 @@ package struct ConfigurationVariable: Sendable {
               summary: "How long a verified API key is served from memory (revocations still apply at once, via LISTEN/NOTIFY); 0s turns the cache off."),
         .init(name: "TIDINGS_POLL_CONCURRENCY", defaultValue: "256",
               summary: "Checks the poller keeps in flight (0 turns background polling off; POST /v1/watches/{id}/check still works)."),
+        .init(name: "TIDINGS_USER_POLL_CONCURRENCY", defaultValue: "3/4 of TIDINGS_POLL_CONCURRENCY",
+              summary: "Most of those checks charged to one user at once (to the least busy user watching the target), so one tenant's slow origins leave the rest of the slots to everyone else; set it to TIDINGS_POLL_CONCURRENCY for a single-tenant deployment."),
         .init(name: "TIDINGS_HOST_CONCURRENCY", defaultValue: "2",
               summary: "Most poller requests in flight to one host (host:port) from the whole deployment: each of N live replicas allows cap/N, at least 1."),
         .init(name: "TIDINGS_HOST_MIN_GAP", defaultValue: "0s",

@@ -27,9 +27,16 @@ package struct CheckStore: Sendable {
     /// or back to the start when fewer than `limit` were left. A claimed
     /// target stays due, so a crashed replica's target is taken over as soon
     /// as its lease expires; writing the result sets the next check.
-    package func claimDue(owner: String, limit: Int, lease: Duration, cursor: inout ClaimCursor) throws -> [ClaimedTarget] {
+    ///
+    /// A target that only users in `excludingUsers` watch is passed over
+    /// (users at their share of checks in flight). Each claim is planned
+    /// for its own values, so with none the condition folds away.
+    package func claimDue(
+        owner: String, limit: Int, lease: Duration, excludingUsers: [UUID] = [], cursor: inout ClaimCursor
+    ) throws -> [ClaimedTarget] {
         guard limit > 0 else { return [] }
         let after = cursor
+        let excluded = PostgresArrayLiteral.make(excludingUsers)
         let (targets, last) = try database.withConnection { connection in
             let rows = try connection.query("""
                 UPDATE targets t
@@ -39,6 +46,8 @@ package struct CheckStore: Sendable {
                     WHERE interval_seconds IS NOT NULL AND next_check_at <= now()
                       AND (next_check_at, id) > (\(after.dueAt)::timestamptz, \(after.id)::uuid)
                       AND (lease_until IS NULL OR lease_until < now())
+                      AND (cardinality(\(excluded)::uuid[]) = 0 OR EXISTS (
+                          SELECT 1 FROM watches w WHERE w.target_id = targets.id AND w.user_id <> ALL(\(excluded)::uuid[])))
                     ORDER BY next_check_at, id
                     LIMIT \(limit)
                     FOR UPDATE SKIP LOCKED
