@@ -62,7 +62,7 @@ struct TargetChecker: Sendable {
                 record.bytesReceived += response.bytesReceived + response.headerBytesReceived
                 if (200..<300).contains(response.status) {
                     let limits = configuration.extractionLimits
-                    switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, {
+                    switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, fairnessKey: target.tenant, {
                         Self.versionHash(in: response, pointer: pointer, limits: limits)
                     }) {
                     case .finished(let hash):
@@ -124,7 +124,7 @@ struct TargetChecker: Sendable {
     /// validators may be kept with the content.
     private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) async -> CheckOutcome {
         var record = record
-        let bodyHash = await extraction.run { ContentExtractor.bodyHash(response.body) }
+        let bodyHash = await extraction.run(fairnessKey: target.tenant) { ContentExtractor.bodyHash(response.body) }
         // Valid only while every watch holds a hash taken from that body:
         // a new watch, a changed rule (hash reset) or a pending
         // re-baseline has none.
@@ -192,7 +192,7 @@ struct TargetChecker: Sendable {
     private func extract(from content: ResponseContent, rule: ExtractionRule?, target: ClaimedTarget) async -> (result: Result<ExtractedContent, Error>, abandoned: Bool) {
         let limits = configuration.extractionLimits
         let spec = Self.spec(for: rule)
-        switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, {
+        switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, fairnessKey: target.tenant, {
             Result { try ContentExtractor.extract(from: content, spec: spec, limits: limits) }
         }) {
         case .finished(let result):

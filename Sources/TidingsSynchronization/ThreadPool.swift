@@ -4,9 +4,13 @@ import Glibc
 internal import CTidingsThread
 import Synchronization
 
-/// A fixed number of dedicated OS threads running jobs in FIFO order. For
-/// CPU-bound work of unbounded length (extraction) that must not occupy
-/// Swift's cooperative pool, whose threads (one per core) every task needs.
+/// A fixed number of dedicated OS threads running jobs. For CPU-bound work
+/// of unbounded length (extraction) that must not occupy Swift's
+/// cooperative pool, whose threads (one per core) every task needs.
+///
+/// Jobs wait in a `FairQueue`: those of one fairness key (a tenant) run in
+/// the order they came, and the keys with jobs waiting take turns, so one
+/// key's long queue delays another key's job by at most one job per key.
 ///
 /// A job given a time limit (`run(timeLimit:)`) that is still running past
 /// it is abandoned: its caller is answered at once, a new thread takes the
@@ -34,7 +38,7 @@ package final class ThreadPool: @unchecked Sendable {
         }
     }
 
-    // Unchecked: `jobs`, `head`, `isStopping`, `roster`, `threads`,
+    // Unchecked: `jobs`, `isStopping`, `roster`, `threads`,
     // `exitedThreads` and `nextReview` are touched only with `mutex`
     // held; `mutex` and `condition` are initialized once and live as long
     // as the pool.
@@ -42,11 +46,10 @@ package final class ThreadPool: @unchecked Sendable {
     /// Signals a queued job, and (broadcast) the stop and each worker's
     /// exit, which `shutdown` waits for.
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// Queued jobs from `head` on; a taken job's slot is emptied at once,
-    /// so what it captured (a whole response body, for extraction) is
-    /// released when it ends, not when the array is next compacted.
-    private var jobs: [Job?] = []
-    private var head = 0
+    /// Queued jobs; a taken job leaves the queue at once, so what it
+    /// captured (a whole response body, for extraction) is released when it
+    /// ends.
+    private var jobs = FairQueue<AnyHashable?, Job>()
     private var isStopping = false
     private typealias Roster = ThreadPoolRoster<@Sendable (ThreadPoolAbandonment) -> Void>
     private var roster: Roster
@@ -106,17 +109,18 @@ package final class ThreadPool: @unchecked Sendable {
         locked { roster.abandonedCount }
     }
 
-    /// Queues `job`; after `shutdown` it runs on the caller's thread, so a
-    /// job is never lost.
-    package func submit(_ job: @escaping @Sendable () -> Void) {
-        enqueue(Job(body: job, timeLimit: nil, abandon: nil))
+    /// Queues `job` in the turn of `fairnessKey` (nil: the keyless jobs'
+    /// turn); after `shutdown` it runs on the caller's thread, so a job is
+    /// never lost.
+    package func submit(fairnessKey: AnyHashable? = nil, _ job: @escaping @Sendable () -> Void) {
+        enqueue(Job(body: job, timeLimit: nil, abandon: nil), key: fairnessKey)
     }
 
     /// Runs `body` on a pool thread and resumes the calling task with its
     /// result; the task's own thread is free meanwhile.
-    package func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    package func run<Result: Sendable>(fairnessKey: AnyHashable? = nil, _ body: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
-            submit { continuation.resume(returning: body()) }
+            submit(fairnessKey: fairnessKey) { continuation.resume(returning: body()) }
         }
     }
 
@@ -126,6 +130,7 @@ package final class ThreadPool: @unchecked Sendable {
     /// and its result is dropped.
     package func run<Result: Sendable>(
         timeLimit: Duration,
+        fairnessKey: AnyHashable? = nil,
         _ body: @escaping @Sendable () -> Result
     ) async -> ThreadPoolOutcome<Result> {
         await withCheckedContinuation { continuation in
@@ -139,7 +144,7 @@ package final class ThreadPool: @unchecked Sendable {
                 abandon: { report in
                     if answer.claim() { continuation.resume(returning: .abandoned(report)) }
                 }
-            ))
+            ), key: fairnessKey)
         }
     }
 
@@ -156,12 +161,8 @@ package final class ThreadPool: @unchecked Sendable {
             }
             roster.close()
             scheduleReview(at: nil)
-            defer {
-                exitedThreads.removeAll()
-                jobs.removeAll()
-                head = 0
-            }
-            return (exitedThreads, jobs[head...].compactMap { $0 })
+            defer { exitedThreads.removeAll() }
+            return (exitedThreads, jobs.removeAll())
         }
         for thread in exited { thread.join() }
         // Left only when abandoned jobs held every thread and the limit
@@ -169,10 +170,10 @@ package final class ThreadPool: @unchecked Sendable {
         for job in leftovers { job.body() }
     }
 
-    private func enqueue(_ job: Job) {
+    private func enqueue(_ job: Job, key: AnyHashable?) {
         let queued = locked { () -> Bool in
             guard !isStopping else { return false }
-            jobs.append(job)
+            jobs.append(job, key: key)
             return true
         }
         guard queued else { return job.body() }
@@ -218,21 +219,14 @@ package final class ThreadPool: @unchecked Sendable {
     /// The next job, waiting for one; nil once stopping and drained.
     private func next(_ worker: Int) -> Job? {
         locked { () -> Job? in
-            while head == jobs.count && !isStopping {
+            while jobs.isEmpty && !isStopping {
                 check(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
             }
-            guard head < jobs.count, let job = jobs[head] else {
+            guard let job = jobs.popFirst() else {
                 roster.exited(worker)
                 if let thread = threads.removeValue(forKey: worker) { exitedThreads.append(thread) }
                 check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
                 return nil
-            }
-            jobs[head] = nil
-            head += 1
-            // Drop the emptied slots once they are the bulk of the array.
-            if head >= 64 && head * 2 >= jobs.count {
-                jobs.removeFirst(head)
-                head = 0
             }
             let deadline = job.timeLimit.map { ContinuousClock.now.advanced(by: $0) }
             roster.began(worker, deadline: deadline, abandon: job.abandon)

@@ -12,6 +12,26 @@ import TidingsSynchronization
         #expect(seen.withLock { $0 } == Array(0..<500))
     }
 
+    /// A key with many jobs waiting delays another key's job by one job,
+    /// not by all of them: one tenant's slow extractions queue behind each
+    /// other (a hostile-input hunt saw another tenant's check go from
+    /// instant to a 504 after 20 s behind 60 slow rules).
+    @Test func keysTakeTurnsOnTheThreads() throws {
+        let pool = try ThreadPool(name: "tidings.fair", size: 1)
+        let gate = DispatchSemaphore(value: 0)
+        let seen = AdaptiveMutex<[String]>([])
+        // The thread is held while both keys queue up.
+        pool.submit { gate.wait() }
+        for index in 0..<20 { pool.submit(fairnessKey: "greedy") { seen.withLock { $0.append("greedy\(index)") } } }
+        pool.submit(fairnessKey: "other") { seen.withLock { $0.append("other") } }
+        gate.signal()
+        pool.shutdown()
+        let order = seen.withLock { $0 }
+        #expect(order.count == 21)
+        #expect(order.firstIndex(of: "other") == 1, "\(order)")
+        #expect(order.filter { $0 != "other" } == (0..<20).map { "greedy\($0)" })
+    }
+
     @Test func resultsComeBackToTheTask() async throws {
         let pool = try ThreadPool(name: "tidings.result", size: 2)
         defer { pool.shutdown() }
