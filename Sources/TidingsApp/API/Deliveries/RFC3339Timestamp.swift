@@ -22,7 +22,7 @@ enum RFC3339Timestamp {
               let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
               let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"),
               let second = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -52,6 +52,16 @@ enum RFC3339Timestamp {
         }
         let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The days of a month of the proleptic Gregorian calendar: a
+    /// 2026-02-30 is refused rather than read as March 2.
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
