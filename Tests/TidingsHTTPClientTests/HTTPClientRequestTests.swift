@@ -5,6 +5,20 @@ import TidingsHTTPClient
 import TidingsObservability
 
 @Suite struct HTTPClientRequestTests {
+    /// A status line libcurl cannot take is the server's fault, said so;
+    /// a hostile-input hunt found it reported as an unsupported scheme.
+    @Test(arguments: [0, 99, 1000, 2000])
+    func statusLinesOutOfRangeAreMalformedResponses(status: Int) async throws {
+        let origin = try TestOriginServer { _ in TestResponse(status: status, body: Array("x".utf8)) }
+        let client = try makeClient()
+        defer { client.shutdown(); origin.stop() }
+
+        let error = try #require(await failure(of: HTTPClientRequest(url: origin.baseURL + "/"), on: client))
+
+        #expect(error.code == .malformedResponse, "\(error)")
+        #expect(error.userDescription == "malformed_response: the server's answer is not a valid HTTP response")
+    }
+
     @Test func getReturnsStatusHeadersAndBody() async throws {
         let server = try TestOriginServer { request in
             TestResponse(status: 203, headers: [("X-Answer", "42"), ("Content-Type", "text/plain")], body: Array("hello \(request.path)".utf8))

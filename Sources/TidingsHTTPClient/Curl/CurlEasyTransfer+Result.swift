@@ -33,6 +33,13 @@ extension CurlEasyTransfer {
                 code: .tooManyRedirects,
                 message: "stopped after \(longInfo(CURLINFO_REDIRECT_COUNT)) redirects"
             )
+        case CURLE_UNSUPPORTED_PROTOCOL where !(300..<400).contains(longInfo(CURLINFO_RESPONSE_CODE)):
+            // Every URL handed to libcurl is http or https (`validate`), and
+            // only a redirect can lead elsewhere; without one, libcurl says
+            // this of a status line it cannot take (out of range, HTTP/0.9).
+            return HTTPClientError(code: .malformedResponse, message: curlMessage(for: code))
+        case CURLE_WEIRD_SERVER_REPLY:
+            return HTTPClientError(code: .malformedResponse, message: curlMessage(for: code))
         default:
             return HTTPClientError(code: Self.errorCode(for: code), message: curlMessage(for: code))
         }

@@ -22,6 +22,9 @@ extension HTTPClientError {
         package static let tlsFailure = Code("tls_failure")
         package static let responseTooLarge = Code("response_too_large")
         package static let tooManyRedirects = Code("too_many_redirects")
+        /// The server answered with something that is not an HTTP response
+        /// (a status line out of range or not HTTP/1.x or 2, HTTP/0.9).
+        package static let malformedResponse = Code("malformed_response")
         /// The client was shut down before the request finished.
         package static let shutdown = Code("shutdown")
         /// The awaiting task was cancelled.

@@ -18,6 +18,7 @@ extension HTTPClientError {
         case .tlsFailure: "the TLS handshake or the certificate check failed"
         case .transport: "the connection failed while exchanging data"
         case .unsupportedScheme: "only http and https URLs are supported"
+        case .malformedResponse: "the server's answer is not a valid HTTP response"
         // The rest are texts Tidings writes itself from its own limits.
         default: message
         }
