@@ -40,6 +40,13 @@ import TidingsDomain
         (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "foo": 1}}"#, "extract.foo"),
         (#"{"url": "https://93.184.215.14/", "extract": {"css": ""}}"#, "extract.css"),
         (#"{"url": "https://93.184.215.14/", "extract": {"xpath": 3}}"#, "extract.xpath"),
+        // Rules that would fail every check are refused when set.
+        (#"{"url": "https://93.184.215.14/", "extract": {"xpath": "///"}}"#, "extract.xpath"),
+        (#"{"url": "https://93.184.215.14/", "extract": {"xpath": "unknown-fn()"}}"#, "extract.xpath"),
+        (#"{"url": "https://93.184.215.14/", "extract": {"xpath": "$x"}}"#, "extract.xpath"),
+        (#"{"url": "https://93.184.215.14/", "extract": {"xpath": "//a:b"}}"#, "extract.xpath"),
+        (#"{"url": "https://93.184.215.14/", "extract": {"css": "a["}}"#, "extract.css"),
+        (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1 >"}}"#, "extract.css"),
         (#"{"url": "https://93.184.215.14/", "extract": {"json_pointer": "a/b"}}"#, "extract.json_pointer"),
         (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": "\\d+"}}"#, "extract.ignore"),
         (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": ["a", "b", "(unclosed"]}}"#, "extract.ignore[2]"),
@@ -84,6 +91,20 @@ import TidingsDomain
         let detail = try #require(try response.object()["detail"] as? String)
         #expect(detail.hasPrefix(field + ": "), "\(detail)")
         #expect(try server.watchCount() == 0 && server.targetCount() == 0, "no partial write")
+    }
+
+    /// Rules the empty-page check must not refuse: what real watches use.
+    @Test(arguments: [
+        ["xpath": "//h1"], ["xpath": "string(//title)"], ["xpath": "count(//p) > 0"],
+        ["xpath": "//*[@id='main']//text()"], ["xpath": "//div[contains(@class, 'price')]"],
+        ["css": "h1"], ["css": "div.a > p"], ["css": "#main"], ["css": "a[href]"], ["css": "ul li"],
+    ])
+    func workingRulesAreAccepted(rule: [String: String]) async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+        let response = try await server.send("POST", "/v1/watches", token: key, json: ["url": Self.url, "extract": rule])
+        #expect(response.status == 201, "\(response.text)")
     }
 
     @Test(arguments: [

@@ -1,4 +1,5 @@
 import TidingsDomain
+import TidingsExtraction
 import TidingsHTTPServer
 
 /// `extract` in a watch body: exactly one of `css`, `xpath`, `json_pointer`
@@ -36,9 +37,11 @@ struct ExtractionRuleBody: Decodable {
             selector = .jsonPointer(value)
         case .xpath:
             try TextField.validate(value, key: key, in: container, maxLength: ExtractionRule.maximumSelectorLength)
+            if let problem = SelectorCheck.problem(with: .xpath(value)) { throw container.fieldProblem(key, problem) }
             selector = .xpath(value)
         default:
             try TextField.validate(value, key: key, in: container, maxLength: ExtractionRule.maximumSelectorLength)
+            if let problem = SelectorCheck.problem(with: .css(value)) { throw container.fieldProblem(key, problem) }
             selector = .css(value)
         }
         rule = ExtractionRule(selector: selector, ignorePatterns: try Self.ignorePatterns(in: container))
