@@ -73,6 +73,8 @@ import Testing
         ([], ["chunked,"], false, false),
         ([""], [], false, false),
         ([], [], true, false),
+        ([], ["chun\u{212A}ed"], false, false),
+        ([], ["CHUNKED"], false, true),
     ])
     func framingRules(contentLengths: [String], transferEncodings: [String], malformed: Bool, accepted: Bool) {
         let framing = RequestFraming(contentLengths: contentLengths, transferEncodings: transferEncodings, hasMalformedFieldName: malformed)

@@ -42,6 +42,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "json-duplicate-members", run: JSONDuplicateMembersTarget.run),
     FuzzTarget(name: "push-answers", run: PushAnswersTarget.run),
     FuzzTarget(name: "trusted-proxies", run: TrustedProxiesTarget.run),
+    FuzzTarget(name: "request-framing", run: RequestFramingTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {
