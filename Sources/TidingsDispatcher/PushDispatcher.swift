@@ -108,7 +108,7 @@ package final class PushDispatcher: Sendable {
 
     private func run() {
         var backoff = Backoff()
-        var nextPrune = ContinuousClock.now + .seconds(10)
+        var pruner = RetentionPruner("pushes", interval: configuration.pruneInterval)
         while !loop.isStopping {
             guard let startBy = heartbeat.startBy, startBy > .now else {
                 loop.wait(timeout: configuration.pollInterval)
@@ -129,11 +129,8 @@ package final class PushDispatcher: Sendable {
                     // pushes are in flight; their ends wake the loop too.
                     sleep = min(sleep, due)
                 }
-                if ContinuousClock.now >= nextPrune {
-                    RetentionPruner.prune("pushes", logger: logger, isStopping: { loop.isStopping }) { batchSize in
-                        try store.pruneFinished(olderThan: configuration.logRetention, batchSize: batchSize)
-                    }
-                    nextPrune = ContinuousClock.now + configuration.pruneInterval
+                pruner.pruneIfDue(logger: logger) { batchSize in
+                    try store.pruneFinished(olderThan: configuration.logRetention, batchSize: batchSize)
                 }
             } catch {
                 if backoff.failures == 0 {

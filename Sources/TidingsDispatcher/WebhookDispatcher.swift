@@ -192,7 +192,7 @@ package final class WebhookDispatcher: Sendable {
 
     private func run() {
         var backoff = Backoff()
-        var nextPrune = ContinuousClock.now + .seconds(10)
+        var pruner = RetentionPruner("events", interval: configuration.pruneInterval)
         var lastClaim = ContinuousClock.now - Self.turnInterval
         var writtenAtClaim = 0
         var moreToClaim = false
@@ -272,9 +272,8 @@ package final class WebhookDispatcher: Sendable {
                     // requests are in flight; their ends wake the loop too.
                     sleep = min(sleep, due)
                 }
-                if ContinuousClock.now >= nextPrune {
-                    prune()
-                    nextPrune = ContinuousClock.now + configuration.pruneInterval
+                pruner.pruneIfDue(logger: logger) { batchSize in
+                    try store.pruneEvents(olderThan: configuration.eventRetention, batchSize: batchSize)
                 }
             }
             if sleep > .zero { loop.wait(timeout: sleep) }
@@ -320,12 +319,6 @@ package final class WebhookDispatcher: Sendable {
         let completed = attempt.completed(policy: policy, now: Date())
         attempts?.increment(labels: ["result": completed.outcome.metricName])
         writer.add(completed)
-    }
-
-    private func prune() {
-        RetentionPruner.prune("events", logger: logger, isStopping: { loop.isStopping }) { batchSize in
-            try store.pruneEvents(olderThan: configuration.eventRetention, batchSize: batchSize)
-        }
     }
 
     /// After the loop: starts nothing more, waits up to the grace period
