@@ -36,6 +36,19 @@ import TidingsExtraction
         #expect(throws: Never.self) { try CSSSelectorTranslator.xpath(for: "[a='tab\there']") }
     }
 
+    /// css-selector (lowered-out-of-names): `Ӏ` (U+04C0) is a name
+    /// character, but Unicode lowering made it U+04CF, which libxml2's XPath
+    /// parser refuses. Names are lowered in ASCII only, as libxml2's HTML
+    /// parser lowers them.
+    @Test func namesAreLoweredInASCIIOnly() throws {
+        #expect(try CSSSelectorTranslator.xpath(for: "\u{4C0}") == "//\u{4C0}")
+        #expect(try CSSSelectorTranslator.xpath(for: "DIV[DATA-İ]") == "//div[@data-İ]")
+        let document = try HTMLDocument(bytes: Array("<P Class='A'>x</P>".utf8))
+        #expect(try document.css("p.A") == ["x"])
+        #expect(try document.css("P[CLASS=A]") == ["x"])
+        #expect(try document.xpath(CSSSelectorTranslator.xpath(for: "\u{4C0}")).isEmpty)
+    }
+
     /// json-value: a Double with an integral value (from `1e2` or
     /// `92233720354775807.9`) was written as `9.22337203547758e+16`, which read
     /// back as an Int64 and changed the canonical text (and so the hash).

@@ -65,7 +65,7 @@ package enum CSSSelectorTranslator {
             if consume("*") {
                 element = "*"
             } else if let current, Self.isNameStart(current) {
-                element = identifier().lowercased()
+                element = Self.asciiLowercased(identifier())
             }
             var predicates = ""
             while let current {
@@ -105,7 +105,7 @@ package enum CSSSelectorTranslator {
             guard let first = current, Self.isNameStart(first) else {
                 throw invalid("an attribute name is missing after '[' at position \(position)")
             }
-            let name = identifier().lowercased()
+            let name = Self.asciiLowercased(identifier())
             skipWhitespace()
             if consume("]") { return "[@\(name)]" }
             if let current, "~|^$*".unicodeScalars.contains(current) {
@@ -200,6 +200,19 @@ package enum CSSSelectorTranslator {
         private static func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
             if scalar.isASCII { return scalar.properties.isAlphabetic || scalar == "_" }
             return xmlIsBaseChar(scalar.value) != 0 || xmlIsIdeographic(scalar.value) != 0
+        }
+
+        /// libxml2's HTML parser lowers ASCII letters in element and
+        /// attribute names and nothing else. Full Unicode lowering could
+        /// also turn a name character into one libxml2's XPath parser
+        /// refuses (U+04C0 lowers to U+04CF, which XML 1.0's fourth edition
+        /// does not have).
+        private static func asciiLowercased(_ name: String) -> String {
+            var lowered = String.UnicodeScalarView()
+            for scalar in name.unicodeScalars {
+                lowered.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(UInt8(scalar.value) + 0x20) : scalar)
+            }
+            return String(lowered)
         }
 
         private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
