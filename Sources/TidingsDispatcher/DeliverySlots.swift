@@ -3,12 +3,16 @@ import TidingsDomain
 import TidingsHTTPClient
 
 /// Which of this process's leased deliveries go out now and which wait:
-/// at most `cap` in flight per webhook and `hostCap` per receiver host
+/// at most `cap` in flight per webhook, `hostCap` per receiver host
 /// across all webhooks (many webhooks of many users pointed at one host
-/// must not multiply what it receives), the rest queued per webhook in
-/// claim order and started the moment a request of that webhook, or of
-/// another webhook on its host, finishes, without waiting for a database
-/// turn. Nothing starts after
+/// must not multiply what it receives), `userCap` per user across their
+/// webhooks (one user's receivers that never answer must not take every
+/// request this process may have in flight) and `maxInFlight` in all. The
+/// rest wait per webhook in claim order, started the moment a request of
+/// that webhook, or of another webhook on its host, finishes, without
+/// waiting for a database turn; what waits only for its user's or the
+/// process's room starts at the dispatcher's next turn (`startQueued`).
+/// Nothing starts after
 /// `startBy`, until when the process's heartbeat keeps it alive (see
 /// `LeaseLiveness`); a queue that could not start then waits for `resume`.
 /// Pure logic: the clock is passed in.
@@ -25,6 +29,11 @@ struct DeliverySlots {
     private(set) var hostCap: Int
     /// The configured cap, for all live dispatchers together.
     let deploymentHostCap: Int
+    /// Requests in flight per user, across their webhooks (global
+    /// webhooks, which no user owns, are not capped this way).
+    let userCap: Int
+    /// Requests in flight in all.
+    let maxInFlight: Int
     /// The least lease a queued delivery must have left to be started: the
     /// attempt's timeout plus time to write it back. One with less is
     /// dropped unsent; its lease runs out and it is claimed again.
@@ -34,6 +43,9 @@ struct DeliverySlots {
     /// The receiver host of each webhook with something here.
     private var hosts: [UUID: String] = [:]
     private var hostInFlight: [String: Int] = [:]
+    /// The owner of each user's webhook with something here.
+    private var owners: [UUID: UUID] = [:]
+    private var userInFlight: [UUID: Int] = [:]
     private var isClosed = false
     /// Some queue has a free slot it could not fill because the process was
     /// not alive at the time.
@@ -46,11 +58,13 @@ struct DeliverySlots {
     /// Queued deliveries dropped because their lease ran too short.
     private(set) var droppedCount = 0
 
-    init(cap: Int, hostCap: Int = .max, leaseNeeded: Duration) {
-        precondition(cap > 0 && hostCap > 0, "at least one request per webhook and host")
+    init(cap: Int, hostCap: Int = .max, userCap: Int = .max, maxInFlight: Int = .max, leaseNeeded: Duration) {
+        precondition(cap > 0 && hostCap > 0 && userCap > 0 && maxInFlight > 0, "at least one request per webhook, host, user and process")
         self.cap = cap
         self.hostCap = hostCap
         self.deploymentHostCap = hostCap
+        self.userCap = userCap
+        self.maxInFlight = maxInFlight
         self.leaseNeeded = leaseNeeded
     }
 
@@ -92,6 +106,7 @@ struct DeliverySlots {
             let webhook = delivery.webhookID
             let host = hosts[webhook] ?? Self.host(of: delivery.url)
             hosts[webhook] = host
+            owners[webhook] = delivery.userID
             if alive && hasRoom(webhook, host: host) && queues[webhook, default: []].isEmpty {
                 countStart(webhook, host: host)
                 start.append((offset, delivery))
@@ -112,6 +127,10 @@ struct DeliverySlots {
         inFlightCount -= 1
         let hostRunning = hostInFlight[host, default: 1]
         hostInFlight[host] = hostRunning <= 1 ? nil : hostRunning - 1
+        if let user = owners[webhook] {
+            let userRunning = userInFlight[user, default: 1]
+            userInFlight[user] = userRunning <= 1 ? nil : userRunning - 1
+        }
         defer { forgetIfIdle(webhook) }
         guard !isClosed else { return nil }
         guard mayStart(at: now) else {
@@ -145,6 +164,14 @@ struct DeliverySlots {
         return startQueued(now: now)
     }
 
+    /// Starts what waits and has room now: deliveries that waited for
+    /// their user's or the process's room, which a finished request of
+    /// another webhook does not start. Returns the deliveries to send.
+    mutating func startWaiting(now: ContinuousClock.Instant) -> [ClaimedDelivery] {
+        guard !isClosed, !queues.isEmpty, inFlightCount < maxInFlight, mayStart(at: now) else { return [] }
+        return startQueued(now: now)
+    }
+
     private mutating func startQueued(now: ContinuousClock.Instant) -> [ClaimedDelivery] {
         var start: [ClaimedDelivery] = []
         for webhook in Array(queues.keys) {
@@ -162,22 +189,35 @@ struct DeliverySlots {
         queues.removeAll()
         queuedCount = 0
         isPaused = false
-        hosts = hosts.filter { inFlight[$0.key] != nil }
+        forgetIdleWebhooks()
         return dropped
     }
 
     private func hasRoom(_ webhook: UUID, host: String) -> Bool {
-        inFlight[webhook, default: 0] < cap && hostInFlight[host, default: 0] < hostCap
+        inFlightCount < maxInFlight
+            && inFlight[webhook, default: 0] < cap
+            && hostInFlight[host, default: 0] < hostCap
+            && owners[webhook].map { userInFlight[$0, default: 0] < userCap } ?? true
     }
 
     private mutating func countStart(_ webhook: UUID, host: String) {
         inFlight[webhook, default: 0] += 1
         hostInFlight[host, default: 0] += 1
+        if let user = owners[webhook] { userInFlight[user, default: 0] += 1 }
         inFlightCount += 1
     }
 
     private mutating func forgetIfIdle(_ webhook: UUID) {
-        if inFlight[webhook] == nil && queues[webhook] == nil { hosts[webhook] = nil }
+        if inFlight[webhook] == nil && queues[webhook] == nil {
+            hosts[webhook] = nil
+            owners[webhook] = nil
+        }
+    }
+
+    /// After the queues were emptied: forgets the webhooks with nothing in flight.
+    private mutating func forgetIdleWebhooks() {
+        hosts = hosts.filter { inFlight[$0.key] != nil }
+        owners = owners.filter { inFlight[$0.key] != nil }
     }
 
     /// Takes `webhook`'s next queued delivery with lease enough left and
@@ -214,6 +254,12 @@ struct DeliverySlots {
         heldPerWebhook.compactMap { $0.value >= limit ? $0.key : nil }
     }
 
+    /// Users with `userCap` requests in flight here: a claim leaves their
+    /// deliveries for later.
+    var usersAtCap: [UUID] {
+        userInFlight.compactMap { $0.value >= userCap ? $0.key : nil }
+    }
+
     /// Starts and takes nothing more (shutdown): the queued deliveries are
     /// forgotten here, their leases released with the rest of this
     /// process's.
@@ -221,6 +267,6 @@ struct DeliverySlots {
         isClosed = true
         queues.removeAll()
         queuedCount = 0
-        hosts = hosts.filter { inFlight[$0.key] != nil }
+        forgetIdleWebhooks()
     }
 }

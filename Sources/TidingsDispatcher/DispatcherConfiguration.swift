@@ -24,6 +24,10 @@ package struct DispatcherConfiguration: Sendable {
     package var perWebhookPrefetch: Int?
     /// Requests in flight in this process.
     package var maxInFlight = 512
+    /// Requests in flight in this process for one user's webhooks
+    /// together (`TIDINGS_USER_WEBHOOK_CONCURRENCY`); nil means 3/4 of
+    /// `maxInFlight`, so other users always find room.
+    package var perUserConcurrency: Int?
     /// Deliveries leased per claim statement.
     package var claimBatchSize = 256
     /// Event payloads older than this are deleted (`TIDINGS_EVENT_RETENTION`).
@@ -54,6 +58,18 @@ package struct DispatcherConfiguration: Sendable {
     /// dispatcher's leases only after that.
     var inFlightGrace: Duration {
         timeout + .seconds(2)
+    }
+
+    var userConcurrency: Int {
+        min(max(perUserConcurrency ?? maxInFlight * 3 / 4, 1), maxInFlight)
+    }
+
+    /// Deliveries this process may hold queued behind requests in flight.
+    /// Past it, claims take only what can start at once: hanging receivers
+    /// of many webhooks cannot pile up leases in memory, nor stop the
+    /// claims that find other users' deliveries.
+    var maxQueued: Int {
+        maxInFlight * 8
     }
 
     var prefetch: Int {

@@ -88,6 +88,8 @@ package final class WebhookDispatcher: Sendable {
         var slots = DeliverySlots(
             cap: configuration.perWebhookConcurrency,
             hostCap: configuration.perHostConcurrency,
+            userCap: configuration.userConcurrency,
+            maxInFlight: configuration.maxInFlight,
             leaseNeeded: configuration.leaseDuration
         )
         slots.startBy = .now
@@ -197,11 +199,12 @@ package final class WebhookDispatcher: Sendable {
         var writtenAtClaim = 0
         var moreToClaim = false
         var dropped = 0
-        let leasesPerWebhook = configuration.perWebhookConcurrency + configuration.prefetch
         while !loop.isStopping {
-            let (alive, held, heldPerWebhook, full, droppedNow) = slots.withLock {
-                ($0.mayStart(at: .now), $0.heldCount, $0.heldPerWebhook, $0.full(limit: leasesPerWebhook), $0.droppedCount)
+            let (started, snapshot) = slots.withLock { slots in
+                (slots.startWaiting(now: .now), ClaimSnapshot(slots, configuration: configuration))
             }
+            for delivery in started { send(delivery) }
+            let (alive, held, droppedNow) = (snapshot.alive, snapshot.held, snapshot.dropped)
             if droppedNow > dropped {
                 logger.warning("queued deliveries waited too long to be sent; they go out when their leases run out", metadata: [
                     "deliveries": String(droppedNow - dropped),
@@ -231,16 +234,20 @@ package final class WebhookDispatcher: Sendable {
             var claimed: [ClaimedDelivery] = []
             var failure: (any Error)?
             var request: DeliveryStore.ClaimRequest?
-            if held < configuration.maxInFlight {
+            // Requests in flight limit the claims, not leases held: queues
+            // behind receivers that never answer must not stop the claims
+            // that find other webhooks' deliveries.
+            if snapshot.inFlight < configuration.maxInFlight {
                 let claim = DeliveryStore.ClaimRequest(
                     owner: leaseOwner,
-                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - held),
+                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - snapshot.inFlight),
                     perWebhookLimit: configuration.perWebhookConcurrency,
-                    perWebhookPrefetch: configuration.prefetch,
+                    perWebhookPrefetch: snapshot.prefetch,
                     leaseDuration: configuration.leaseDuration,
                     queuedLeaseDuration: configuration.queuedLeaseDuration,
-                    skipping: full,
-                    ownLeases: heldPerWebhook
+                    skipping: snapshot.fullWebhooks,
+                    skippingUsers: snapshot.usersAtCap,
+                    ownLeases: snapshot.heldPerWebhook
                 )
                 request = claim
                 // No later than the database's now(), so local lease ends are early, never late.

@@ -103,6 +103,17 @@ import TidingsTestSupport
         }
     }
 
+    @Test func readsTheUsersWebhookShare() throws {
+        let configuration = try Configuration(environment: ["TIDINGS_USER_WEBHOOK_CONCURRENCY": "100"])
+        #expect(configuration.dispatcherConfiguration.perUserConcurrency == 100)
+        #expect(try Configuration(environment: [:]).dispatcherConfiguration.perUserConcurrency == nil)
+        for value in ["0", "-1", "lots"] {
+            #expect(throws: ConfigurationError.self, "\(value)") {
+                try Configuration(environment: ["TIDINGS_USER_WEBHOOK_CONCURRENCY": value])
+            }
+        }
+    }
+
     @Test func aDatabaseURLNeedsASecretKey() throws {
         let error = try #require(throws: ConfigurationError.self) {
             try Configuration(environment: ["TIDINGS_DATABASE_URL": "postgresql://u@db/tidings"])

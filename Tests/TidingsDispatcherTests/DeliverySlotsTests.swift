@@ -9,9 +9,9 @@ import TidingsDomain
     let first = UUID()
     let second = UUID()
 
-    func delivery(_ webhook: UUID, lease: Duration = .seconds(20), url: String = "http://127.0.0.1/") -> ClaimedDelivery {
+    func delivery(_ webhook: UUID, user: UUID? = nil, lease: Duration = .seconds(20), url: String = "http://127.0.0.1/") -> ClaimedDelivery {
         ClaimedDelivery(
-            id: UUID(), webhookID: webhook, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
+            id: UUID(), webhookID: webhook, userID: user, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
             eventTimestamp: "2026-11-30T12:00:00.000Z", url: url, secrets: [], attemptCount: 0,
             leaseDuration: lease
         )
@@ -31,6 +31,48 @@ import TidingsDomain
         // The second webhook has nothing queued; its slot stays free.
         #expect(slots.finish(webhook: second, now: start + .seconds(1)) == nil)
         #expect(slots.inFlightCount == 2 && slots.queuedCount == 1)
+    }
+
+    /// One user's webhooks together have at most `userCap` requests in
+    /// flight; what waits for the user's room starts at the next turn once
+    /// there is some, and other users and global webhooks are not held up.
+    @Test func oneUsersWebhooksShareTheUserCap() {
+        var slots = DeliverySlots(cap: 2, userCap: 3, leaseNeeded: .seconds(20))
+        let flooder = UUID(), other = UUID()
+        let webhooks = (0..<3).map { _ in UUID() }
+        let flood = webhooks.flatMap { webhook in (0..<2).map { _ in delivery(webhook, user: flooder, lease: .seconds(40)) } }
+        let others = [delivery(first, user: other), delivery(second)]
+        let sent = slots.admit(flood + others, claimedAt: start)
+        #expect(sent.count { $0.userID == flooder } == 3)
+        #expect(sent.contains { $0.id == others[0].id } && sent.contains { $0.id == others[1].id })
+        #expect(slots.usersAtCap == [flooder])
+        #expect(slots.startWaiting(now: start).isEmpty)
+
+        // The other user's finish frees no room of the flooder's.
+        #expect(slots.finish(webhook: first, now: start + .seconds(1)) == nil)
+        #expect(slots.startWaiting(now: start + .seconds(1)).isEmpty)
+        // A flooder's webhook with a queue of its own takes its place at once;
+        // one without waits for the next turn, and then has room.
+        let finished = sent.first { $0.userID == flooder }!
+        let next = slots.finish(webhook: finished.webhookID, now: start + .seconds(1))
+        let afterTurn = next == nil ? slots.startWaiting(now: start + .seconds(1)) : [next!]
+        #expect(afterTurn.count == 1 && afterTurn[0].userID == flooder)
+        #expect(slots.inFlightCount == 4 && slots.usersAtCap == [flooder])
+    }
+
+    /// Past `maxInFlight` nothing starts; each turn fills what finished.
+    @Test func theProcessCapHoldsAcrossWebhooks() {
+        var slots = DeliverySlots(cap: 4, maxInFlight: 3, leaseNeeded: .seconds(20))
+        let webhooks = (0..<4).map { _ in UUID() }
+        let batch = webhooks.enumerated().map { delivery($1, user: UUID(), lease: .seconds(40), url: "http://receiver\($0).example/") }
+        let sent = slots.admit(batch, claimedAt: start)
+        #expect(sent.map(\.id) == batch.prefix(3).map(\.id))
+        #expect(slots.queuedCount == 1)
+        // Nothing of its webhook or host is in flight: the finish of another starts it only at the turn.
+        #expect(slots.finish(webhook: webhooks[0], now: start + .seconds(1)) == nil)
+        #expect(slots.startWaiting(now: start + .seconds(1)).map(\.id) == [batch[3].id])
+        #expect(slots.startWaiting(now: start + .seconds(1)).isEmpty)
+        #expect(slots.inFlightCount == 3 && slots.queuedCount == 0)
     }
 
     /// Many webhooks (of many users) on one receiver host share its cap;
@@ -144,7 +186,7 @@ import TidingsDomain
 
     func delivery(lease: Duration = .seconds(60)) -> ClaimedDelivery {
         ClaimedDelivery(
-            id: UUID(), webhookID: webhook, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
+            id: UUID(), webhookID: webhook, userID: nil, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
             eventTimestamp: "2026-11-30T12:00:00.000Z", url: "http://127.0.0.1/", secrets: [], attemptCount: 0,
             leaseDuration: lease
         )

@@ -68,7 +68,7 @@ import TidingsHTTPClient
 
     private func nextAttempt(status: Int, retryAfter: String) -> CompletedAttempt.Outcome {
         let delivery = ClaimedDelivery(
-            id: UUID(), webhookID: UUID(), eventID: UUID(), eventType: "watch.changed", eventData: "{}",
+            id: UUID(), webhookID: UUID(), userID: nil, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
             eventTimestamp: "2027-01-15T08:00:00Z", url: "https://receiver.example/", secrets: [], attemptCount: 0, leaseDuration: .seconds(15)
         )
         let response = HTTPClientResponse(

@@ -11,6 +11,8 @@ extension Configuration {
         dispatcher.disableAfter = webhookDisableAfter
         dispatcher.perWebhookConcurrency = webhookConcurrency
         dispatcher.perHostConcurrency = webhookHostConcurrency
+        dispatcher.maxInFlight = webhookMaxInFlight
+        dispatcher.perUserConcurrency = userWebhookConcurrency
         dispatcher.eventRetention = eventRetention
         dispatcher.allowPrivateTargets = allowPrivateTargets
         dispatcher.connectTimeout = outboundConnectTimeout

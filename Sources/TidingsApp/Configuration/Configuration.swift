@@ -85,6 +85,10 @@ package struct Configuration: Sendable {
     package var webhookDisableAfter: Duration = .seconds(5 * 86_400)
     package var webhookConcurrency = 4
     package var webhookHostConcurrency = 256
+    /// Webhook requests this process sends at once (tests set it small).
+    package var webhookMaxInFlight = DispatcherConfiguration().maxInFlight
+    /// Nil: 3/4 of `webhookMaxInFlight`.
+    package var userWebhookConcurrency: Int?
     /// Direct push: see `Configuration+Push.swift`.
     package var apnsURL: String?
     package var fcmURL: String?
@@ -188,6 +192,7 @@ package struct Configuration: Sendable {
         webhookDisableAfter = try reader.duration("TIDINGS_WEBHOOK_DISABLE_AFTER") ?? webhookDisableAfter
         webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookConcurrency
         webhookHostConcurrency = try reader.parsed("TIDINGS_WEBHOOK_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookHostConcurrency
+        userWebhookConcurrency = try reader.parsed("TIDINGS_USER_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? userWebhookConcurrency
         eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
         let pushURLExpected = "an https URL, with or without a path prefix, and no query or credentials, such as https://push.example.com:8443"
         apnsURL = try reader.parsed("TIDINGS_APNS_URL", expected: pushURLExpected, PushTransportConfiguration.baseURL) ?? apnsURL

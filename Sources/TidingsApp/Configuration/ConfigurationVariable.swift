@@ -108,6 +108,8 @@ package struct ConfigurationVariable: Sendable {
               summary: "Webhook requests in flight to one webhook at a time."),
         .init(name: "TIDINGS_WEBHOOK_HOST_CONCURRENCY", defaultValue: "256",
               summary: "Webhook requests in flight from the whole deployment (each of N live replicas allows cap/N, at least 1) to one receiver host and port, across all webhooks of all users pointed at it (the host lower-case, trailing dot removed). Below TIDINGS_WEBHOOK_CONCURRENCY times the webhooks on one host, deliveries the process queued may wait out their lease and go out late (never lost)."),
+        .init(name: "TIDINGS_USER_WEBHOOK_CONCURRENCY", defaultValue: "384",
+              summary: "Webhook requests one process has in flight for one user's webhooks together (3/4 of the 512 it has in all), so one tenant's receivers that never answer leave the rest to everyone else; global webhooks are not counted. Above 512 it has no effect."),
         .init(name: "TIDINGS_WEBHOOK_TEST_RATE", defaultValue: "2/20s",
               summary: "Test events (POST /v1/webhooks/{id}/test, and the admin's) per webhook, as count/duration; more get 429 with Retry-After. Per process."),
         .init(name: "TIDINGS_WEBHOOK_TEST_USER_RATE", defaultValue: "30/1m",

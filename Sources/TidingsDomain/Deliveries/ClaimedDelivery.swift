@@ -6,6 +6,8 @@ import FoundationEssentials
 package struct ClaimedDelivery: Sendable {
     package let id: UUID
     package let webhookID: UUID
+    /// The webhook's owner; nil for a global webhook.
+    package let userID: UUID?
     package let eventID: UUID
     package let eventType: String
     /// The event's `data` as JSON text.
@@ -24,11 +26,12 @@ package struct ClaimedDelivery: Sendable {
     package let leaseDuration: Duration
 
     package init(
-        id: UUID, webhookID: UUID, eventID: UUID, eventType: String, eventData: String,
+        id: UUID, webhookID: UUID, userID: UUID?, eventID: UUID, eventType: String, eventData: String,
         eventTimestamp: String, url: String, secrets: [String], attemptCount: Int, leaseDuration: Duration
     ) {
         self.id = id
         self.webhookID = webhookID
+        self.userID = userID
         self.eventID = eventID
         self.eventType = eventType
         self.eventData = eventData

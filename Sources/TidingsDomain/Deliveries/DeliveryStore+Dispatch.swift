@@ -17,8 +17,9 @@ extension DeliveryStore {
     /// its own requests of that webhook finish, so the cap on requests in
     /// flight holds across replicas. Those within the cap are leased for
     /// `leaseDuration`, queued ones for `queuedLeaseDuration`. Webhooks in
-    /// `skipping` (the caller's full ones) are not even looked at.
-    /// Deliveries of disabled webhooks wait.
+    /// `skipping` (the caller's full ones) and the webhooks of the users in
+    /// `skippingUsers` (at their share of the caller's requests) are not
+    /// even looked at. Deliveries of disabled webhooks wait.
     ///
     /// `ownLeases`, when given, is what `owner` itself holds per webhook for
     /// requests in flight or queued; it replaces `owner`'s leases in the
@@ -33,12 +34,13 @@ extension DeliveryStore {
         package var leaseDuration: Duration
         package var queuedLeaseDuration: Duration
         package var skipping: [UUID]
+        package var skippingUsers: [UUID]
         package var ownLeases: [UUID: Int]?
 
         package init(
             owner: String, limit: Int, perWebhookLimit: Int, perWebhookPrefetch: Int = 0,
             leaseDuration: Duration, queuedLeaseDuration: Duration? = nil, skipping: [UUID],
-            ownLeases: [UUID: Int]? = nil
+            skippingUsers: [UUID] = [], ownLeases: [UUID: Int]? = nil
         ) {
             self.owner = owner
             self.limit = limit
@@ -47,6 +49,7 @@ extension DeliveryStore {
             self.leaseDuration = leaseDuration
             self.queuedLeaseDuration = queuedLeaseDuration ?? leaseDuration
             self.skipping = skipping
+            self.skippingUsers = skippingUsers
             self.ownLeases = ownLeases
         }
     }
@@ -105,7 +108,10 @@ extension DeliveryStore {
                     AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping))::uuid[])
                     -- An array computed once: a join here would make the planner
                     -- read every due delivery instead of the first ones in order.
-                    AND d.webhook_id <> ALL (ARRAY(SELECT id FROM webhooks WHERE disabled_at IS NOT NULL))
+                    AND d.webhook_id <> ALL (ARRAY(
+                        SELECT id FROM webhooks
+                        WHERE disabled_at IS NOT NULL OR user_id = ANY (\(PostgresArrayLiteral.make(request.skippingUsers))::uuid[])
+                    ))
                 ORDER BY d.next_attempt_at, d.id
                 LIMIT \(request.limit)
             ), held AS MATERIALIZED (
@@ -154,7 +160,7 @@ extension DeliveryStore {
                     FOR UPDATE OF l SKIP LOCKED
                 ) locked, events e, webhooks w
             WHERE d.id = locked.id AND e.id = d.event_id AND w.id = d.webhook_id
-            RETURNING d.id, d.webhook_id, d.event_id, d.attempt_count, e.type, e.data::text AS data,
+            RETURNING d.id, d.webhook_id, w.user_id, d.event_id, d.attempt_count, e.type, e.data::text AS data,
                       iso8601(e.created_at) AS event_timestamp, w.url, w.secret,
                       CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret,
                       locked.queued
@@ -165,6 +171,7 @@ extension DeliveryStore {
             return ClaimedDelivery(
                 id: try row.decode("id"),
                 webhookID: try row.decode("webhook_id"),
+                userID: try row.decode("user_id"),
                 eventID: try row.decode("event_id"),
                 eventType: try row.decode("type"),
                 eventData: try row.decode("data"),

@@ -37,6 +37,7 @@ final class WebhookReceiver: Sendable {
         var received: [Received] = []
         var active: [String: Int] = [:]
         var mostActive: [String: Int] = [:]
+        var mostActiveInAll = 0
     }
 
     private let recorder: Recorder
@@ -78,6 +79,11 @@ final class WebhookReceiver: Sendable {
     func mostConcurrent(_ path: String) -> Int {
         recorder.state.withLock { $0.mostActive[path] ?? 0 }
     }
+
+    /// The most requests all paths together had in progress at the same time.
+    func mostConcurrentInAll() -> Int {
+        recorder.state.withLock { $0.mostActiveInAll }
+    }
 }
 
 final class Recorder: HTTPResponder, Sendable {
@@ -106,6 +112,7 @@ final class Recorder: HTTPResponder, Sendable {
             state.received.append(received)
             state.active[path, default: 0] += 1
             state.mostActive[path] = max(state.mostActive[path] ?? 0, state.active[path]!)
+            state.mostActiveInAll = max(state.mostActiveInAll, state.active.values.reduce(0, +))
             return previous
         }
         defer { state.withLock { $0.active[path, default: 1] -= 1 } }
