@@ -42,6 +42,16 @@ import TidingsDomain
         #expect(SnapshotLines.split("") == [])
         #expect(SnapshotLines.split("Title\nOne. Two\nThree") == ["Title", "One.", "Two", "Three"])
     }
+
+    /// line-diff (fuzz): a long piece is wrapped at the first space once
+    /// it reaches the width; a long word after an early space stays whole.
+    @Test func longPiecesWrapAtTheFirstSpacePastTheWidth() {
+        let word = String(repeating: "w", count: 100)
+        let paragraph = Array(repeating: word, count: 4).joined(separator: " ")
+        #expect(SnapshotLines.split(paragraph) == [word + " " + word, word + " " + word])
+        let longWord = "a " + String(repeating: "x", count: 300)
+        #expect(SnapshotLines.split(longWord) == [longWord])
+    }
 }
 
 @Suite struct HostGateStateTests {

@@ -34,7 +34,10 @@ enum LineDiffTarget {
         check(whole.isEmpty == (old == new), "unified text empty: \(whole.isEmpty)")
 
         let sentences = SnapshotLines.split(newText)
-        check(sentences.allSatisfy { $0.count <= SnapshotLines.width + 1 || !$0.contains(" ") }, "a sentence line over the width")
+        // A line is wrapped at the first space once it reaches the width:
+        // a longer one holds spaces only before it (a long word after an
+        // early space stays whole).
+        check(sentences.allSatisfy { !$0.dropFirst(SnapshotLines.width).contains(" ") }, "a space past the width in a sentence line")
         _ = LineDiff(from: SnapshotLines.split(oldText), to: sentences).unified(maximumBytes: 4096)
     }
 }
