@@ -35,6 +35,10 @@ package final class WebhookDispatcher: Sendable {
     /// counting the leases, is most of a small claim's) and adds at most
     /// this much to a new delivery's wait while others are in flight.
     static let turnInterval: Duration = .milliseconds(20)
+    /// How often a claim sweeps every webhook that is not skipped (see
+    /// `DeliveryStore.ClaimRequest.sweep`), while claims come back short
+    /// with webhooks or users skipped: its cost grows with the webhooks.
+    static let sweepInterval: Duration = .seconds(1)
 
     package let configuration: DispatcherConfiguration
     /// Names this process in `deliveries.lease_owner`.
@@ -198,6 +202,8 @@ package final class WebhookDispatcher: Sendable {
         var lastClaim = ContinuousClock.now - Self.turnInterval
         var writtenAtClaim = 0
         var moreToClaim = false
+        var shortWhileSkipping = false
+        var lastSweep = ContinuousClock.now - Self.sweepInterval
         var dropped = 0
         while !loop.isStopping {
             let (started, snapshot) = slots.withLock { slots in
@@ -238,15 +244,22 @@ package final class WebhookDispatcher: Sendable {
             // behind receivers that never answer must not stop the claims
             // that find other webhooks' deliveries.
             if snapshot.inFlight < configuration.maxInFlight {
+                let limit = min(configuration.claimBatchSize, configuration.maxInFlight - snapshot.inFlight)
+                let sweep = shortWhileSkipping && now - lastSweep >= Self.sweepInterval
+                if sweep { lastSweep = now }
                 let claim = DeliveryStore.ClaimRequest(
                     owner: leaseOwner,
-                    limit: min(configuration.claimBatchSize, configuration.maxInFlight - snapshot.inFlight),
+                    limit: limit,
                     perWebhookLimit: configuration.perWebhookConcurrency,
                     perWebhookPrefetch: snapshot.prefetch,
                     leaseDuration: configuration.leaseDuration,
                     queuedLeaseDuration: configuration.queuedLeaseDuration,
                     skipping: snapshot.fullWebhooks,
                     skippingUsers: snapshot.usersAtCap,
+                    // This process's own leases and room to spare; the sweep
+                    // finds what lies further.
+                    examine: snapshot.held + limit + 1024,
+                    sweep: sweep,
                     ownLeases: snapshot.heldPerWebhook
                 )
                 request = claim
@@ -271,6 +284,9 @@ package final class WebhookDispatcher: Sendable {
             } else {
                 if backoff.failures > 0 { logger.notice("webhook dispatcher reached the database again") }
                 backoff.reset()
+                shortWhileSkipping = request.map {
+                    claimed.count < $0.limit && !($0.skipping.isEmpty && $0.skippingUsers.isEmpty)
+                } ?? false
                 if let request, claimed.count == request.limit {
                     moreToClaim = true
                     sleep = .zero

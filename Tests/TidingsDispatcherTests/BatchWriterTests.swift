@@ -59,14 +59,16 @@ import TidingsTestSupport
 
     @Test func aBatchThatKeepsLosingIsDroppedAfterItsTries() async throws {
         let failures = Array(repeating: Self.serverError("23503"), count: BatchWriter<Int>.raceRetries + 1)
-        let (script, sink) = try await run(failures, items: [1, 2, 3])
+        let (script, sink) = try await run(failures, items: [1])
         #expect(script.written.isEmpty)
         #expect(script.tries == BatchWriter<Int>.raceRetries + 1)
         #expect(sink.lines.contains { $0.contains("could not record test items; they will be sent again") })
     }
 
     @Test func aRefusedBatchIsDroppedAtOnce() async throws {
-        let (script, sink) = try await run([Self.serverError("22P02")], items: [1, 2])
+        // One item: with two, the writer may take the first alone before
+        // the second is added, and write the second in a batch of its own.
+        let (script, sink) = try await run([Self.serverError("22P02")], items: [1])
         #expect(script.tries == 1 && script.written.isEmpty)
         #expect(sink.lines.contains { $0.contains("could not record test items; they will be sent again") })
     }

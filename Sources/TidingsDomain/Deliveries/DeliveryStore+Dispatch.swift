@@ -19,7 +19,10 @@ extension DeliveryStore {
     /// `leaseDuration`, queued ones for `queuedLeaseDuration`. Webhooks in
     /// `skipping` (the caller's full ones) and the webhooks of the users in
     /// `skippingUsers` (at their share of the caller's requests) are not
-    /// even looked at. Deliveries of disabled webhooks wait.
+    /// even looked at. Deliveries of disabled webhooks wait. The claim reads
+    /// at most `examine` due rows in due order; with `sweep` it also takes
+    /// each other webhook's first due rows, which finds what waits behind a
+    /// skipped webhook's longer backlog.
     ///
     /// `ownLeases`, when given, is what `owner` itself holds per webhook for
     /// requests in flight or queued; it replaces `owner`'s leases in the
@@ -35,12 +38,17 @@ extension DeliveryStore {
         package var queuedLeaseDuration: Duration
         package var skipping: [UUID]
         package var skippingUsers: [UUID]
+        /// Due rows the claim reads in due order, at most.
+        package var examine: Int
+        /// Also looks at each webhook that is not skipped on its own, for
+        /// what lies past the first `examine` due rows.
+        package var sweep: Bool
         package var ownLeases: [UUID: Int]?
 
         package init(
             owner: String, limit: Int, perWebhookLimit: Int, perWebhookPrefetch: Int = 0,
             leaseDuration: Duration, queuedLeaseDuration: Duration? = nil, skipping: [UUID],
-            skippingUsers: [UUID] = [], ownLeases: [UUID: Int]? = nil
+            skippingUsers: [UUID] = [], examine: Int? = nil, sweep: Bool = false, ownLeases: [UUID: Int]? = nil
         ) {
             self.owner = owner
             self.limit = limit
@@ -50,6 +58,8 @@ extension DeliveryStore {
             self.queuedLeaseDuration = queuedLeaseDuration ?? leaseDuration
             self.skipping = skipping
             self.skippingUsers = skippingUsers
+            self.examine = examine ?? limit + 4096
+            self.sweep = sweep
             self.ownLeases = ownLeases
         }
     }
@@ -101,18 +111,44 @@ extension DeliveryStore {
         let ownWebhooks = Array((request.ownLeases ?? [:]).keys)
         let rows = try connection.query("""
             WITH candidates AS (
-                SELECT d.id, d.webhook_id, d.next_attempt_at
-                FROM deliveries d
-                WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-                    AND (d.lease_until IS NULL OR d.lease_until < now())
-                    AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping))::uuid[])
-                    -- An array computed once: a join here would make the planner
-                    -- read every due delivery instead of the first ones in order.
-                    AND d.webhook_id <> ALL (ARRAY(
-                        SELECT id FROM webhooks
-                        WHERE disabled_at IS NOT NULL OR user_id = ANY (\(PostgresArrayLiteral.make(request.skippingUsers))::uuid[])
-                    ))
-                ORDER BY d.next_attempt_at, d.id
+                SELECT c.id, c.webhook_id, c.next_attempt_at FROM (
+                    (SELECT d.id, d.webhook_id, d.next_attempt_at
+                    FROM (
+                        -- The first due rows, at most `examine` of them: the
+                        -- backlog of a skipped webhook is not read to its end.
+                        SELECT id, webhook_id, next_attempt_at, lease_until FROM deliveries
+                        WHERE status = 'pending' AND next_attempt_at <= now()
+                        ORDER BY next_attempt_at, id
+                        LIMIT \(request.examine)
+                    ) d
+                    WHERE (d.lease_until IS NULL OR d.lease_until < now())
+                        AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping))::uuid[])
+                        -- An array computed once: a join here would make the planner
+                        -- read every due delivery instead of the first ones in order.
+                        AND d.webhook_id <> ALL (ARRAY(
+                            SELECT id FROM webhooks
+                            WHERE disabled_at IS NOT NULL OR user_id = ANY (\(PostgresArrayLiteral.make(request.skippingUsers))::uuid[])
+                        ))
+                    -- In index order already: the scan stops at the limit.
+                    ORDER BY d.next_attempt_at, d.id
+                    LIMIT \(request.limit))
+                    UNION
+                    -- The sweep: each webhook that is not skipped, its first due
+                    -- rows through deliveries_webhook_due_idx, so deliveries
+                    -- behind a skipped backlog longer than `examine` are found.
+                    SELECT o.id, o.webhook_id, o.next_attempt_at
+                    FROM webhooks w CROSS JOIN LATERAL (
+                        SELECT s.id, s.webhook_id, s.next_attempt_at FROM deliveries s
+                        WHERE s.webhook_id = w.id AND s.status = 'pending' AND s.next_attempt_at <= now()
+                            AND (s.lease_until IS NULL OR s.lease_until < now())
+                        ORDER BY s.next_attempt_at, s.id
+                        LIMIT \(request.perWebhookLimit + request.perWebhookPrefetch)
+                    ) o
+                    WHERE \(request.sweep) AND w.disabled_at IS NULL
+                        AND w.id <> ALL (\(PostgresArrayLiteral.make(request.skipping))::uuid[])
+                        AND (w.user_id IS NULL OR w.user_id <> ALL (\(PostgresArrayLiteral.make(request.skippingUsers))::uuid[]))
+                ) c
+                ORDER BY c.next_attempt_at, c.id
                 LIMIT \(request.limit)
             ), held AS MATERIALIZED (
                 -- One lookup of the lease index per webhook, computed once
