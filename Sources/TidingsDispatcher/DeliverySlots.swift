@@ -11,7 +11,7 @@ import TidingsHTTPClient
 /// rest wait per webhook in claim order, started the moment a request of
 /// that webhook, or of another webhook on its host, finishes, without
 /// waiting for a database turn; what waits only for its user's or the
-/// process's room starts at the dispatcher's next turn (`startQueued`).
+/// process's room starts at the dispatcher's next turn (`startWaiting`).
 /// Nothing starts after
 /// `startBy`, until when the process's heartbeat keeps it alive (see
 /// `LeaseLiveness`); a queue that could not start then waits for `resume`.

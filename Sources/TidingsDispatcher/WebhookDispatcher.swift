@@ -36,8 +36,10 @@ package final class WebhookDispatcher: Sendable {
     /// this much to a new delivery's wait while others are in flight.
     static let turnInterval: Duration = .milliseconds(20)
     /// How often a claim sweeps every webhook that is not skipped (see
-    /// `DeliveryStore.ClaimRequest.sweep`), while claims come back short
-    /// with webhooks or users skipped: its cost grows with the webhooks.
+    /// `DeliveryStore.ClaimRequest.sweep`) while claims come back short:
+    /// what lies past the due rows a claim reads (behind a full webhook's
+    /// backlog, or another dispatcher's leases) is found within about this
+    /// long. Its cost is an index probe per enabled webhook.
     static let sweepInterval: Duration = .seconds(1)
 
     package let configuration: DispatcherConfiguration
@@ -202,7 +204,7 @@ package final class WebhookDispatcher: Sendable {
         var lastClaim = ContinuousClock.now - Self.turnInterval
         var writtenAtClaim = 0
         var moreToClaim = false
-        var shortWhileSkipping = false
+        var cameBackShort = false
         var lastSweep = ContinuousClock.now - Self.sweepInterval
         var dropped = 0
         while !loop.isStopping {
@@ -245,7 +247,7 @@ package final class WebhookDispatcher: Sendable {
             // that find other webhooks' deliveries.
             if snapshot.inFlight < configuration.maxInFlight {
                 let limit = min(configuration.claimBatchSize, configuration.maxInFlight - snapshot.inFlight)
-                let sweep = shortWhileSkipping && now - lastSweep >= Self.sweepInterval
+                let sweep = cameBackShort && now - lastSweep >= Self.sweepInterval
                 if sweep { lastSweep = now }
                 let claim = DeliveryStore.ClaimRequest(
                     owner: leaseOwner,
@@ -284,9 +286,7 @@ package final class WebhookDispatcher: Sendable {
             } else {
                 if backoff.failures > 0 { logger.notice("webhook dispatcher reached the database again") }
                 backoff.reset()
-                shortWhileSkipping = request.map {
-                    claimed.count < $0.limit && !($0.skipping.isEmpty && $0.skippingUsers.isEmpty)
-                } ?? false
+                cameBackShort = request.map { claimed.count < $0.limit } ?? false
                 if let request, claimed.count == request.limit {
                     moreToClaim = true
                     sleep = .zero
