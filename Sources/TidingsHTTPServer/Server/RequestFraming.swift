@@ -28,14 +28,11 @@ struct RequestFraming: Sendable {
             return HTTPError(.badRequest, detail: "The request has both Transfer-Encoding and Content-Length.")
         }
         // Optional whitespace around the commas is all a list may add, and
-        // only ASCII letters change case (a Kelvin sign is not a k).
-        let comma = UInt8(ascii: ",")
-        let codings = transferEncodings.flatMap { Array($0.utf8).split(separator: comma, omittingEmptySubsequences: false) }
-            .map { coding in
-                coding.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-                    .map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-            }
-        if codings != [Array("chunked".utf8)] {
+        // only ASCII letters change case (a Kelvin sign is not a k), as in
+        // header names.
+        let codings = transferEncodings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { String($0.filter { $0 != " " && $0 != "\t" }) }
+        if codings.count != 1 || !HTTPHeaders.namesMatch(codings[0], "chunked") {
             return HTTPError(.badRequest, detail: "The only transfer coding accepted is chunked, once.")
         }
         return nil
