@@ -34,7 +34,12 @@
 # check, bytes received per check (on the wire, after gzip), RSS; a run ends with the changes recorded (every one is a
 # false change: no page changes). BENCH_RUNS runs (1), each with a fresh
 # PostgreSQL and Tidings on the same origin, then the median and min-max
-# over all rounds. Then changedetection.io checks BENCH_CD_WATCHES
+# over all rounds. Then the floor (bench/mix-floor.c, BENCH_FLOOR=0 skips
+# it): the same watches checked on the same origin by a C loop of libcurl,
+# libxml2 and libcrypto alone, for one BENCH_MIX_SECONDS window; its CPU
+# per check and the origin's give the most checks/s any checker built on
+# those libraries can reach on these cores, and Tidings' share of it.
+# Then changedetection.io checks BENCH_CD_WATCHES
 # (1,000) of the same URLs with the same selector on the same origin
 # (bench/changedetection.sh, BENCH_CD_SECONDS) and the ratio to the
 # median checks/s is printed; BENCH_CD=0 skips it. BENCH_PG_STATEMENTS=1
@@ -300,6 +305,29 @@ total = sum(statistics.median(figures[name]) for name in ("tidings_cpu_us/check"
 print(f"Tidings, PostgreSQL and the origin: {total:.0f} us of CPU per check (medians); "
       f"{os.cpu_count()} cores allow at most {os.cpu_count() * 1e6 / total:.0f} checks/s at that cost")
 PY
+    if [ "${BENCH_FLOOR:-1}" != 0 ]; then
+        # The design card's libraries alone on the same origin, watches and
+        # selector (bench/mix-floor.c): no database, no Swift. Its CPU per
+        # check, with the origin's, is the least any checker built on them
+        # can spend; the cores divided by it is the most it can reach.
+        cc -O2 -Wall -o "$work/mix-floor" bench/mix-floor.c $(pkg-config --cflags --libs libcurl libxml-2.0 libcrypto)
+        local worker
+        worker=$(pgrep -P "$(cat "$work/nginx/nginx.pid")" | head -n 1)
+        "$work/mix-floor" "http://127.0.0.1:$origin_port" "$work/pages.txt" "$mix_watches" "$concurrency" \
+            "$mix_warmup" "$mix_seconds" "$worker" "${mix_selector#\#}" | tee "$work/floor.log"
+        python3 - "$work/figures-mix" "$work/floor.log" <<'PY'
+import os, re, statistics, sys
+rates = [float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == "checks/s"]
+floor = open(sys.argv[2]).read()
+client = float(re.search(r"client ([0-9.]+) us/check", floor).group(1))
+origin = float(re.search(r"origin ([0-9.]+) us/check", floor).group(1))
+most = os.cpu_count() * 1e6 / (client + origin)
+print(f"floor: libcurl, libxml2 and libcrypto alone {client:.0f} us/check, the origin {origin:.0f}: "
+      f"{os.cpu_count()} cores allow at most {most:.0f} checks/s; Tidings (median) is {statistics.median(rates) / most:.0%} of it")
+with open(sys.argv[1], "a") as out:
+    out.write(f"floor_checks/s_at_most {most:.2f}\n")
+PY
+    fi
     if [ "${BENCH_CD:-1}" != 0 ]; then
         # changedetection.io on the same origin and URLs (Tidings stopped
         # meanwhile), with the same selector; its rate is the origin's
@@ -321,6 +349,9 @@ if cd > 0:
     cores = os.cpu_count()
     print(f"150 x changedetection.io = {150 * cd:.0f} checks/s: {cores} cores allow "
           f"{cores * 1e6 / (150 * cd):.0f} us of CPU per check for all three")
+    floor = [float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == "floor_checks/s_at_most"]
+    if floor:
+        print(f"150 x changedetection.io is {150 * cd / floor[0]:.0%} of the most the floor allows")
 else:
     print("changedetection.io made no requests: no ratio")
 PY
