@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TidingsSynchronization
 
 /// What a claim needs to know of `DeliverySlots`, read under one lock.
 struct ClaimSnapshot {
@@ -6,7 +7,7 @@ struct ClaimSnapshot {
     let inFlight: Int
     let held: Int
     let dropped: Int
-    let heldPerWebhook: [UUID: Int]
+    let heldPerWebhook: Tally<UUID>
     /// Leases one webhook may hold here beyond its cap: none once the
     /// queues are at `maxQueued`.
     let prefetch: Int
@@ -20,7 +21,7 @@ struct ClaimSnapshot {
         dropped = slots.droppedCount
         heldPerWebhook = slots.heldPerWebhook
         prefetch = slots.queuedCount < configuration.maxQueued ? configuration.prefetch : 0
-        fullWebhooks = slots.full(limit: configuration.perWebhookConcurrency + prefetch)
+        fullWebhooks = heldPerWebhook.keys(atLeast: configuration.perWebhookConcurrency + prefetch)
         usersAtCap = slots.usersAtCap
     }
 }

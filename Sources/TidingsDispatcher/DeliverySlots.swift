@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPClient
+import TidingsSynchronization
 
 /// Which of this process's leased deliveries go out now and which wait:
 /// at most `cap` in flight per webhook, `hostCap` per receiver host
@@ -38,14 +39,15 @@ struct DeliverySlots {
     /// attempt's timeout plus time to write it back. One with less is
     /// dropped unsent; its lease runs out and it is claimed again.
     let leaseNeeded: Duration
-    private var inFlight: [UUID: Int] = [:]
+    /// Requests in flight per webhook, and in all.
+    private var inFlight = Tally<UUID>()
     private var queues: [UUID: [Queued]] = [:]
     /// The receiver host of each webhook with something here.
     private var hosts: [UUID: String] = [:]
-    private var hostInFlight: [String: Int] = [:]
+    private var hostInFlight = Tally<String>()
     /// The owner of each user's webhook with something here.
     private var owners: [UUID: UUID] = [:]
-    private var userInFlight: [UUID: Int] = [:]
+    private var userInFlight = Tally<UUID>()
     private var isClosed = false
     /// Some queue has a free slot it could not fill because the process was
     /// not alive at the time.
@@ -53,7 +55,6 @@ struct DeliverySlots {
     /// The last instant a request may start (the heartbeat's `startBy`);
     /// nil: no limit.
     var startBy: ContinuousClock.Instant?
-    private(set) var inFlightCount = 0
     private(set) var queuedCount = 0
     /// Queued deliveries dropped because their lease ran too short.
     private(set) var droppedCount = 0
@@ -72,6 +73,11 @@ struct DeliverySlots {
     /// when it has no parsable host (the request will fail on its own).
     static func host(of url: String) -> String {
         HTTPOrigin(url: url)?.hostAndPort ?? url
+    }
+
+    /// Requests in flight here.
+    var inFlightCount: Int {
+        inFlight.total
     }
 
     /// Leases held here: in flight or queued.
@@ -122,15 +128,10 @@ struct DeliverySlots {
     /// send in its place, if one still has lease enough: the same
     /// webhook's, else another's waiting for a slot of the same host.
     mutating func finish(webhook: UUID, now: ContinuousClock.Instant) -> ClaimedDelivery? {
-        guard let running = inFlight[webhook], running > 0, let host = hosts[webhook] else { return nil }
-        inFlight[webhook] = running == 1 ? nil : running - 1
-        inFlightCount -= 1
-        let hostRunning = hostInFlight[host, default: 1]
-        hostInFlight[host] = hostRunning <= 1 ? nil : hostRunning - 1
-        if let user = owners[webhook] {
-            let userRunning = userInFlight[user, default: 1]
-            userInFlight[user] = userRunning <= 1 ? nil : userRunning - 1
-        }
+        guard inFlight[webhook] > 0, let host = hosts[webhook] else { return nil }
+        inFlight.remove(webhook)
+        hostInFlight.remove(host)
+        if let user = owners[webhook] { userInFlight.remove(user) }
         defer { forgetIfIdle(webhook) }
         guard !isClosed else { return nil }
         guard mayStart(at: now) else {
@@ -168,7 +169,7 @@ struct DeliverySlots {
     /// their user's or the process's room, which a finished request of
     /// another webhook does not start. Returns the deliveries to send.
     mutating func startWaiting(now: ContinuousClock.Instant) -> [ClaimedDelivery] {
-        guard !isClosed, !queues.isEmpty, inFlightCount < maxInFlight, mayStart(at: now) else { return [] }
+        guard !isClosed, !queues.isEmpty, inFlight.total < maxInFlight, mayStart(at: now) else { return [] }
         return startQueued(now: now)
     }
 
@@ -194,21 +195,20 @@ struct DeliverySlots {
     }
 
     private func hasRoom(_ webhook: UUID, host: String) -> Bool {
-        inFlightCount < maxInFlight
-            && inFlight[webhook, default: 0] < cap
-            && hostInFlight[host, default: 0] < hostCap
-            && owners[webhook].map { userInFlight[$0, default: 0] < userCap } ?? true
+        inFlight.total < maxInFlight
+            && inFlight[webhook] < cap
+            && hostInFlight[host] < hostCap
+            && owners[webhook].map { userInFlight[$0] < userCap } ?? true
     }
 
     private mutating func countStart(_ webhook: UUID, host: String) {
-        inFlight[webhook, default: 0] += 1
-        hostInFlight[host, default: 0] += 1
-        if let user = owners[webhook] { userInFlight[user, default: 0] += 1 }
-        inFlightCount += 1
+        inFlight.add(webhook)
+        hostInFlight.add(host)
+        if let user = owners[webhook] { userInFlight.add(user) }
     }
 
     private mutating func forgetIfIdle(_ webhook: UUID) {
-        if inFlight[webhook] == nil && queues[webhook] == nil {
+        if inFlight[webhook] == 0 && queues[webhook] == nil {
             hosts[webhook] = nil
             owners[webhook] = nil
         }
@@ -216,8 +216,8 @@ struct DeliverySlots {
 
     /// After the queues were emptied: forgets the webhooks with nothing in flight.
     private mutating func forgetIdleWebhooks() {
-        hosts = hosts.filter { inFlight[$0.key] != nil }
-        owners = owners.filter { inFlight[$0.key] != nil }
+        hosts = hosts.filter { inFlight[$0.key] > 0 }
+        owners = owners.filter { inFlight[$0.key] > 0 }
     }
 
     /// Takes `webhook`'s next queued delivery with lease enough left and
@@ -243,21 +243,16 @@ struct DeliverySlots {
     }
 
     /// Leases held here per webhook, in flight or queued.
-    var heldPerWebhook: [UUID: Int] {
+    var heldPerWebhook: Tally<UUID> {
         var held = inFlight
-        for (webhook, queue) in queues { held[webhook, default: 0] += queue.count }
+        for (webhook, queue) in queues { held.add(webhook, count: queue.count) }
         return held
-    }
-
-    /// Webhooks holding `limit` leases or more here.
-    func full(limit: Int) -> [UUID] {
-        heldPerWebhook.compactMap { $0.value >= limit ? $0.key : nil }
     }
 
     /// Users with `userCap` requests in flight here: a claim leaves their
     /// deliveries for later.
     var usersAtCap: [UUID] {
-        userInFlight.compactMap { $0.value >= userCap ? $0.key : nil }
+        userInFlight.keys(atLeast: userCap)
     }
 
     /// Starts and takes nothing more (shutdown): the queued deliveries are

@@ -262,7 +262,7 @@ package final class WebhookDispatcher: Sendable {
                     // finds what lies further.
                     examine: snapshot.held + limit + 1024,
                     sweep: sweep,
-                    ownLeases: snapshot.heldPerWebhook
+                    ownLeases: snapshot.heldPerWebhook.counts
                 )
                 request = claim
                 // No later than the database's now(), so local lease ends are early, never late.

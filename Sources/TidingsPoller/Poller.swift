@@ -38,13 +38,13 @@ package final class Poller: TargetCheckRunner, Sendable {
         var inFlight: Set<UUID> = []
         /// Scheduled checks in flight per user they are charged to, and the
         /// user each target's check is charged to.
-        var inFlightByUser: [UUID: Int] = [:]
+        var inFlightByUser = Tally<UUID>()
         var chargedUser: [UUID: UUID] = [:]
         var isStopping = false
 
         /// Users at their share: targets only they watch wait.
         func saturatedUsers(limit: Int) -> [UUID] {
-            inFlightByUser.compactMap { $0.value >= limit ? $0.key : nil }
+            inFlightByUser.keys(atLeast: limit)
         }
 
         /// Takes the target in flight, charged to the watcher with the
@@ -52,10 +52,10 @@ package final class Poller: TargetCheckRunner, Sendable {
         /// not count against whoever is busiest); false when even that one
         /// is at `limit`, as a claim of many targets of one user can be.
         mutating func start(_ target: ClaimedTarget, limit: Int) -> Bool {
-            let user = target.watches.map(\.userID).min { inFlightByUser[$0, default: 0] < inFlightByUser[$1, default: 0] }
+            let user = target.watches.map(\.userID).min { inFlightByUser[$0] < inFlightByUser[$1] }
             if let user {
-                guard inFlightByUser[user, default: 0] < limit else { return false }
-                inFlightByUser[user, default: 0] += 1
+                guard inFlightByUser[user] < limit else { return false }
+                inFlightByUser.add(user)
                 chargedUser[target.id] = user
             }
             inFlight.insert(target.id)
@@ -65,8 +65,7 @@ package final class Poller: TargetCheckRunner, Sendable {
         mutating func finish(_ targetID: UUID) {
             inFlight.remove(targetID)
             guard let user = chargedUser.removeValue(forKey: targetID) else { return }
-            let left = inFlightByUser[user, default: 1] - 1
-            inFlightByUser[user] = left > 0 ? left : nil
+            inFlightByUser.remove(user)
         }
     }
 

@@ -23,7 +23,7 @@ import TidingsDomain
         let sent = slots.admit(batch, claimedAt: start)
         #expect(sent.map(\.id) == [batch[0].id, batch[1].id, batch[5].id])
         #expect(slots.inFlightCount == 3 && slots.queuedCount == 3 && slots.heldCount == 6)
-        #expect(slots.full(limit: 5) == [first])
+        #expect(slots.heldPerWebhook.keys(atLeast: 5) == [first])
 
         // A finished request of the first webhook is replaced at once, in order.
         #expect(slots.finish(webhook: first, now: start + .seconds(1))?.id == batch[2].id)
