@@ -21,6 +21,11 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
+            name: "CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
@@ -60,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "TidingsHTTPClient",
-            dependencies: ["CCurl", "CTidingsShims", "TidingsObservability", "TidingsSynchronization"]
+            dependencies: ["CCurl", "CPSL", "CTidingsShims", "TidingsObservability", "TidingsSynchronization"]
         ),
         .target(
             name: "TidingsExtraction",

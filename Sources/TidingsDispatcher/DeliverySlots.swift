@@ -25,8 +25,9 @@ struct DeliverySlots {
 
     /// Requests in flight per webhook.
     let cap: Int
-    /// Requests in flight per receiver host and port (lower-case, no
-    /// trailing dot): this process's share of `deploymentHostCap`.
+    /// Requests in flight per receiver site and port (every name under one
+    /// registrable domain is one site): this process's share of
+    /// `deploymentHostCap`.
     private(set) var hostCap: Int
     /// The configured cap, for all live dispatchers together.
     let deploymentHostCap: Int
@@ -69,10 +70,11 @@ struct DeliverySlots {
         self.leaseNeeded = leaseNeeded
     }
 
-    /// The politeness unit of a webhook URL, `host:port`; the URL itself
-    /// when it has no parsable host (the request will fail on its own).
+    /// The politeness unit of a webhook URL, its site and port
+    /// (`HTTPOrigin.siteAndPort`); the URL itself when it has no parsable
+    /// host (the request will fail on its own).
     static func host(of url: String) -> String {
-        HTTPOrigin(url: url)?.hostAndPort ?? url
+        HTTPOrigin(url: url)?.siteAndPort ?? url
     }
 
     /// Requests in flight here.

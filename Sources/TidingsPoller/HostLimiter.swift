@@ -2,7 +2,9 @@ import TidingsDomain
 import TidingsSynchronization
 
 /// Per-host politeness for every check of one poller: `HostGateState` per
-/// host, with the requests that must wait queued in arrival order. Waiting
+/// site and port (`HTTPOrigin.siteAndPort`: every name under one
+/// registrable domain is one site), with the requests that must wait queued
+/// in arrival order. Waiting
 /// costs a suspended task, not a thread; the process's `DeadlineTimer`
 /// wakes hosts blocked by the minimum gap or a short Retry-After. A host
 /// closed for longer than `longestHoldWait` answers at once with `.held`,
@@ -81,9 +83,9 @@ final class HostLimiter: Sendable {
         for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 
-    /// Waits until a request to `host` may start, or answers at once that
+    /// Waits until a request to `site` may start, or answers at once that
     /// it may not (closed, or held for long).
-    func acquire(host: String) async -> Admission {
+    func acquire(site host: String) async -> Admission {
         // A host with a free slot and nobody queued (the usual case) starts
         // at once, without suspending the task for a round trip through
         // the executor.
@@ -120,7 +122,7 @@ final class HostLimiter: Sendable {
     }
 
     /// Ends a request started by `acquire`.
-    func release(host: String) {
+    func release(site host: String) {
         let resumed = state.withLock { state in
             state.hosts[host]?.gate.finish()
             return pump(host, in: &state)
@@ -128,8 +130,8 @@ final class HostLimiter: Sendable {
         for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 
-    /// Closes `host` for `duration` (a Retry-After it sent).
-    func hold(host: String, for duration: Duration) {
+    /// Closes `site` for `duration` (a Retry-After one of its hosts sent).
+    func hold(site host: String, for duration: Duration) {
         let until = Instant.now + duration.clamped(to: .zero...Duration.longestRepresentable)
         let resumed = state.withLock { state in
             var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: state.concurrency))

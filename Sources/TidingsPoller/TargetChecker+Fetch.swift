@@ -13,15 +13,16 @@ extension TargetChecker {
 
     /// One GET, following redirects here rather than in libcurl so that
     /// every hop is its own request:
-    /// - it takes a slot of the host limiter for its own host and port
-    ///   (`HTTPOrigin.hostAndPort`), so redirectors cannot multiply the
-    ///   requests one server receives;
+    /// - it takes a slot of the host limiter for its own site and port
+    ///   (`HTTPOrigin.siteAndPort`), so redirectors, and names made up
+    ///   under one domain, cannot multiply the requests one server
+    ///   receives;
     /// - request headers (often credentials) go only to their own origin
     ///   (`OriginHeaders`: the watch's to the watch URL's, the version
     ///   endpoint's to the version URL's): never to another host, another
     ///   port, or from https down to http (libcurl would drop only
     ///   Authorization and Cookie);
-    /// - a 429 or 503 with Retry-After closes the host that sent it for that
+    /// - a 429 or 503 with Retry-After closes the site that sent it for that
     ///   long, capped at the longest back-off, for every target on it.
     /// The response carries the bytes and time of every hop.
     ///
@@ -34,7 +35,8 @@ extension TargetChecker {
             guard let origin = HTTPOrigin(url: hopURL) else {
                 return .failure(HTTPClientError(code: .invalidURL, message: "not an http(s) URL with a host"))
             }
-            switch await limiter.acquire(host: origin.hostAndPort) {
+            let site = origin.siteAndPort
+            switch await limiter.acquire(site: site) {
             case .granted: break
             case .closed: return .abandoned
             case .held(let until): return .held(ContinuousClock.now.duration(to: until))
@@ -49,9 +51,9 @@ extension TargetChecker {
             var response: HTTPClientResponse
             do {
                 response = try await client.execute(request)
-                limiter.release(host: origin.hostAndPort)
+                limiter.release(site: site)
             } catch {
-                limiter.release(host: origin.hostAndPort)
+                limiter.release(site: site)
                 return error.code == .shutdown || error.code == .cancelled ? .abandoned : .failure(error)
             }
             response.bytesReceived += earlier.bytes
@@ -77,7 +79,7 @@ extension TargetChecker {
                 retryAfter = RetryAfter.delay(from: value, now: Date(), atMost: configuration.maximumBackoff)
             }
             if let retryAfter {
-                limiter.hold(host: origin.hostAndPort, for: retryAfter)
+                limiter.hold(site: site, for: retryAfter)
             }
             return .response(response, retryAfter: retryAfter)
         }

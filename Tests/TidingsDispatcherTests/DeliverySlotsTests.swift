@@ -75,13 +75,14 @@ import TidingsDomain
         #expect(slots.inFlightCount == 3 && slots.queuedCount == 0)
     }
 
-    /// Many webhooks (of many users) on one receiver host share its cap;
+    /// Many webhooks (of many users) on one receiver site, under any of its
+    /// names, share its cap;
     /// a slot the host frees goes to whichever webhook waits for it, and
     /// another host is not held up.
     @Test func webhooksOnOneHostShareTheHostCap() {
         var slots = DeliverySlots(cap: 4, hostCap: 3, leaseNeeded: .seconds(20))
         let webhooks = (0..<4).map { _ in UUID() }
-        let spellings = ["http://receiver.example/a", "http://RECEIVER.example./b", "http://receiver.example:80/c", "http://receiver.example/d"]
+        let spellings = ["http://receiver.example/a", "http://RECEIVER.example./b", "http://in.receiver.example:80/c", "http://x.y.receiver.example/d"]
         let batch = webhooks.enumerated().flatMap { index, webhook in
             (0..<2).map { _ in delivery(webhook, lease: .seconds(40), url: spellings[index]) }
         }

@@ -70,6 +70,32 @@ import TidingsTestSupport
         #expect(HTTPOrigin(url: "https://api.example.com:8443/v1") != base)
         #expect(HTTPOrigin(url: "https://example.com/v1") != base)
     }
+
+    /// Politeness counts sites: every name under one registrable domain
+    /// (the Public Suffix List's, private section included) is one, an
+    /// address literal or a name with no registrable part is its own.
+    @Test(arguments: [
+        ("http://a.b.example.co.uk/", "example.co.uk:80"),
+        ("https://WWW.Example.com./x", "example.com:443"),
+        ("http://x1.attacker.example:8080/", "attacker.example:8080"),
+        ("https://alice.github.io/", "alice.github.io:443"),
+        ("https://pages.alice.github.io/", "alice.github.io:443"),
+        ("http://co.uk/", "co.uk:80"),
+        ("http://localhost:9/", "localhost:9"),
+        ("http://a.site.localhost:9/", "site.localhost:9"),
+        ("http://127.0.0.1:9/", "127.0.0.1:9"),
+        ("http://10.0.0.1/", "10.0.0.1:80"),
+        ("http://0x7f.1/", "0x7f.1:80"),
+        ("http://2130706433/", "2130706433:80"),
+        ("http://[::1]:8080/", "[::1]:8080"),
+        ("http://bücher.example/", "bücher.example:80"),
+        ("http://shop.xn--bcher-kva.example/", "xn--bcher-kva.example:80"),
+        // Found by fuzzing: a NUL would cut the name short in C.
+        ("http://a.b\u{0}.example/", "a.b\u{0}.example:80"),
+    ])
+    func groupsBySite(_ url: String, _ site: String) throws {
+        #expect(try #require(HTTPOrigin(url: url)).siteAndPort == site)
+    }
 }
 
 @Suite struct RedirectLocationTests {

@@ -104,8 +104,8 @@ import TidingsDomain
         let limiter = HostLimiter(concurrency: 2, minimumGap: .zero)
         limiter.share(among: LiveOwners(count: 2))
         #expect(limiter.concurrency == 1)
-        #expect(await limiter.acquire(host: "origin:80") == .granted)
-        let waiting = Task { await limiter.acquire(host: "origin:80") }
+        #expect(await limiter.acquire(site: "origin:80") == .granted)
+        let waiting = Task { await limiter.acquire(site: "origin:80") }
         try await Task.sleep(for: .milliseconds(50))
         limiter.share(among: LiveOwners(count: 1))
         #expect(await waiting.value == .granted)

@@ -4,8 +4,8 @@ import Testing
 import TidingsDomain
 @testable import TidingsPoller
 
-/// A `Retry-After` holds only the host that sent it: after a redirect, the
-/// last hop's host and port (`HTTPOrigin.hostAndPort`), not the host of the
+/// A `Retry-After` holds only the site that sent it: after a redirect, the
+/// last hop's site and port (`HTTPOrigin.siteAndPort`), not the host of the
 /// URL the check started from. Two loopback servers on different ports are
 /// two hosts.
 @Suite(.serialized) struct RetryAfterScopeTests {

@@ -140,6 +140,23 @@ import TidingsPostgres
         #expect(script.requests.contains { $0.path.hasPrefix("/landing/") })
     }
 
+    /// Names made up under one domain, as wildcard DNS allows, are one
+    /// site: twenty of them (every `*.localhost` is loopback to libcurl)
+    /// still get at most two requests at a time to the server behind them.
+    @Test func perHostCapCountsEveryNameOfOneSite() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try Self.slowOrigin(script)
+        defer { origin.stop(); context.close() }
+        let user = try context.user()
+        for index in 0..<20 { _ = try context.watch(user: user, url: "http://name\(index).site.localhost:\(origin.port)/\(index)") }
+        let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 2 }
+        defer { poller.shutdown() }
+
+        #expect(try await eventually { script.requests.count >= 20 })
+        #expect(script.maximumActive == 2, "the server saw \(script.maximumActive) requests at once")
+    }
+
     /// `TIDINGS_HOST_CONCURRENCY` is the deployment's: two pollers on one
     /// database take a share of 1 each once their heartbeats have counted
     /// each other, so together they never exceed 2 at the origin, and the

@@ -1,7 +1,7 @@
 @testable import TidingsHTTPClient
 
-/// URLs whose origin scopes a watch's request headers and counts toward
-/// per-host limits: every poller request, redirect and webhook delivery
+/// URLs whose origin scopes a watch's request headers and whose site counts
+/// toward per-host limits: every poller request, redirect and webhook delivery
 /// parses one (HTTPClient's `HTTPOrigin`). Any text: nil, or an http(s)
 /// origin with a non-empty lower-case host without trailing dots and a port
 /// in 1...65535. The byte path (ASCII URLs) and the `Character` path (the
@@ -25,7 +25,11 @@ enum HTTPOriginTarget {
         check((1...65_535).contains(origin.port), "port \(origin.port)")
         check(!origin.host.isEmpty && !origin.host.hasSuffix("."), "host \(origin.host.debugDescription)")
         check(origin.host == origin.host.lowercased(), "host \(origin.host.debugDescription) is not lower-case")
-        check(origin.hostAndPort == "\(origin.host):\(origin.port)", "hostAndPort \(origin.hostAndPort.debugDescription)")
+        // The site is the host or a whole-label suffix of it, never empty.
+        let site = HTTPOrigin.site(of: origin.host)
+        check(!site.isEmpty && (site == origin.host || origin.host.hasSuffix("." + site)),
+              "site \(site.debugDescription) of host \(origin.host.debugDescription)")
+        check(origin.siteAndPort == "\(site):\(origin.port)", "siteAndPort \(origin.siteAndPort.debugDescription)")
         let printed = origin.description
         check(HTTPOrigin(url: printed) == origin, "\(text.debugDescription) -> \(printed.debugDescription) does not parse back")
         check(same(HTTPOrigin.parse(characters: printed), (origin.scheme, origin.host, origin.port)),

@@ -1,7 +1,8 @@
 /// The origin of an http(s) URL (RFC 6454: scheme, host, port): the unit a
-/// watch's request headers are scoped to. `hostAndPort` is the unit of
+/// watch's request headers are scoped to. `siteAndPort` is the unit of
 /// politeness: the host lower-cased, trailing dots removed, so
-/// `Example.com.` and `example.com` are one host. Parsed by hand, without Foundation, because
+/// `Example.com.` and `example.com` are one host, and widened to its
+/// registrable domain. Parsed by hand, without Foundation, because
 /// it runs on every redirect `Location` an origin sends. Every poller
 /// request and webhook delivery parses one: an ASCII URL (every normalized
 /// one) on its bytes, since walking it by `Character` cost about 30,000
@@ -146,9 +147,36 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
         scalar == "/" || scalar == "?" || scalar == "#" || scalar == "\\"
     }
 
-    /// `host:port`, whatever the scheme: what per-host limits count.
-    package var hostAndPort: String {
-        "\(host):\(port)"
+    /// `site:port`, whatever the scheme: what per-host limits count. The
+    /// site is the host's registrable domain by the Public Suffix List
+    /// (`example.co.uk` for `a.b.example.co.uk`; `alice.github.io` stays
+    /// apart from `bob.github.io`), so names made up under one domain, as
+    /// wildcard DNS allows, share its limits instead of multiplying them.
+    /// An IP literal, or a name with no registrable part (`localhost`),
+    /// is its own site.
+    package var siteAndPort: String {
+        "\(Self.site(of: host)):\(port)"
+    }
+
+    static func site(of host: String) -> String {
+        guard !isAddressLiteral(host) else { return host }
+        return PublicSuffixList.registrableDomain(of: host) ?? host
+    }
+
+    /// IPv6 literals keep their brackets; an IPv4 one, in any of the forms
+    /// URL parsers accept (`127.0.0.1`, `0x7f.1`, `2130706433`), ends in a
+    /// numeric label, which no top-level domain is.
+    private static func isAddressLiteral(_ host: String) -> Bool {
+        if host.utf8.first == UInt8(ascii: "[") || host.utf8.contains(UInt8(ascii: ":")) { return true }
+        let last = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).last ?? []
+        guard let first = last.first else { return false }
+        if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+            return last.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                    || byte == UInt8(ascii: "x")
+            }
+        }
+        return false
     }
 
     package var description: String {

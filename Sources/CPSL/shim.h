@@ -1,0 +1,4 @@
+#ifndef TIDINGS_CPSL_H
+#define TIDINGS_CPSL_H
+#include <libpsl.h>
+#endif
