@@ -168,7 +168,8 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
     /// numeric label, which no top-level domain is.
     private static func isAddressLiteral(_ host: String) -> Bool {
         if host.utf8.first == UInt8(ascii: "[") || host.utf8.contains(UInt8(ascii: ":")) { return true }
-        let last = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).last ?? []
+        let utf8 = host.utf8
+        let last = utf8[(utf8.lastIndex(of: UInt8(ascii: ".")).map(utf8.index(after:)) ?? utf8.startIndex)...]
         guard let first = last.first else { return false }
         if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
             return last.allSatisfy { byte in
