@@ -3,13 +3,12 @@ import TidingsSynchronization
 
 /// Per-host politeness for every check of one poller: `HostGateState` per
 /// site and port (`HTTPOrigin.siteAndPort`: every name under one
-/// registrable domain is one site), with the requests that must wait queued
-/// in arrival order. Waiting
-/// costs a suspended task, not a thread; the process's `DeadlineTimer`
-/// wakes hosts blocked by the minimum gap or a short Retry-After. A host
-/// closed for longer than `longestHoldWait` answers at once with `.held`,
-/// so a host asking for hours holds no check slot (and no `POST /check`
-/// thread) meanwhile.
+/// registrable domain is one site), with the requests that must wait
+/// queued in arrival order. Waiting costs a suspended task, not a thread;
+/// the process's `DeadlineTimer` wakes hosts blocked by the minimum gap or
+/// a short Retry-After. A host closed for longer than `longestHoldWait`
+/// answers at once with `.held`, so a host asking for hours holds no check
+/// slot (and no `POST /check` thread) meanwhile.
 /// States of idle hosts are dropped, so memory follows the hosts in flight,
 /// not the hosts ever seen.
 ///

@@ -163,12 +163,12 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
         return PublicSuffixList.registrableDomain(of: host) ?? host
     }
 
-    /// IPv6 literals keep their brackets; an IPv4 one, in any of the forms
-    /// URL parsers accept (`127.0.0.1`, `0x7f.1`, `2130706433`), ends in a
+    /// An IPv6 literal has colons; an IPv4 one, in any of the forms URL
+    /// parsers accept (`127.0.0.1`, `0x7f.1`, `2130706433`), ends in a
     /// numeric label, which no top-level domain is.
     private static func isAddressLiteral(_ host: String) -> Bool {
-        if host.utf8.first == UInt8(ascii: "[") || host.utf8.contains(UInt8(ascii: ":")) { return true }
         let utf8 = host.utf8
+        if utf8.contains(UInt8(ascii: ":")) { return true }
         let last = utf8[(utf8.lastIndex(of: UInt8(ascii: ".")).map(utf8.index(after:)) ?? utf8.startIndex)...]
         guard let first = last.first else { return false }
         if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
