@@ -41,6 +41,10 @@ package final class WebhookDispatcher: Sendable {
     /// backlog, or another dispatcher's leases) is found within about this
     /// long. Its cost is an index probe per enabled webhook.
     static let sweepInterval: Duration = .seconds(1)
+    /// Due rows a claim reads beyond this process's own leases and its
+    /// batch: room for other dispatchers' leases and skipped webhooks'
+    /// rows among them; what lies further waits for the sweep.
+    static let claimReadAhead = 1024
 
     package let configuration: DispatcherConfiguration
     /// Names this process in `deliveries.lease_owner`.
@@ -258,9 +262,7 @@ package final class WebhookDispatcher: Sendable {
                     queuedLeaseDuration: configuration.queuedLeaseDuration,
                     skipping: snapshot.fullWebhooks,
                     skippingUsers: snapshot.usersAtCap,
-                    // This process's own leases and room to spare; the sweep
-                    // finds what lies further.
-                    examine: snapshot.held + limit + 1024,
+                    examine: snapshot.held + limit + Self.claimReadAhead,
                     sweep: sweep,
                     ownLeases: snapshot.heldPerWebhook.counts
                 )

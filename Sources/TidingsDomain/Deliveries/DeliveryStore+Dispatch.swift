@@ -48,7 +48,7 @@ extension DeliveryStore {
         package init(
             owner: String, limit: Int, perWebhookLimit: Int, perWebhookPrefetch: Int = 0,
             leaseDuration: Duration, queuedLeaseDuration: Duration? = nil, skipping: [UUID],
-            skippingUsers: [UUID] = [], examine: Int? = nil, sweep: Bool = false, ownLeases: [UUID: Int]? = nil
+            skippingUsers: [UUID], examine: Int, sweep: Bool, ownLeases: [UUID: Int]? = nil
         ) {
             self.owner = owner
             self.limit = limit
@@ -58,7 +58,7 @@ extension DeliveryStore {
             self.queuedLeaseDuration = queuedLeaseDuration ?? leaseDuration
             self.skipping = skipping
             self.skippingUsers = skippingUsers
-            self.examine = examine ?? limit + 4096
+            self.examine = examine
             self.sweep = sweep
             self.ownLeases = ownLeases
         }
