@@ -15,8 +15,9 @@ import TidingsPush
 ///   Android app applies it in its messaging service without opening,
 ///   which notification messages would not let it do in the background.
 /// - sync: APNs `content-available: 1`, `apns-push-type: background`,
-///   priority 5, with the watch and change ids; FCM a data message at
-///   normal priority with the same ids.
+///   priority 5, with the watch and change ids and the feed `cursor` of
+///   the user's newest change; FCM a data message at normal priority with
+///   the same.
 /// - alert: APNs a visible alert (title: the watch's name, body: what
 ///   changed, `thread-id` per watch) with the badge, priority 10; FCM a
 ///   data message at high priority with title, body and badge, which the
@@ -75,6 +76,7 @@ enum PushMessages {
         if let badge = push.badge { data["badge"] = String(badge) }
         if let watchID = push.watchID { data["watch_id"] = watchID.canonicalString }
         if let changeID = push.changeID { data["change_id"] = changeID.canonicalString }
+        if let cursor = push.cursor { data["cursor"] = cursor.token }
         if push.kind == .alert {
             data["title"] = push.title ?? ""
             data["body"] = push.body ?? ""
@@ -98,6 +100,10 @@ enum PushMessages {
         if let changeID = push.changeID {
             json.key("change_id")
             json.value(changeID)
+        }
+        if let cursor = push.cursor {
+            json.key("cursor")
+            json.value(cursor.token)
         }
         json.endObject()
     }

@@ -43,6 +43,11 @@ extension PushDeliveryTests {
         #expect(aps["content-available"] as? Int == 1 && aps.count == 1, "only content-available: \(aps)")
         let ids = try #require(payload["tidings"] as? [String: Any])
         #expect(ids["kind"] as? String == "sync" && ids["watch_id"] as? String == fixture.watch && ids["change_id"] as? String == changeID, "\(ids) against \(changed)")
+        // It carries the feed position of that newest change: an app whose
+        // stored cursor is there already has everything.
+        let feed = try await fixture.server.send("GET", "/v1/changes", token: fixture.key).items()
+        let cursor = try #require(feed.last { $0["id"] as? String == changeID }?["cursor"] as? String)
+        #expect(ids["cursor"] as? String == cursor, "\(ids) against the feed's \(cursor)")
 
         // Android: data messages at normal priority, the count and the sync.
         #expect(try await eventually { try await fixture.received(fixture.androidToken).count == 2 })
@@ -51,7 +56,7 @@ extension PushDeliveryTests {
         #expect(syncMessage["notification"] == nil, "a data message, not a notification")
         #expect((syncMessage["android"] as? [String: Any])?["priority"] as? String == "normal")
         let data = try #require(syncMessage["data"] as? [String: String])
-        #expect(data["watch_id"] == fixture.watch && data["change_id"] == changeID)
+        #expect(data["watch_id"] == fixture.watch && data["change_id"] == changeID && data["cursor"] == cursor)
         let badgeMessage = try #require(messages.first { ($0["data"] as? [String: String])?["tidings_kind"] == "badge" })
         #expect((badgeMessage["data"] as? [String: String])?["badge"] == "1")
         #expect((badgeMessage["android"] as? [String: Any])?["priority"] as? String == "normal")

@@ -41,6 +41,7 @@ struct APIRoutes {
             addresses: addresses
         ).register(on: &router)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
+        FeedController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
         WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates)
             .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)

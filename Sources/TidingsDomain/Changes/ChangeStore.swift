@@ -8,7 +8,7 @@ import TidingsPostgres
 /// triggers of migration 0006, which lower the watch's count and the
 /// user's badge and announce the new badge, in this same transaction.
 package struct ChangeStore: Sendable {
-    private let database: PostgresClient
+    let database: PostgresClient
 
     package init(database: PostgresClient) {
         self.database = database
@@ -73,7 +73,7 @@ package struct ChangeStore: Sendable {
         try !connection.query("SELECT 1 FROM watches WHERE id = \(watchID) AND user_id = \(userID)").isEmpty
     }
 
-    private static func change(from row: PostgresRow) throws -> Change {
+    static func change(from row: PostgresRow) throws -> Change {
         Change(
             id: try row.decode("id"),
             watchID: try row.decode("watch_id"),

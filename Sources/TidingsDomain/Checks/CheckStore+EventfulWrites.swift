@@ -8,9 +8,9 @@ import TidingsPostgres
 /// UPDATE of the watches' check state, one `queue_events` call for the
 /// `watch.failing`/`watch.recovered` events, one UPDATE of the targets.
 extension CheckStore {
-    /// Writes the checks in one transaction. Locks are taken watches by id
-    /// (here, and again inside `record_changes`), then badges by user (inside
-    /// `record_changes`), the order every writer follows, then the targets,
+    /// Writes the checks in one transaction. Locks are taken watches by id,
+    /// then badges by user (here, and again inside `record_changes`), the
+    /// order every writer follows, then the targets,
     /// which only their lease holder writes; a deadlock or serialization
     /// failure retries the whole transaction.
     package func writeEventful(owner: String, checks: [TargetCheck]) throws -> [WatchCheckResult] {
@@ -37,11 +37,21 @@ extension CheckStore {
 
     // MARK: Statements
 
+    /// Locks the watches by id, then their users' badges by user: every
+    /// event this write queues draws positions under a badge lock
+    /// (migration 0031), and taking them all here, in order, keeps two
+    /// batches from taking two users' badges in opposite orders.
     private static func lockWatches(_ ids: [UUID], on connection: PostgresConnection) throws -> [LockedWatch] {
         let rows = try connection.query("""
             SELECT id, state, content_hash, paused, consecutive_failures, extract::text AS extract FROM watches
             WHERE id = ANY(\(PostgresArrayLiteral.make(ids))::uuid[])
             ORDER BY id
+            FOR UPDATE
+            """)
+        try connection.execute("""
+            SELECT 1 FROM badges
+            WHERE user_id IN (SELECT user_id FROM watches WHERE id = ANY(\(PostgresArrayLiteral.make(ids))::uuid[]))
+            ORDER BY user_id
             FOR UPDATE
             """)
         return try rows.map { row in

@@ -261,18 +261,28 @@ extension DeliveryStore {
     }
 
     /// Deletes up to `batchSize` events older than `retention` (their
-    /// deliveries and attempts cascade), never one with a pending delivery.
-    /// Returns how many went.
+    /// deliveries and attempts cascade), never one with a pending delivery,
+    /// and raises each user's `trimmed_through` to the highest position
+    /// deleted, in the same transaction: a stream or feed cursor below it
+    /// answers "resync" instead of skipping what went. Badges are locked in
+    /// user order, as every writer locks them. Returns how many went.
     package func pruneEvents(olderThan retention: Duration, batchSize: Int = 1000) throws -> Int {
-        try database.withConnection { connection in
-            try connection.execute("""
-                DELETE FROM events WHERE id IN (
-                    SELECT e.id FROM events e
-                    WHERE e.created_at < now() - \(retention)::interval
-                        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
-                    LIMIT \(batchSize)
+        try database.withRetryingTransaction { connection in
+            try connection.query("""
+                WITH pruned AS (
+                    DELETE FROM events WHERE id IN (
+                        SELECT e.id FROM events e
+                        WHERE e.created_at < now() - \(retention)::interval
+                            AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+                        LIMIT \(batchSize)
+                    )
+                    RETURNING user_id, user_position
                 )
-                """)
+                SELECT count(*) AS pruned, trim_user_orders(
+                    array_agg(user_id) FILTER (WHERE user_position IS NOT NULL),
+                    array_agg(user_position) FILTER (WHERE user_position IS NOT NULL))
+                FROM pruned
+                """).single().decode("pruned")
         }
     }
 

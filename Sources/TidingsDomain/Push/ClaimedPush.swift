@@ -17,6 +17,10 @@ package struct ClaimedPush: Sendable, Equatable {
     package let changeID: UUID?
     package let title: String?
     package let body: String?
+    /// A sync push's: the feed position of the user's newest change when
+    /// the push was claimed. An app whose stored cursor is at or past it
+    /// is already up to date.
+    package let cursor: FeedPosition?
     /// Attempts before this one.
     package let attemptCount: Int
 }
