@@ -2,23 +2,12 @@ import FoundationEssentials
 import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPClient
-import TidingsJSON
 
 /// A claimed delivery as the Standard Webhooks request that carries it.
 enum WebhookMessage {
-    /// `{"type","timestamp","data"}`: the data is the stored JSON as is, so
-    /// nothing is re-encoded on the way out.
+    /// `{"type","timestamp","data"}`, as the event stream sends it too.
     static func body(of delivery: ClaimedDelivery) -> [UInt8] {
-        var writer = JSONWriter(capacity: delivery.eventData.utf8.count + 96)
-        writer.beginObject()
-        writer.key("type")
-        writer.value(delivery.eventType)
-        writer.key("timestamp")
-        writer.value(delivery.eventTimestamp)
-        writer.key("data")
-        writer.rawValue(delivery.eventData)
-        writer.endObject()
-        return writer.bytes
+        EventBody.json(type: delivery.eventType, timestamp: delivery.eventTimestamp, data: delivery.eventData)
     }
 
     /// The POST for one attempt: `webhook-id` is the event id (the same on

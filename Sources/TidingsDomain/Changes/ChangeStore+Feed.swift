@@ -39,11 +39,12 @@ extension ChangeStore {
         if let watchID = query.watchID, !(try first.decode("watch_found", as: Bool.self)) {
             throw FeedError.unknownWatch(watchID)
         }
-        let newest = FeedPosition(try first.decode("last_position"))
-        let trimmed = FeedPosition(try first.decode("trimmed_through"))
-        if let asked = query.after {
-            if asked < trimmed { throw FeedError.positionTrimmed(oldest: trimmed) }
-            if asked > newest { throw FeedError.positionAhead(newest: newest) }
+        let bounds = UserOrderBounds(
+            newest: FeedPosition(try first.decode("last_position")),
+            trimmedThrough: FeedPosition(try first.decode("trimmed_through"))
+        )
+        if let asked = query.after, !bounds.canResume(from: asked) {
+            throw asked < bounds.trimmedThrough ? FeedError.positionTrimmed : FeedError.positionAhead
         }
         var changes: [FeedChange] = []
         for row in rows where try row.decode("id", as: UUID?.self) != nil {
@@ -59,7 +60,7 @@ extension ChangeStore {
             changes.removeLast(changes.count - query.limit)
             next = changes[changes.count - 1].position
         } else {
-            next = newest
+            next = bounds.newest
         }
         return FeedPage(changes: changes, next: next, badge: try BadgeStore.badge(from: first))
     }
