@@ -3,6 +3,7 @@
 #include <openssl/crypto.h>
 #include <openssl/bio.h>
 #include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/ecdsa.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -14,4 +15,7 @@
    them are aliases of object identifiers Swift does not import. */
 static const int tidings_evp_pkey_ec = EVP_PKEY_EC;
 static const int tidings_evp_pkey_rsa = EVP_PKEY_RSA;
+/* EVP_PKEY_fromdata's selection for a public key: a macro built of other
+   macros, which Swift does not import. */
+static const int tidings_evp_pkey_public_key = EVP_PKEY_PUBLIC_KEY;
 #endif

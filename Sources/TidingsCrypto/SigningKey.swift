@@ -16,7 +16,7 @@ package final class SigningKey: @unchecked Sendable {
 
     /// Real key files are a few hundred bytes (P-256) to about 3 KiB (RSA
     /// 4096); anything far larger is not a key.
-    package static let maximumPEMLength = 16 * 1024
+    package static let maximumPEMLength = EVPPrivateKeys.maximumPEMLength
     private static let minimumRSABits: Int32 = 2048
     /// JOSE's ES256 signature: r and s, 32 bytes each (RFC 7518 3.4).
     private static let p256CoordinateLength: Int32 = 32
@@ -28,18 +28,7 @@ package final class SigningKey: @unchecked Sendable {
     package init(pem: String, algorithm: Algorithm) throws(SigningKeyError) {
         let bytes = Array(pem.utf8)
         guard bytes.count <= Self.maximumPEMLength else { throw .tooLarge(maximum: Self.maximumPEMLength) }
-        guard !bytes.isEmpty else { throw .unreadable }
-        let read: OpaquePointer? = bytes.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            // No passphrase callback and an empty passphrase: an encrypted
-            // key fails here instead of prompting on the terminal.
-            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
-        }
-        guard let read else {
-            _ = OpenSSLErrorQueue.drain()
-            throw .unreadable
-        }
+        guard let read = EVPPrivateKeys.read(pem: bytes) else { throw .unreadable }
         do throws(SigningKeyError) {
             try Self.check(read, suits: algorithm)
         } catch {
@@ -50,6 +39,15 @@ package final class SigningKey: @unchecked Sendable {
         self.algorithm = algorithm
     }
 
+    /// The ES256 signer of a P-256 key pair (the VAPID key of Web Push):
+    /// it shares the pair's `EVP_PKEY`, whose reference count OpenSSL keeps
+    /// atomically, so each frees its own reference.
+    package init(es256 keyPair: P256KeyPair) {
+        precondition(EVP_PKEY_up_ref(keyPair.key) == 1, "EVP_PKEY_up_ref failed")
+        self.key = keyPair.key
+        self.algorithm = .es256
+    }
+
     deinit {
         EVP_PKEY_free(key)
     }
@@ -58,12 +56,9 @@ package final class SigningKey: @unchecked Sendable {
         let type = EVP_PKEY_get_base_id(key)
         switch algorithm {
         case .es256:
-            guard type == tidings_evp_pkey_ec else { throw .wrongKind("must be an EC private key on the P-256 curve") }
-            var name = [CChar](repeating: 0, count: 64)
-            var length = 0
-            guard EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 else { throw .openSSL(OpenSSLErrorQueue.drain()) }
-            let curve = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard curve == "prime256v1" || curve == "P-256" else { throw .wrongKind("must be on the P-256 curve, not \(curve)") }
+            guard EVPPrivateKeys.isEC(key) else { throw .wrongKind("must be an EC private key on the P-256 curve") }
+            guard let curve = EVPPrivateKeys.curveName(of: key) else { throw .wrongKind("must be on the P-256 curve") }
+            guard EVPPrivateKeys.p256Names.contains(curve) else { throw .wrongKind("must be on the P-256 curve, not \(curve)") }
         case .rs256:
             guard type == tidings_evp_pkey_rsa else { throw .wrongKind("must be an RSA private key") }
             guard EVP_PKEY_get_bits(key) >= minimumRSABits else { throw .wrongKind("must be an RSA key of at least \(minimumRSABits) bits") }
