@@ -151,7 +151,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsCryptoTests",
-            dependencies: ["TidingsCrypto"]
+            // TidingsJSON writes the VAPID claims, as a caller must.
+            dependencies: ["TidingsCrypto", "TidingsJSON"]
         ),
         .testTarget(
             name: "TidingsJSONTests",

@@ -1,9 +1,9 @@
 internal import CCrypto
 
 /// A private key read from PEM that signs JSON Web Tokens: ES256 with a
-/// P-256 key (APNs provider tokens, from Apple's `.p8` files) or RS256 with
-/// an RSA key of at least 2048 bits (Google service accounts). Every OpenSSL
-/// return code is checked.
+/// P-256 key (APNs provider tokens, from Apple's `.p8` files; VAPID, from a
+/// `P256KeyPair`) or RS256 with an RSA key of at least 2048 bits (Google
+/// service accounts). Every OpenSSL return code is checked.
 ///
 /// Sendable because the key is never changed after `init`, and OpenSSL 3
 /// signs with one `EVP_PKEY` on several threads at once (each signature has
