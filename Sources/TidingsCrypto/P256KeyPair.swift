@@ -66,8 +66,8 @@ package final class P256KeyPair: @unchecked Sendable {
             EVP_PKEY_free(read)
             throw .wrongKind("must be an EC private key on the P-256 curve")
         }
-        guard let curve = EVPPrivateKeys.curveName(of: read), EVPPrivateKeys.p256Names.contains(curve) else {
-            let curve = EVPPrivateKeys.curveName(of: read)
+        let curve = EVPPrivateKeys.curveName(of: read)
+        guard let curve, EVPPrivateKeys.p256Names.contains(curve) else {
             EVP_PKEY_free(read)
             throw .wrongKind("must be on the P-256 curve" + (curve.map { ", not \($0)" } ?? ""))
         }

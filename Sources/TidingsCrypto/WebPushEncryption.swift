@@ -41,7 +41,7 @@ package enum WebPushEncryption {
         do {
             ephemeralKey = try P256KeyPair.generate()
         } catch {
-            throw .openSSL("\(error)")
+            throw .failure(error)
         }
         return try encrypt(plaintext: plaintext, userAgentPublicKey: userAgentPublicKey, authSecret: authSecret,
                            ephemeralKey: ephemeralKey, salt: SecureRandom.bytes(count: saltByteCount))
@@ -74,7 +74,7 @@ package enum WebPushEncryption {
         do {
             sealed = try AES128GCM.seal(plaintext + [lastRecordDelimiter], key: keys.key, nonce: keys.nonce, authenticatedData: [])
         } catch {
-            throw .openSSL("\(error)")
+            throw .failure(error)
         }
         var body: [UInt8] = []
         body.reserveCapacity(headerByteCount + plaintext.count + 1 + AES128GCM.tagByteCount)
@@ -120,7 +120,7 @@ package enum WebPushEncryption {
         } catch .authenticationFailed {
             throw .authenticationFailed
         } catch {
-            throw .openSSL("\(error)")
+            throw .failure(error)
         }
         // Padding is zeros after the delimiter; the last record's is 0x02.
         guard let delimiter = padded.lastIndex(where: { $0 != 0 }), padded[delimiter] == lastRecordDelimiter else {
@@ -139,7 +139,7 @@ package enum WebPushEncryption {
         do {
             sharedSecret = try privateKey.sharedSecret(with: peer)
         } catch {
-            throw .openSSL("\(error)")
+            throw .failure(error)
         }
         let keyPRK = HKDFSHA256.extract(salt: authSecret, inputKeyingMaterial: sharedSecret)
         let ikm = HKDFSHA256.expand(pseudorandomKey: keyPRK, info: keyInfo + userAgentPublicKey + senderPublicKey, outputByteCount: 32)

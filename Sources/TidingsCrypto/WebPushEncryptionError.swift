@@ -34,3 +34,17 @@ package enum WebPushEncryptionError: Error, Sendable, Equatable, CustomStringCon
         }
     }
 }
+
+extension WebPushEncryptionError {
+    /// What the key and cipher calls throw once inputs are checked: only
+    /// OpenSSL failing, whose message is kept without a second prefix.
+    static func failure(_ error: P256KeyError) -> WebPushEncryptionError {
+        if case .openSSL(let message) = error { return .openSSL(message) }
+        return .openSSL("\(error)")
+    }
+
+    static func failure(_ error: SecretError) -> WebPushEncryptionError {
+        if case .openSSL(let message) = error { return .openSSL(message) }
+        return .openSSL("\(error)")
+    }
+}
