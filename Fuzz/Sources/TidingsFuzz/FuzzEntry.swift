@@ -43,6 +43,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "push-answers", run: PushAnswersTarget.run),
     FuzzTarget(name: "trusted-proxies", run: TrustedProxiesTarget.run),
     FuzzTarget(name: "request-framing", run: RequestFramingTarget.run),
+    FuzzTarget(name: "webpush-crypto", run: WebPushCryptoTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {
