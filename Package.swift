@@ -227,3 +227,15 @@ if Context.environment["TIDINGS_FUZZ"] != nil {
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     ))
 }
+
+// The Web Push crypto benchmark (bench/webpush-crypto.sh): a release
+// executable timing encryption and VAPID tokens. Declared only when
+// TIDINGS_BENCH_CRYPTO is set (the script sets it), so `swift build` and
+// `swift test` neither build nor link it.
+if Context.environment["TIDINGS_BENCH_CRYPTO"] != nil {
+    package.targets.append(.executableTarget(
+        name: "TidingsCryptoBench",
+        dependencies: ["TidingsCrypto", "TidingsJSON"],
+        path: "bench/webpush-crypto"
+    ))
+}
