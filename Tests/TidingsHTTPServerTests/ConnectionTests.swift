@@ -17,12 +17,15 @@ import TidingsSynchronization
         #expect(first.headers["Connection"]?.lowercased() != "close")
     }
 
-    /// Handlers run inline on the thread serving their connection. Another
-    /// connection's request must not wait for a blocked handler when each
-    /// connection has its own thread; in a pool of one thread it must (which
-    /// shows the test tells the two apart). The order in which the handlers
-    /// finish decides, not a clock: a 10 s read timeout only ends a failing run.
-    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 1)])
+    /// Another connection's request must not wait for a blocked handler when
+    /// each connection has its own thread, nor when handlers run on a pool
+    /// of their own (even with one polling thread); in a pool of one thread
+    /// running handlers inline it must (which shows the test tells them
+    /// apart). The order in which the handlers finish decides, not a clock:
+    /// a 10 s read timeout only ends a failing run.
+    @Test(arguments: [
+        HTTPServerThreading.threadPerConnection, .pool(threads: 1), .suspending(pollingThreads: 1, handlerThreads: 2),
+    ])
     func aBlockedHandlerHoldsUpOtherConnectionsOnlyInAPool(threading: HTTPServerThreading) throws {
         let blockedEntered = DispatchSemaphore(value: 0)
         let releaseBlocked = DispatchSemaphore(value: 0)
@@ -47,7 +50,7 @@ import TidingsSynchronization
 
         let other = try server.connect()
         switch threading {
-        case .threadPerConnection:
+        case .threadPerConnection, .suspending:
             // Answered while /blocked still waits for the release below.
             #expect(try other.request("GET", "/ping").text == "pong")
             #expect(finished.withLock { $0 } == ["ping"])
@@ -64,11 +67,11 @@ import TidingsSynchronization
             #expect(try other.readResponse().text == "pong")
         }
         #expect(try blocked.response()?.text == "released")
-        let order = threading == .threadPerConnection ? ["ping", "blocked"] : ["blocked", "ping"]
+        let order = threading == .pool(threads: 1) ? ["blocked", "ping"] : ["ping", "blocked"]
         #expect(finished.withLock { $0 } == order)
     }
 
-    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2)])
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2), .suspending(pollingThreads: 2, handlerThreads: 2)])
     func shutdownLetsAnInFlightRequestFinish(threading: HTTPServerThreading) throws {
         let handlerEntered = DispatchSemaphore(value: 0)
         let releaseHandler = DispatchSemaphore(value: 0)

@@ -76,7 +76,7 @@ import TidingsHTTPServer
         #expect(fine.status == 200)
     }
 
-    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2)])
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2), .suspending(pollingThreads: 2, handlerThreads: 2)])
     func idleClientIsDisconnected(threading: HTTPServerThreading) throws {
         var configuration = HTTPServerConfiguration()
         configuration.connectionIdleTimeout = .seconds(1)

@@ -21,7 +21,7 @@ import TidingsObservability
 
     private static let partialUpload = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab"
 
-    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2)])
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2), .suspending(pollingThreads: 2, handlerThreads: 2)])
     func aClientHoldingManyPartialRequestsGetsOnlyItsShare(threading: HTTPServerThreading) throws {
         var configuration = HTTPServerConfiguration()
         configuration.threading = threading
@@ -88,7 +88,7 @@ import TidingsObservability
 
     /// A byte every quarter second keeps the idle timeout (10 s) from ever
     /// firing; the 2 s request deadline cuts the request off with a 408.
-    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2)], SlowPart.allCases)
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2), .suspending(pollingThreads: 2, handlerThreads: 2)], SlowPart.allCases)
     func aRequestTricklingInPastItsDeadlineIsCutOff(threading: HTTPServerThreading, part: SlowPart) throws {
         var configuration = HTTPServerConfiguration()
         configuration.threading = threading
@@ -148,7 +148,7 @@ import TidingsObservability
     /// Between requests a keep-alive connection answers to the idle timeout
     /// only: quiet for three request timeouts, it still serves the next
     /// request, and it is closed once idle for the idle timeout.
-    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2)])
+    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2), .suspending(pollingThreads: 2, handlerThreads: 2)])
     func anIdleKeepAliveConnectionFollowsTheIdleTimeout(threading: HTTPServerThreading) throws {
         var configuration = HTTPServerConfiguration()
         configuration.threading = threading

@@ -1,16 +1,40 @@
 import FoundationEssentials
 import TidingsJSON
 
-/// A complete response: status, headers and body bytes.
+/// A response: status, headers and body bytes, or a body streamed for as
+/// long as the caller keeps sending.
 package struct HTTPResponse: Sendable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
+    /// Ignored when `stream` is set.
     package var body: [UInt8]
+    /// When set, the body is what is sent through it, with chunked
+    /// transfer coding (`HTTPServerThreading.suspending` only).
+    package var stream: HTTPResponseStream?
 
-    package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(
+        status: HTTPStatus = .ok,
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = [],
+        stream: HTTPResponseStream? = nil
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.stream = stream
+    }
+
+    /// Server-Sent Events through `stream`. The default headers keep
+    /// caches and nginx (`X-Accel-Buffering`) from holding events back.
+    package static func eventStream(
+        _ stream: HTTPResponseStream,
+        headers: HTTPHeaders = [
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        ]
+    ) -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: headers, stream: stream)
     }
 
     /// `value` as JSON with sorted keys, unescaped slashes and ISO 8601

@@ -8,7 +8,9 @@ internal import CTidingsShims
 /// receives the `RequestPipeline` as `cls` (kept alive by the daemon) and the
 /// request's `InFlightRequest` through `req_cls`: retained when the request
 /// line arrives, released when MHD reports the request finished, which it
-/// does for completed, failed, timed-out and aborted requests alike.
+/// does for completed, failed, timed-out and aborted requests alike. A
+/// stream's content reader gets its `HTTPResponseStream` as `cls`, retained
+/// by the response and released when MHD frees it.
 enum MicroHTTPDCallbacks {
     /// Once the server drains, new connections are closed as soon as they
     /// are accepted; those already open finish their requests. A client
@@ -80,7 +82,7 @@ enum MicroHTTPDCallbacks {
                 // Answering before the body makes MHD close the connection
                 // instead of reading the rest of the upload.
                 guard state.client.deadline.withLock({ $0.requestReceived() }) else { return .NO }
-                return connection.queue(pipeline.reject(problem, state: state))
+                return queue(pipeline.reject(problem, state: state), state: state, on: connection, pipeline: pipeline)
             }
             // Answering on this first call would make MHD 0.9.75 drop
             // keep-alive, so wait for the call that follows the body.
@@ -97,7 +99,7 @@ enum MicroHTTPDCallbacks {
             // Past the deadline the watchdog has answered 408 already.
             guard state.client.deadline.withLock({ $0.requestReceived() }) else { return .NO }
             if state.bodyLimitExceeded {
-                return connection.queue(pipeline.reject(pipeline.payloadTooLarge, state: state))
+                return queue(pipeline.reject(pipeline.payloadTooLarge, state: state), state: state, on: connection, pipeline: pipeline)
             }
             let request = HTTPRequest(
                 method: state.method,
@@ -108,11 +110,65 @@ enum MicroHTTPDCallbacks {
                 remoteAddress: state.remoteAddress
             )
             state.body = []
-            return connection.queue(pipeline.respond(to: request, state: state))
+            guard let handlers = pipeline.handlers else {
+                return queue(pipeline.respond(to: request, state: state), state: state, on: connection, pipeline: pipeline)
+            }
+            // Answered on a later call, once the handler resumes the
+            // connection; on this one MHD would also keep keep-alive.
+            let dispatched = pipeline.dispatch(request, state: state, connection: SuspendableConnection(connection), handlers: handlers)
+            return dispatched ? .YES : .NO
+
+        case .handling:
+            // Resumed: by the handler's answer, or by shutdown giving up on
+            // it (then the connection closes unanswered).
+            guard let response = state.answer?.response else { return .NO }
+            state.answer = nil
+            return queue(response, state: state, on: connection, pipeline: pipeline)
 
         case .responded:
             return .YES
         }
+    }
+
+    /// Copies what the stream has buffered; with nothing buffered the
+    /// stream suspends the connection and 0 is returned, which MHD reads
+    /// as "not ready" until the stream resumes it.
+    static let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+        guard let cls, let buffer else { return contentReaderFailed }
+        let stream = Unmanaged<HTTPResponseStream>.fromOpaque(cls).takeUnretainedValue()
+        switch stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) {
+        case let .bytes(count): return count
+        case .waiting: return 0
+        case .ended: return contentReaderEnded
+        case .failed: return contentReaderFailed
+        }
+    }
+
+    static let streamReleased: MHD_ContentReaderFreeCallback = { cls in
+        guard let cls else { return }
+        Unmanaged<HTTPResponseStream>.fromOpaque(cls).release()
+    }
+
+    /// MHD_CONTENT_READER_END_OF_STREAM and _END_WITH_ERROR, macros with a
+    /// cast that Swift does not import.
+    private static let contentReaderEnded = -1
+    private static let contentReaderFailed = -2
+
+    /// Queues `response`; a stream is bound to the connection first, so
+    /// shutdown can end it and its reader can suspend the connection.
+    private static func queue(
+        _ response: HTTPResponse,
+        state: InFlightRequest,
+        on connection: MicroHTTPDConnection,
+        pipeline: RequestPipeline
+    ) -> MHD_Result {
+        state.phase = .responded
+        if let stream = response.stream {
+            stream.attach(to: SuspendableConnection(connection), socket: state.client.socket)
+            state.stream = stream
+            pipeline.streamStarted(stream)
+        }
+        return connection.queue(response)
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, termination in

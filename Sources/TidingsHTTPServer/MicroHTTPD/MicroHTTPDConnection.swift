@@ -92,10 +92,22 @@ struct MicroHTTPDConnection {
     }
 
     /// Hands the response to libmicrohttpd, which copies the body and sends
-    /// it (omitting it for HEAD) with its own `Content-Length`.
+    /// it (omitting it for HEAD) with its own `Content-Length`, or reads a
+    /// stream through `MicroHTTPDCallbacks.streamReader` as it comes, with
+    /// chunked transfer coding.
     func queue(_ response: HTTPResponse) -> MHD_Result {
-        let created = response.body.withUnsafeBytes { body in
-            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        let created: OpaquePointer?
+        if let stream = response.stream {
+            let retained = Unmanaged.passRetained(stream)
+            created = MHD_create_response_from_callback(
+                Self.sizeUnknown, Self.streamBlockSize,
+                MicroHTTPDCallbacks.streamReader, retained.toOpaque(), MicroHTTPDCallbacks.streamReleased
+            )
+            if created == nil { retained.release() }
+        } else {
+            created = response.body.withUnsafeBytes { body in
+                MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+            }
         }
         guard let mhdResponse = created else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
@@ -106,6 +118,14 @@ struct MicroHTTPDConnection {
         }
         return MHD_queue_response(handle, UInt32(response.status.code), mhdResponse)
     }
+
+    /// MHD_SIZE_UNKNOWN, a macro Swift does not import: chunked coding.
+    private static let sizeUnknown = UInt64.max
+
+    /// MHD allocates this much with each callback response, but a chunked
+    /// body is read straight into the connection's write buffer, so the
+    /// smallest size serves: ten thousand idle streams add no buffers.
+    private static let streamBlockSize = 64
 
     private static func string(_ pointer: UnsafePointer<CChar>?, _ count: Int) -> String {
         guard let pointer else { return "" }

@@ -6,8 +6,9 @@ internal import CTidingsShims
 import TidingsObservability
 import TidingsSynchronization
 
-/// A running libmicrohttpd daemon whose own threads run handlers inline
-/// (see `HTTPServerThreading`), so blocking handler work stays on them.
+/// A running libmicrohttpd daemon: its threads run handlers inline, or with
+/// `.suspending` do only socket I/O and hand handlers to the pipeline's
+/// pool (see `HTTPServerThreading`).
 ///
 /// `@unchecked Sendable`: the daemon handle is only touched under
 /// `handles`' lock; `logHook` is written once before the
@@ -26,7 +27,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
     private let logHook: UnsafeMutablePointer<CTidingsShims_MHD_logger>
     private let log: MicroHTTPDLog
     /// Referenced unretained by the C callbacks, so the daemon keeps it alive.
-    private let pipeline: RequestPipeline
+    let pipeline: RequestPipeline
 
     deinit {
         stop()
@@ -97,7 +98,8 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
     }
 
     /// Closes every connection and joins the worker threads; requests still
-    /// running finish their handler first. Idempotent.
+    /// running inline finish their handler first. No connection may be
+    /// suspended (see `RequestPipeline.abandonHandlers`). Idempotent.
     func stop() {
         let taken = handles.withLock { handles in
             defer { handles = Handles() }
@@ -110,18 +112,20 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
 
     /// libmicrohttpd 0.9.75 refuses epoll with a thread per connection;
     /// each connection thread then polls its one socket with poll(2).
+    /// Suspending and resuming connections works only with internal polling.
     private static func threadingFlags(_ threading: HTTPServerThreading) -> UInt32 {
         switch threading {
         case .threadPerConnection: MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
         case .pool: MHD_USE_EPOLL.rawValue
+        case .suspending: MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         }
     }
 
     private static func threadingOptions(_ threading: HTTPServerThreading) -> [MHD_OptionItem] {
         switch threading {
-        case let .pool(threads) where threads > 1:
+        case let .pool(threads) where threads > 1, let .suspending(threads, _) where threads > 1:
             [MHD_OptionItem(option: .THREAD_POOL_SIZE, value: threads, ptr_value: nil)]
-        case .pool, .threadPerConnection:
+        case .pool, .suspending, .threadPerConnection:
             // A pool of one is the polling thread itself (MHD warns about
             // THREAD_POOL_SIZE 1). Connection threads keep glibc's default
             // stack size: address space, of which only touched pages count.

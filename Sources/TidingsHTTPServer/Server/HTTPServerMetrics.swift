@@ -11,6 +11,8 @@ struct HTTPServerMetrics: Sendable {
     let connectionsOpen: Gauge
     let connectionsRefused: Counter
     let requestTimeouts: Counter
+    let streamsOpen: Gauge
+    let streamsClosed: Counter
 
     init(registry: MetricsRegistry) {
         requests = registry.counter(
@@ -32,6 +34,14 @@ struct HTTPServerMetrics: Sendable {
         requestTimeouts = registry.counter(
             "tidings_http_request_timeouts_total",
             help: "Connections closed because a request was not received completely within the request timeout."
+        )
+        streamsOpen = registry.gauge(
+            "tidings_http_streams_open",
+            help: "Streamed responses (Server-Sent Events) currently open."
+        )
+        streamsClosed = registry.counter(
+            "tidings_http_streams_closed_total",
+            help: "Streamed responses ended, by reason (finished, client_gone, buffer_overflow, server_shutdown)."
         )
     }
 

@@ -1,29 +1,52 @@
-/// How libmicrohttpd gives connections to threads. Handlers run inline on
-/// the thread that reads their request and block it until they answer (on
-/// PostgreSQL, usually), so this decides who waits behind a slow handler.
+/// How libmicrohttpd gives connections to threads, and where handlers run.
+/// Handlers block their thread until they answer (on PostgreSQL, usually),
+/// so this decides who waits behind a slow handler.
 package enum HTTPServerThreading: Sendable, Hashable, CustomStringConvertible {
     /// Each accepted connection gets a thread of its own, which ends when
-    /// the connection closes: a blocking handler never delays another
-    /// connection. Threads are bounded by `connectionLimit`, and idle
-    /// keep-alive connections (each holding a thread) close after
-    /// `connectionIdleTimeout`.
+    /// the connection closes and runs its handlers inline: a blocking
+    /// handler never delays another connection. Threads are bounded by
+    /// `connectionLimit`, and idle keep-alive connections (each holding a
+    /// thread) close after `connectionIdleTimeout`. No streamed responses.
     case threadPerConnection
     /// A fixed pool of threads, each polling its share of the connections
-    /// with epoll and running their handlers one after another: a request
-    /// waits behind every blocking handler on its thread. For very many idle
-    /// keep-alive connections, which then cost no thread each.
+    /// with epoll and running their handlers inline, one after another: a
+    /// request waits behind every blocking handler on its thread. No
+    /// streamed responses.
     case pool(threads: Int)
+    /// `pollingThreads` do all socket I/O with epoll; every handler runs on
+    /// one of `handlerThreads`, its connection suspended meanwhile, so a
+    /// blocking handler delays no other connection, and neither an idle
+    /// keep-alive connection nor an open stream (`HTTPResponseStream`)
+    /// holds a thread. The handlers' queue takes turns between client
+    /// addresses. The only mode that serves streams.
+    case suspending(pollingThreads: Int, handlerThreads: Int)
 
     package var description: String {
         switch self {
         case .threadPerConnection: "thread per connection"
         case let .pool(threads): "pool of \(threads)"
+        case let .suspending(polling, handlers): "\(polling) polling and \(handlers) handler threads"
         }
     }
 
+    /// The handler pool's size; nil where handlers run inline.
+    var handlerThreads: Int? {
+        if case let .suspending(_, handlers) = self { handlers } else { nil }
+    }
+
     func validate() throws(HTTPServerError) {
-        if case let .pool(threads) = self, threads < 1 {
+        switch self {
+        case .threadPerConnection:
+            return
+        case let .pool(threads) where threads < 1:
             throw HTTPServerError(.invalidConfiguration, detail: "a thread pool needs at least 1 thread, got \(threads)")
+        case let .suspending(polling, handlers) where polling < 1 || handlers < 1:
+            throw HTTPServerError(
+                .invalidConfiguration,
+                detail: "suspending threading needs at least 1 polling and 1 handler thread, got \(polling) and \(handlers)"
+            )
+        case .pool, .suspending:
+            return
         }
     }
 }

@@ -1,12 +1,22 @@
 /// The server's state for one request, from its request line to the moment
-/// libmicrohttpd reports it finished. It travels through `req_cls` and is
-/// only touched by the thread serving its connection.
-final class InFlightRequest {
+/// libmicrohttpd reports it finished. It travels through `req_cls`.
+///
+/// `@unchecked Sendable`: one thread at a time touches it. That is the
+/// thread serving its connection, except while a handler pool thread holds
+/// the request (`.handling`): the handler records its outcome only inside
+/// `HandlerAnswer.deliver`, before it resumes the connection, and the
+/// polling thread reads it only after libmicrohttpd has resumed it (an
+/// abandoned request is never written by the handler at all). The answer's
+/// and libmicrohttpd's locks order the hand-overs.
+final class InFlightRequest: @unchecked Sendable {
     enum Phase {
         /// Request line read; headers not yet seen by the access handler.
         case started
         /// Headers accepted; collecting the body.
         case receivingBody
+        /// With the handler pool; the connection is suspended until `answer`
+        /// is settled.
+        case handling
         /// A response has been queued.
         case responded
     }
@@ -28,6 +38,10 @@ final class InFlightRequest {
     var route: String?
     var status: HTTPStatus?
     var bytesOut = 0
+    /// The handler's answer while the request is `.handling`.
+    var answer: HandlerAnswer?
+    /// The streamed body once its response is queued.
+    var stream: HTTPResponseStream?
 
     init(targetLength: Int, client: ClientConnection) {
         startedAt = .now

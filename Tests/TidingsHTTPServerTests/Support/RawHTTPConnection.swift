@@ -95,16 +95,28 @@ final class RawHTTPConnection {
     /// Reads one response: the head, then `Content-Length` bytes of body
     /// (or everything until the server closes when there is no length).
     func readResponse(expectBody: Bool = true) throws -> RawHTTPResponse {
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        var headEnd: Int?
-        while headEnd == nil {
-            headEnd = buffer.firstRange(of: separator)?.upperBound
-            if headEnd == nil {
-                guard try receiveMore() else { throw Failure(description: "connection closed before a response head") }
+        let head = try readHead()
+        var body: [UInt8] = []
+        if expectBody {
+            if let lengthText = head.headers["Content-Length"], let length = Int(lengthText) {
+                while buffer.count < length {
+                    guard try receiveMore() else { throw Failure(description: "connection closed inside a body") }
+                }
+                body = Array(buffer[..<length])
+                buffer.removeFirst(length)
+            } else {
+                while try receiveMore() {}
+                body = buffer
+                buffer = []
             }
         }
-        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self)
-        buffer.removeFirst(headEnd!)
+        return RawHTTPResponse(status: head.status, headers: head.headers, body: body)
+    }
+
+    /// Reads a response's status line and header fields only, leaving its
+    /// body to `readChunk` (a streamed response).
+    func readHead() throws -> RawHTTPResponse {
+        let head = String(decoding: try readUntil(Array("\r\n\r\n".utf8)), as: UTF8.self)
         var lines = head.split(separator: "\r\n").map(String.init)
         let statusLine = lines.removeFirst().split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
@@ -118,21 +130,34 @@ final class RawHTTPConnection {
                 value: String(line[line.index(after: colon)...].drop(while: { $0 == " " }))
             )
         }
-        var body: [UInt8] = []
-        if expectBody {
-            if let lengthText = headers["Content-Length"], let length = Int(lengthText) {
-                while buffer.count < length {
-                    guard try receiveMore() else { throw Failure(description: "connection closed inside a body") }
-                }
-                body = Array(buffer[..<length])
-                buffer.removeFirst(length)
-            } else {
-                while try receiveMore() {}
-                body = buffer
-                buffer = []
-            }
+        return RawHTTPResponse(status: status, headers: headers, body: [])
+    }
+
+    /// The next chunk of a chunked body; nil for the last (empty) chunk,
+    /// which ends the body cleanly. Throws if the connection ends first.
+    func readChunk() throws -> [UInt8]? {
+        let sizeLine = String(decoding: try readUntil(Array("\r\n".utf8)).dropLast(2), as: UTF8.self)
+        guard let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
+            throw Failure(description: "bad chunk size line \(sizeLine)")
         }
-        return RawHTTPResponse(status: status, headers: headers, body: body)
+        while buffer.count < size + 2 {
+            guard try receiveMore() else { throw Failure(description: "connection closed inside a chunk") }
+        }
+        let chunk = Array(buffer[..<size])
+        buffer.removeFirst(size + 2)
+        if size == 0 { return nil }
+        return chunk
+    }
+
+    /// Bytes up to and including `separator`, receiving as needed.
+    private func readUntil(_ separator: [UInt8]) throws -> [UInt8] {
+        while true {
+            if let end = buffer.firstRange(of: separator)?.upperBound {
+                defer { buffer.removeFirst(end) }
+                return Array(buffer[..<end])
+            }
+            guard try receiveMore() else { throw Failure(description: "connection closed before \(separator.count == 4 ? "a response head" : "a line end")") }
+        }
     }
 
     /// True when the server closes the connection within the receive timeout.
