@@ -37,6 +37,10 @@ package struct Configuration: Sendable {
     /// (docs/decisions/0005-thread-per-connection.md). `TIDINGS_HTTP_THREADS` 0 is that; N > 0 an
     /// epoll pool of N threads.
     package var httpThreading: HTTPServerThreading = .threadPerConnection
+    /// With a pool (`TIDINGS_HTTP_THREADS` > 0), this many threads run the
+    /// handlers while the pool only polls (`TIDINGS_HTTP_HANDLER_THREADS`;
+    /// 0: handlers run on the pool's threads). Needed for streams.
+    package var httpHandlerThreads = 0
     package var httpConnectionLimit = 1024
     package var httpIdleTimeout: Duration = .seconds(30)
     package var httpRequestTimeout: Duration = .seconds(30)
@@ -149,6 +153,14 @@ package struct Configuration: Sendable {
             expected: "0 (a thread per connection) or a positive number of pool threads",
             ValueParsers.httpThreading
         ) ?? httpThreading
+        httpHandlerThreads = try reader.parsed(
+            "TIDINGS_HTTP_HANDLER_THREADS",
+            expected: "0 (handlers on the polling threads) or a positive number of handler threads up to 1024",
+            ValueParsers.httpHandlerThreads
+        ) ?? httpHandlerThreads
+        if case let .pool(threads) = httpThreading, httpHandlerThreads > 0 {
+            httpThreading = .suspending(pollingThreads: threads, handlerThreads: httpHandlerThreads)
+        }
         httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? httpConnectionLimit
         httpIdleTimeout = try reader.duration("TIDINGS_HTTP_IDLE_TIMEOUT") ?? httpIdleTimeout
         httpRequestTimeout = try reader.duration("TIDINGS_HTTP_REQUEST_TIMEOUT") ?? httpRequestTimeout

@@ -28,6 +28,8 @@ package struct ConfigurationVariable: Sendable {
               summary: "trace, debug, info, notice, warning, error or critical."),
         .init(name: "TIDINGS_HTTP_THREADS", defaultValue: "0",
               summary: "0: one HTTP thread per connection (a handler waiting on PostgreSQL delays no other connection). N > 0: an epoll pool of N threads shared by all connections, for very many idle keep-alive connections."),
+        .init(name: "TIDINGS_HTTP_HANDLER_THREADS", defaultValue: "0",
+              summary: "With TIDINGS_HTTP_THREADS N > 0: 0 runs handlers on the N epoll threads; M > 0 runs them on M handler threads while the N threads only poll, so no connection waits behind another's handler and idle connections and event streams hold no thread (streams need it)."),
         .init(name: "TIDINGS_HTTP_CONNECTION_LIMIT", defaultValue: "1024",
               summary: "Maximum simultaneous HTTP connections; more are closed at once (with a pool: wait until one closes)."),
         .init(name: "TIDINGS_HTTP_IDLE_TIMEOUT", defaultValue: "30s",

@@ -96,6 +96,12 @@ enum ValueParsers {
         return threads == 0 ? .threadPerConnection : .pool(threads: threads)
     }
 
+    /// `0`: handlers on the polling threads; `N` > 0: a handler pool of N.
+    static func httpHandlerThreads(_ text: String) -> Int? {
+        guard let threads = count(text), threads <= 1024 else { return nil }
+        return threads
+    }
+
     /// `10.0.0.0/8, 192.0.2.7, fd00::/8`: one to 100 addresses or CIDR
     /// networks without host bits below the prefix.
     static func networkList(_ text: String) -> [IPNetwork]? {
