@@ -239,3 +239,15 @@ if Context.environment["TIDINGS_BENCH_CRYPTO"] != nil {
         path: "bench/webpush-crypto"
     ))
 }
+
+// The idle-streams benchmark's server (bench/streams.sh): declared only
+// when TIDINGS_BENCH_STREAMS is set, so `swift build` and `swift test`
+// neither build nor link it. Linked with jemalloc, as `tidings` is.
+if Context.environment["TIDINGS_BENCH_STREAMS"] != nil {
+    package.targets.append(.executableTarget(
+        name: "TidingsStreamBench",
+        dependencies: ["TidingsHTTPServer", "TidingsObservability", "TidingsSynchronization"],
+        path: "bench/stream-server",
+        linkerSettings: [.linkedLibrary("jemalloc")]
+    ))
+}
