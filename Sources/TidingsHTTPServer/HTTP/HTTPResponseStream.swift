@@ -4,8 +4,9 @@ import TidingsSynchronization
 /// sent from any thread while the response is open, delivered in order
 /// with chunked transfer coding. The caller keeps the stream, returns it in
 /// an `HTTPResponse`, and goes on sending; the connection holds no thread
-/// meanwhile. Served only with `HTTPServerThreading.suspending`; elsewhere
-/// the request is answered 500 and the stream closed as `.notServed`.
+/// meanwhile. A stream serves one response. Served only with
+/// `HTTPServerThreading.suspending`; elsewhere the request is answered 500
+/// and the stream closed as `.notServed`.
 ///
 /// At most `bufferLimit` bytes wait for a slow reader: a `send` past it
 /// closes the stream (`.bufferOverflow`) and the connection, so the client
