@@ -14,7 +14,7 @@ import TidingsSynchronization
 /// while nothing is being sent is noticed at the next `send` (a heartbeat
 /// bounds how late), since a waiting connection is not polled.
 package final class HTTPResponseStream: Sendable {
-    package enum CloseReason: String, Sendable, CaseIterable {
+    package enum CloseReason: String, Sendable {
         /// `finish()` was called and everything sent was handed to the
         /// connection (a HEAD request ends so too).
         case finished
