@@ -146,7 +146,7 @@ let package = Package(
         // Small real HTTP servers (origins, receivers) shared by the test targets.
         .target(
             name: "TidingsTestSupport",
-            dependencies: ["TidingsHTTPClient", "TidingsObservability", "TidingsPostgres"],
+            dependencies: ["TidingsHTTPClient", "TidingsHTTPServer", "TidingsObservability", "TidingsPostgres"],
             path: "Tests/TidingsTestSupport"
         ),
         .testTarget(
@@ -168,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",
-            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
+            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsHTTPClientTests",

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 import TidingsObservability
 import TidingsSynchronization
 

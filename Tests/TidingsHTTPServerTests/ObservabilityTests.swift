@@ -1,5 +1,6 @@
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 import TidingsObservability
 
 @Suite struct ObservabilityTests {

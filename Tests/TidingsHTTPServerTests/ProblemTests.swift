@@ -1,5 +1,6 @@
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 
 @Suite struct ProblemTests {
     private struct DatabaseExploded: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 
 @Suite struct RoutingTests {
     private static func makeRouter() -> Router {

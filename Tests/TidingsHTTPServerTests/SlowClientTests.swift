@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 import TidingsObservability
 
 /// Clients that hold connections or send requests slowly cannot take the

@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 import TidingsObservability
 import TidingsSynchronization
 

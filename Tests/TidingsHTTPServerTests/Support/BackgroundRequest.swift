@@ -1,3 +1,4 @@
+import TidingsTestSupport
 import Dispatch
 import TidingsSynchronization
 

@@ -1,4 +1,5 @@
 import TidingsHTTPServer
+import TidingsTestSupport
 import TidingsObservability
 
 /// A real server on 127.0.0.1 with an ephemeral port, its captured log lines

@@ -6,16 +6,20 @@ import TidingsHTTPServer
 /// A blocking HTTP/1.1 client over a plain POSIX socket, so tests control
 /// exactly which bytes go out and can observe what the server does with a
 /// connection (answers, keeps it open, closes it).
-final class RawHTTPConnection {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+package final class RawHTTPConnection {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     private let socket: Int32
 
     /// Connects to 127.0.0.1:`port` from `sourceAddress`: another loopback
     /// address (127.0.0.2) makes the connection another client.
-    init(port: Int, sourceAddress: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws {
+    package init(port: Int, sourceAddress: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         var source = sockaddr_in()
@@ -49,11 +53,11 @@ final class RawHTTPConnection {
     }
 
     /// How long a read may wait before the request counts as unanswered.
-    func setReceiveTimeout(seconds: Int) {
+    package func setReceiveTimeout(seconds: Int) {
         setReceiveTimeout(milliseconds: seconds * 1000)
     }
 
-    func setReceiveTimeout(milliseconds: Int) {
+    package func setReceiveTimeout(milliseconds: Int) {
         var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -62,11 +66,11 @@ final class RawHTTPConnection {
         Glibc.close(socket)
     }
 
-    func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -76,7 +80,7 @@ final class RawHTTPConnection {
     }
 
     /// Sends a request with `Content-Length` when there is a body.
-    func request(
+    package func request(
         _ method: String,
         _ target: String,
         headers: [(String, String)] = [],
@@ -94,7 +98,7 @@ final class RawHTTPConnection {
 
     /// Reads one response: the head, then `Content-Length` bytes of body
     /// (or everything until the server closes when there is no length).
-    func readResponse(expectBody: Bool = true) throws -> RawHTTPResponse {
+    package func readResponse(expectBody: Bool = true) throws -> RawHTTPResponse {
         let head = try readHead()
         var body: [UInt8] = []
         if expectBody {
@@ -115,7 +119,7 @@ final class RawHTTPConnection {
 
     /// Reads a response's status line and header fields only, leaving its
     /// body to `readChunk` (a streamed response).
-    func readHead() throws -> RawHTTPResponse {
+    package func readHead() throws -> RawHTTPResponse {
         let head = String(decoding: try readUntil(Array("\r\n\r\n".utf8)), as: UTF8.self)
         var lines = head.split(separator: "\r\n").map(String.init)
         let statusLine = lines.removeFirst().split(separator: " ")
@@ -135,7 +139,7 @@ final class RawHTTPConnection {
 
     /// The next chunk of a chunked body; nil for the last (empty) chunk,
     /// which ends the body cleanly. Throws if the connection ends first.
-    func readChunk() throws -> [UInt8]? {
+    package func readChunk() throws -> [UInt8]? {
         let sizeLine = String(decoding: try readUntil(Array("\r\n".utf8)).dropLast(2), as: UTF8.self)
         guard let size = Int(sizeLine.split(separator: ";").first.map(String.init) ?? "", radix: 16) else {
             throw Failure(description: "bad chunk size line \(sizeLine)")
@@ -161,7 +165,7 @@ final class RawHTTPConnection {
     }
 
     /// True when the server closes the connection within the receive timeout.
-    func waitForClose() -> Bool {
+    package func waitForClose() -> Bool {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(socket, &scratch, scratch.count, 0)
@@ -171,7 +175,7 @@ final class RawHTTPConnection {
     }
 
     /// True when the server has closed the connection; never waits.
-    func isClosedByServer() -> Bool {
+    package func isClosedByServer() -> Bool {
         var scratch: UInt8 = 0
         let count = recv(socket, &scratch, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         if count == 0 { return true }
