@@ -20,8 +20,8 @@ import TidingsTestSupport
         #expect(configuration.httpRequestTimeout == .seconds(30))
         #expect(configuration.httpConnectionsPerClient == 64)
         #expect(configuration.trustedProxies.isEmpty)
-        #expect(configuration.httpThreading == .threadPerConnection)
-        #expect(configuration.httpServerConfiguration.threading == .threadPerConnection)
+        #expect(configuration.httpThreading == .suspending(pollingThreads: 2, handlerThreads: 64))
+        #expect(configuration.httpServerConfiguration.threading == .suspending(pollingThreads: 2, handlerThreads: 64))
     }
 
     @Test func readsEveryVariable() throws {
@@ -54,7 +54,7 @@ import TidingsTestSupport
         #expect(configuration.listenHost == "0.0.0.0" && configuration.listenPort == 9090)
         #expect(configuration.allowPrivateTargets)
         #expect(configuration.logLevel == .debug)
-        #expect(configuration.httpThreading == .pool(threads: 12))
+        #expect(configuration.httpThreading == .suspending(pollingThreads: 12, handlerThreads: 64))
         #expect(configuration.httpConnectionLimit == 64)
         #expect(configuration.httpIdleTimeout == .milliseconds(1500))
         #expect(configuration.httpRequestTimeout == .seconds(90))
@@ -207,6 +207,16 @@ import TidingsTestSupport
     @Test func httpThreadsZeroIsAThreadPerConnection() throws {
         let configuration = try Configuration(environment: ["TIDINGS_HTTP_THREADS": "0"])
         #expect(configuration.httpServerConfiguration.threading == .threadPerConnection)
+        let withHandlers = try Configuration(environment: ["TIDINGS_HTTP_THREADS": "0", "TIDINGS_HTTP_HANDLER_THREADS": "8"])
+        #expect(withHandlers.httpThreading == .threadPerConnection)
+    }
+
+    @Test func handlerThreadsChooseBetweenSuspendingAndAnInlinePool() throws {
+        #expect(try Configuration(environment: ["TIDINGS_HTTP_HANDLER_THREADS": "0"]).httpThreading == .pool(threads: 2))
+        #expect(try Configuration(environment: ["TIDINGS_HTTP_THREADS": "3", "TIDINGS_HTTP_HANDLER_THREADS": "8"]).httpThreading
+            == .suspending(pollingThreads: 3, handlerThreads: 8))
+        #expect(try Configuration(environment: ["TIDINGS_HTTP_HANDLER_THREADS": "16"]).httpThreading
+            == .suspending(pollingThreads: 2, handlerThreads: 16))
     }
 
     @Test func durationSyntax() {

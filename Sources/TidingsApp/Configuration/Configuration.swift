@@ -32,15 +32,16 @@ package struct Configuration: Sendable {
     package var metricsListen: (host: String, port: Int)?
     package var allowPrivateTargets = false
     package var logLevel: LogLevel = .info
-    /// Handlers block their thread on PostgreSQL, so by default each
-    /// connection has its own thread and waits for no one else's query
-    /// (docs/decisions/0005-thread-per-connection.md). `TIDINGS_HTTP_THREADS` 0 is that; N > 0 an
-    /// epoll pool of N threads.
-    package var httpThreading: HTTPServerThreading = .threadPerConnection
+    /// Handlers block their thread on PostgreSQL, so they run on handler
+    /// threads while two epoll threads do the connections' I/O: no request
+    /// waits behind another's query, and idle connections and event
+    /// streams hold no thread (docs/decisions/0039). `TIDINGS_HTTP_THREADS`
+    /// 0 gives a thread per connection instead (0005), without streams.
+    package var httpThreading: HTTPServerThreading = .suspending(pollingThreads: 2, handlerThreads: 64)
     /// With a pool (`TIDINGS_HTTP_THREADS` > 0), this many threads run the
     /// handlers while the pool only polls (`TIDINGS_HTTP_HANDLER_THREADS`;
     /// 0: handlers run on the pool's threads). Needed for streams.
-    package var httpHandlerThreads = 0
+    package var httpHandlerThreads = 64
     package var httpConnectionLimit = 1024
     package var httpIdleTimeout: Duration = .seconds(30)
     package var httpRequestTimeout: Duration = .seconds(30)
@@ -66,6 +67,12 @@ package struct Configuration: Sendable {
     /// How long a verified API key is served from memory; zero turns the
     /// cache off. Revocations still apply at once (see CredentialCache).
     package var credentialCacheLifetime: Duration = .seconds(60)
+    /// Event streams (`GET /v1/events`) this process holds at once, and
+    /// of one user.
+    package var maxStreams = 10_000
+    package var maxStreamsPerUser = 10
+    /// A comment on a quiet stream this often (15 s; set shorter by tests).
+    package var streamHeartbeat: Duration = .seconds(15)
     /// Checks in flight; 0 turns the background poller off.
     package var pollConcurrency = 256
     /// Checks in flight charged to one user; nil: three quarters of
@@ -158,8 +165,12 @@ package struct Configuration: Sendable {
             expected: "0 (handlers on the polling threads) or a positive number of handler threads up to 1024",
             ValueParsers.httpHandlerThreads
         ) ?? httpHandlerThreads
-        if case let .pool(threads) = httpThreading, httpHandlerThreads > 0 {
-            httpThreading = .suspending(pollingThreads: threads, handlerThreads: httpHandlerThreads)
+        switch httpThreading {
+        case .threadPerConnection:
+            break
+        case let .pool(threads), let .suspending(threads, _):
+            httpThreading = httpHandlerThreads > 0
+                ? .suspending(pollingThreads: threads, handlerThreads: httpHandlerThreads) : .pool(threads: threads)
         }
         httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? httpConnectionLimit
         httpIdleTimeout = try reader.duration("TIDINGS_HTTP_IDLE_TIMEOUT") ?? httpIdleTimeout
@@ -223,6 +234,8 @@ package struct Configuration: Sendable {
             ValueParsers.rate
         ) ?? pushSyncBudget
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
+        maxStreams = try reader.parsed("TIDINGS_MAX_STREAMS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreams
+        maxStreamsPerUser = try reader.parsed("TIDINGS_MAX_STREAMS_PER_USER", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreamsPerUser
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
         userPollConcurrency = try reader.parsed("TIDINGS_USER_POLL_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? userPollConcurrency
         hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? hostConcurrency
@@ -281,6 +294,8 @@ package struct Configuration: Sendable {
         server.host = metricsListen.host
         server.port = metricsListen.port
         server.connectionLimit = min(httpConnectionLimit, 64)
+        // Scrapes are quick and serve no streams: a thread each is plenty.
+        server.threading = .threadPerConnection
         return server
     }
 
