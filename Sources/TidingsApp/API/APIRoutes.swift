@@ -11,6 +11,11 @@ struct APIRoutes {
     let configuration: Configuration
     let credentialCache: CredentialCache?
     let checks: any TargetCheckRunner
+    let streams: EventStreamHub
+
+    /// Stream tokens one user may take (docs/LIMITS.md): enough for a page
+    /// that reconnects every second, not for filling the table.
+    static let streamTokenRate = RatePolicy(count: 60, per: .seconds(60))
 
     func register(on router: inout Router) {
         // In this process's memory: decision 0022.
@@ -45,6 +50,19 @@ struct APIRoutes {
         WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates)
             .register(on: &router)
         BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
+        EventsController(
+            hub: streams,
+            events: EventStore(database: database),
+            tokens: StreamTokenStore(database: database),
+            authenticator: authenticator,
+            tokenRates: RateLimitedAction(
+                action: "stream tokens",
+                subject: "user",
+                callerLimitName: "stream_tokens_per_user",
+                subjectLimitName: "stream_tokens_per_user",
+                limiter: RateLimiter(perCaller: Self.streamTokenRate, perSubject: Self.streamTokenRate)
+            )
+        ).register(on: &router)
         PushAppsController(apps: PushAppStore(database: database, secrets: secrets), authenticator: authenticator).register(on: &router)
         let webhooks = WebhookStore(database: database, secrets: secrets)
         let deliveries = DeliveryStore(database: database)

@@ -25,6 +25,7 @@ package final class Application: Sendable {
     private let server: HTTPServer
     private let metricsServer: HTTPServer?
     private let credentialListener: CredentialRevocationListener?
+    private let streams: EventStreamHub
     private let logger: Logger
 
     package var database: PostgresClient {
@@ -57,6 +58,7 @@ package final class Application: Sendable {
         var startedPoller: Poller?
         var startedDispatcher: WebhookDispatcher?
         var startedPushDispatcher: PushDispatcher?
+        var startedStreams: EventStreamHub?
         do {
             let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
             let poller = try Poller(
@@ -97,6 +99,19 @@ package final class Application: Sendable {
                 credentialListener = listener
             }
 
+            let streams = EventStreamHub(
+                settings: EventStreamSettings(
+                    maxStreams: configuration.maxStreams,
+                    maxStreamsPerUser: configuration.maxStreamsPerUser,
+                    heartbeat: configuration.streamHeartbeat
+                ),
+                database: databaseRuntime.client,
+                logger: logger,
+                metrics: metrics
+            )
+            streams.start()
+            startedStreams = streams
+
             var router = Router()
             let operations = OperationsController(
                 migrations: databaseRuntime.migrations,
@@ -112,7 +127,8 @@ package final class Application: Sendable {
                 adminToken: adminToken,
                 configuration: configuration,
                 credentialCache: credentialCache,
-                checks: poller
+                checks: poller,
+                streams: streams
             ).register(on: &router)
 
             let server = HTTPServer(
@@ -154,9 +170,11 @@ package final class Application: Sendable {
                 server: server,
                 metricsServer: metricsServer,
                 credentialListener: credentialListener,
+                streams: streams,
                 logger: logger
             )
         } catch {
+            startedStreams?.stop()
             credentialListener?.stop()
             startedPushDispatcher?.shutdown()
             startedDispatcher?.shutdown()
@@ -244,6 +262,7 @@ package final class Application: Sendable {
         server: HTTPServer,
         metricsServer: HTTPServer?,
         credentialListener: CredentialRevocationListener?,
+        streams: EventStreamHub,
         logger: Logger
     ) {
         self.configuration = configuration
@@ -256,6 +275,7 @@ package final class Application: Sendable {
         self.server = server
         self.metricsServer = metricsServer
         self.credentialListener = credentialListener
+        self.streams = streams
         self.logger = logger
     }
 
@@ -265,6 +285,9 @@ package final class Application: Sendable {
     /// then closes outbound work, the pool and the private cluster.
     package func shutdown() {
         logger.notice("shutting down")
+        // Streams end cleanly first, so their clients reconnect elsewhere
+        // while this server drains.
+        streams.stop()
         server.shutdown()
         metricsServer?.shutdown()
         credentialListener?.stop()

@@ -23,6 +23,7 @@ struct FeedController: Sendable {
                 .gone,
                 detail: "after: changes after this cursor are no longer kept; resync from the start by asking without after.",
                 title: "Cursor expired",
+                type: HTTPError.resyncType,
                 extensions: ["field": "after"]
             )
         } catch FeedError.positionAhead {
@@ -30,6 +31,7 @@ struct FeedController: Sendable {
                 .gone,
                 detail: "after: this cursor is newer than anything this server has written for you; resync from the start by asking without after.",
                 title: "Cursor unknown",
+                type: HTTPError.resyncType,
                 extensions: ["field": "after"]
             )
         } catch FeedError.unknownWatch {

@@ -6,6 +6,9 @@ extension HTTPError {
     /// client can match: a 403 for a limit is not one for credentials.
     static let limitExceededType = "urn:tidings:problem:limit-exceeded"
     static let rateLimitedType = "urn:tidings:problem:rate-limited"
+    /// A cursor that cannot be resumed (older than retention, or unknown):
+    /// the client must resync from the start.
+    static let resyncType = "urn:tidings:problem:resync"
 
     /// 403: the user already has as many of the resource as it may. Lists
     /// the limit by name (`limit`) and value (`maximum`).
