@@ -14,7 +14,8 @@
 #                 user; the user creates a device, a watch on a test origin,
 #                 a webhook to a test receiver, and reads the badge
 #   events        the origin changes: watch.changed and badge.updated arrive
-#                 at the receiver, correctly signed             [switch below]
+#                 at the receiver, correctly signed, and watch.changed on an
+#                 event stream held through nginx               [switch below]
 #   scale         --scale tidings=2: both replicas healthy, both serve
 #   events x2     more changes with two replicas: no event delivered twice
 #                 (unique webhook-id headers)                   [switch below]
@@ -298,8 +299,16 @@ check_events() {
     wait_for 60 at_least fetches 1 || fail "the origin was never fetched"
     sleep 3
     [ "$(peer_count watch_changed)" = 0 ] || fail "the baseline check emitted watch.changed: $(peer_summary)"
+    # An app listening on the event stream, through nginx: the change must
+    # arrive there too, unbuffered.
+    local stream_file=$work_dir/event-stream.txt stream_pid
+    curl -sN -H "Authorization: Bearer $user_key" "$base_url/v1/events?types=watch.changed" >"$stream_file" &
+    stream_pid=$!
+    wait_for 10 grep -q '^retry:' "$stream_file" || fail "the event stream did not open through the proxy: $(cat "$stream_file")"
     bump_origin
     wait_for 60 at_least watch_changed 1 || fail "no watch.changed arrived: $(peer_summary)"
+    wait_for 30 grep -q '^event: watch.changed' "$stream_file" || fail "no watch.changed on the event stream through the proxy: $(cat "$stream_file")"
+    kill "$stream_pid" 2>/dev/null || true
     wait_for 30 at_least badge_updated 1 || fail "no badge.updated arrived: $(peer_summary)"
     [ "$(peer_count bad_signatures)" = 0 ] || fail "deliveries with a bad signature: $(peer_summary)"
     [ "$(api GET /v1/badge "$user_key" | json_field count)" = 1 ] || fail "the badge is not 1 after one change"
@@ -326,7 +335,7 @@ check_events_at_scale() {
 }
 
 if [ "$event_steps" = 1 ]; then
-    step "events: watch.changed and badge.updated at the receiver"
+    step "events: watch.changed and badge.updated at the receiver and on the stream"
     check_events
     pass
 else
