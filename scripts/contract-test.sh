@@ -137,7 +137,10 @@ run_schemathesis() {
         "$@"
 }
 status=0
-run_schemathesis user-operations --exclude-by "$admin_only" "$@" || status=1
+# The event stream never ends by itself (a heartbeat every 15 s), so
+# schemathesis would only time out on it: EventStreamAPITests and the
+# hostile suite hold GET /v1/events to its contract instead.
+run_schemathesis user-operations --exclude-by "$admin_only" --exclude-operation-id streamEvents "$@" || status=1
 run_schemathesis admin-operations --exclude-by "$not_admin_only" "$@" || status=1
 
 if [ "$status" != 0 ]; then
