@@ -9,12 +9,24 @@ extension ChangeStore {
     /// agree: every position up to that newest one has committed (positions
     /// are drawn under the badge row lock, held to commit), so a client
     /// that resumes from the returned position misses nothing.
+    ///
+    /// The optional filters are in the text only when asked for (four
+    /// texts, each prepared once per connection), never as `($n IS NULL OR
+    /// ...)`: Tidings prepares statements by name, PostgreSQL switches to a
+    /// generic plan after five calls, and a generic plan cannot fold such a
+    /// clause. It then estimated one row, and read, joined and sorted every
+    /// change after the cursor before the limit: the whole history for a
+    /// first sync. Without them the generic plan walks
+    /// `changes_user_position_key` in order and stops at the limit.
     package func feed(userID: UUID, _ query: FeedQuery) throws -> FeedPage {
         let after = query.after ?? .start
+        // $1 is the watch id, the statement's first parameter below.
+        let watchFilter = query.watchID == nil ? "" : "AND c.watch_id = $1"
+        let unreadFilter = query.unreadOnly ? "AND c.read_at IS NULL" : ""
         let rows = try database.query("""
             SELECT b.count, b.sequence, b.updated_at, b.last_position, b.trimmed_through,
                    (\(query.watchID)::uuid IS NULL
-                    OR EXISTS (SELECT 1 FROM watches o WHERE o.id = \(query.watchID) AND o.user_id = b.user_id)) AS watch_found,
+                    OR EXISTS (SELECT 1 FROM watches o WHERE o.id = $1 AND o.user_id = b.user_id)) AS watch_found,
                    c.id, c.watch_id, c.user_position, c.detected_at, c.previous_hash, c.new_hash, c.http_status,
                    c.content_length, c.diff, c.snapshot_truncated, c.read_at, c.name, c.url
             FROM badges b
@@ -25,8 +37,7 @@ extension ChangeStore {
                 JOIN watches w ON w.id = c.watch_id
                 JOIN targets t ON t.id = w.target_id
                 WHERE c.user_id = b.user_id AND c.user_position > \(after.value)
-                  AND (\(query.watchID)::uuid IS NULL OR c.watch_id = \(query.watchID))
-                  AND (NOT \(query.unreadOnly) OR c.read_at IS NULL)
+                  \(unsafeSQL: watchFilter) \(unsafeSQL: unreadFilter)
                 ORDER BY c.user_position
                 LIMIT \(query.limit + 1)
             ) c ON true
