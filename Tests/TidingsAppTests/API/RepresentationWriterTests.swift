@@ -97,6 +97,34 @@ import TidingsJSON
         }
     }
 
+    @Test func feedPageMatchesTheEncoder() {
+        var changes: [FeedChange] = []
+        for (index, text) in [nil, "plain", Self.awkward].enumerated() {
+            for moment in Self.moments {
+                let change = Change(
+                    id: UUID(), watchID: UUID(), detectedAt: moment,
+                    previousHash: String(repeating: "ab", count: 32), newHash: String(repeating: "cd", count: 32),
+                    httpStatus: text == nil ? nil : 200, contentLength: text == nil ? nil : Int.max,
+                    diff: text ?? "", snapshotTruncated: text == nil,
+                    readAt: text == nil ? nil : moment
+                )
+                changes.append(FeedChange(
+                    change: change, position: FeedPosition(Int64(index) * 1_000_000_007),
+                    watchName: text ?? "name", watchURL: "https://example.com/\(text ?? "")"
+                ))
+            }
+        }
+        for page in [[], Array(changes.prefix(1)), changes] {
+            for moment in Self.moments {
+                let representation = FeedPageRepresentation(FeedPage(
+                    changes: page, next: FeedPosition(Int64.max),
+                    badge: Badge(count: page.count, sequence: 7, updatedAt: moment)
+                ))
+                #expect(Self.written(representation) == Self.encoded(representation))
+            }
+        }
+    }
+
     @Test func uuidIsTheCanonicalLowerCaseForm() {
         let id = UUID()
         var writer = JSONWriter()

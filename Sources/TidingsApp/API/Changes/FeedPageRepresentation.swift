@@ -1,5 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
+import TidingsHTTPServer
+import TidingsJSON
 
 /// `{"data": [...], "next_cursor": "...", "badge": {...}}`: a list page
 /// whose cursor is never null, since the feed always has a place to resume.
@@ -42,5 +44,64 @@ struct FeedChangeRepresentation: Encodable, Sendable {
         try container.encode(item.position.token, forKey: .cursor)
         try container.encode(item.watchName, forKey: .watchName)
         try container.encode(item.watchURL, forKey: .watchURL)
+    }
+}
+
+/// The feed answers with up to 200 changes a page: written by hand, the
+/// page costs a fraction of the encoder's tree of boxed values and key sorts
+/// (about half of Tidings' CPU for a page of 50 in `bench/feed.sh`).
+extension FeedPageRepresentation: JSONWritable {
+    /// The same bytes as the synthesized `Encodable`, keys in sorted order.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("badge")
+        badge.write(to: &writer)
+        writer.key("data")
+        writer.beginArray()
+        for item in data {
+            item.write(to: &writer)
+        }
+        writer.endArray()
+        writer.key("next_cursor")
+        writer.value(nextCursor)
+        writer.endObject()
+    }
+}
+
+extension FeedChangeRepresentation: JSONWritable {
+    /// The same bytes as `encode(to:)`: the change's keys and the feed's
+    /// three in one object, in sorted order.
+    func write(to writer: inout JSONWriter) {
+        let change = item.change
+        writer.beginObject()
+        writer.key("content_length")
+        writer.value(change.contentLength)
+        writer.key("cursor")
+        writer.value(item.position.token)
+        writer.key("detected_at")
+        writer.value(change.detectedAt)
+        writer.key("diff")
+        writer.value(change.diff)
+        writer.key("http_status")
+        writer.value(change.httpStatus)
+        writer.key("id")
+        writer.value(change.id)
+        writer.key("new_hash")
+        writer.value(change.newHash)
+        writer.key("previous_hash")
+        writer.value(change.previousHash)
+        writer.key("read")
+        writer.value(change.readAt != nil)
+        writer.key("read_at")
+        writer.value(change.readAt)
+        writer.key("snapshot_truncated")
+        writer.value(change.snapshotTruncated)
+        writer.key("watch_id")
+        writer.value(change.watchID)
+        writer.key("watch_name")
+        writer.value(item.watchName)
+        writer.key("watch_url")
+        writer.value(item.watchURL)
+        writer.endObject()
     }
 }
