@@ -256,18 +256,19 @@ done
 curl -fs -o /dev/null -w "  one page of 50: %{size_download} bytes\n" "$base/v1/changes" -H "Authorization: Bearer $sample_key"
 
 if [ -n "${BENCH_EXPLAIN:-}" ]; then
-    # The feed's statement as ChangeStore.feed sends it, prepared (Tidings
-    # prepares every statement by name on each connection, so after five
-    # executions PostgreSQL may switch to a generic plan): once with a plan
-    # for the values (custom) and once with the generic plan.
+    # The feed's statement as ChangeStore.feed sends it for a request
+    # without watch_id or unread, prepared (Tidings prepares every
+    # statement by name on each connection, so after five executions
+    # PostgreSQL may switch to a generic plan): once with a plan for the
+    # values (custom) and once with the generic plan.
     for mode in force_custom_plan force_generic_plan; do
         for share in 0 50 100; do
             echo
             echo "== EXPLAIN (ANALYZE, BUFFERS) with plan_cache_mode=$mode, a user's feed after ${share} % of its order"
             psql_ <<SQL
 SELECT u.id AS explain_user, b.last_position * $share / 100 AS explain_after
-FROM bench_users u JOIN badges b ON b.user_id = u.id WHERE u.n = 1 + (hashtext('$share') & 4095) \gset
-PREPARE feed(uuid, bigint, boolean, bigint, uuid) AS
+FROM bench_users u JOIN badges b ON b.user_id = u.id WHERE u.n = 1 + (hashtext('$share') & 4095) % $users \gset
+PREPARE feed(uuid, bigint, bigint, uuid) AS
 SELECT b.count, b.sequence, b.updated_at, b.last_position, b.trimmed_through,
        (\$1::uuid IS NULL
         OR EXISTS (SELECT 1 FROM watches o WHERE o.id = \$1 AND o.user_id = b.user_id)) AS watch_found,
@@ -281,15 +282,13 @@ LEFT JOIN LATERAL (
     JOIN watches w ON w.id = c.watch_id
     JOIN targets t ON t.id = w.target_id
     WHERE c.user_id = b.user_id AND c.user_position > \$2
-      AND (\$1::uuid IS NULL OR c.watch_id = \$1)
-      AND (NOT \$3 OR c.read_at IS NULL)
     ORDER BY c.user_position
-    LIMIT \$4
+    LIMIT \$3
 ) c ON true
-WHERE b.user_id = \$5
+WHERE b.user_id = \$4
 ORDER BY c.user_position;
 SET plan_cache_mode = $mode;
-EXPLAIN (ANALYZE, BUFFERS) EXECUTE feed(NULL, :explain_after, false, 51, :'explain_user');
+EXPLAIN (ANALYZE, BUFFERS) EXECUTE feed(NULL, :explain_after, 51, :'explain_user');
 SQL
         done
     done
