@@ -44,6 +44,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "trusted-proxies", run: TrustedProxiesTarget.run),
     FuzzTarget(name: "request-framing", run: RequestFramingTarget.run),
     FuzzTarget(name: "webpush-crypto", run: WebPushCryptoTarget.run),
+    FuzzTarget(name: "stream-request", run: StreamRequestTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {

@@ -91,16 +91,24 @@ struct EventsController: Sendable {
     }
 }
 
+extension EventsController {
+    /// `a,b,c` as event types; nil when any name is not one (or is empty).
+    static func eventTypes(_ list: String) -> Set<WebhookEventType>? {
+        var types = Set<WebhookEventType>()
+        for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let type = WebhookEventType(rawValue: String(name)) else { return nil }
+            types.insert(type)
+        }
+        return types
+    }
+}
+
 extension HTTPRequest {
     /// `types=a,b`: event types to send; nil for all.
     fileprivate func eventTypes() throws -> Set<WebhookEventType>? {
         guard let raw = query["types"] else { return nil }
-        var types = Set<WebhookEventType>()
-        for name in raw.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let type = WebhookEventType(rawValue: String(name)) else {
-                throw HTTPError.field("types", "must be a comma-separated list of event types", status: .badRequest)
-            }
-            types.insert(type)
+        guard let types = EventsController.eventTypes(raw) else {
+            throw HTTPError.field("types", "must be a comma-separated list of event types", status: .badRequest)
         }
         return types
     }
