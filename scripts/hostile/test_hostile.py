@@ -533,3 +533,126 @@ def test_hostile_bodies_on_writes_are_4xx_and_write_nothing(tidings, peer, victi
     assert problem(status, content_type, answer), (status, content_type, answer)
     assert snapshot(tidings, attacker, writable) == before
     others_still_served(tidings, peer, victim)
+
+
+# --- Event streams -------------------------------------------------------------
+
+def open_stream(tidings, key, query="", headers=(), receive_buffer=None):
+    """A raw connection to GET /v1/events; returns it and the response head."""
+    connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if receive_buffer:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    connection.settimeout(10)
+    connection.connect(("127.0.0.1", tidings.port))
+    head = f"GET /v1/events{query} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in headers)
+    connection.sendall((head + "\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        more = connection.recv(4096)
+        if not more:
+            break
+        answer += more
+    return connection, answer
+
+
+def stream_status(answer):
+    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1 ") else None
+
+
+def victim_hears_its_own_event(tidings, victim):
+    """The victim's stream receives the victim's webhook.test event."""
+    connection, answer = open_stream(tidings, victim["key"], "?types=webhook.test")
+    with connection:
+        assert stream_status(answer) == 200, answer[:300]
+        status, body = tidings.call("POST", f"/v1/webhooks/{victim['webhook']}/test", victim["key"])
+        assert status in (200, 201, 202), body
+        received = answer
+        deadline = time.monotonic() + 20
+        while b"event: webhook.test" not in received:
+            assert time.monotonic() < deadline, f"the victim's stream did not get its event: {received[-300:]}"
+            received += connection.recv(65536)
+
+
+HOSTILE_POSITIONS = [
+    ("", [("Last-Event-ID", "9" * 5000)]),
+    ("", [("Last-Event-ID", "-5")]),
+    ("", [("Last-Event-ID", "1e9")]),
+    ("", [("Last-Event-ID", "\u0663")]),
+    ("?after=" + "1" * 30, []),
+    ("?after=%00", []),
+    ("?types=" + ",".join(["watch.changed"] * 5000), []),
+    ("?types=watch.changed%00", []),
+    ("?token=" + "t" * 10_000, []),
+]
+
+
+@pytest.mark.parametrize("query,headers", HOSTILE_POSITIONS, ids=range(len(HOSTILE_POSITIONS)))
+def test_forged_stream_positions_types_and_tokens_are_refused(tidings, peer, victim, attacker, query, headers):
+    connection, answer = open_stream(tidings, attacker, query, headers)
+    with connection:
+        assert stream_status(answer) in (400, 401, 414, 431), answer[:300]
+    others_still_served(tidings, peer, victim)
+
+
+def test_positions_beyond_the_order_start_with_a_resync(tidings, peer, victim, attacker):
+    connection, answer = open_stream(tidings, attacker, headers=[("Last-Event-ID", str(2**63 - 1))])
+    with connection:
+        assert stream_status(answer) == 200, answer[:300]
+        while b"event: stream.resync" not in answer:
+            answer += connection.recv(4096)
+        assert b"cursor_unknown" in answer
+    others_still_served(tidings, peer, victim)
+
+
+def test_a_stream_flood_stops_at_the_users_limit_and_others_still_stream(tidings, peer, victim, attacker):
+    held = []
+    try:
+        for _ in range(10):
+            connection, answer = open_stream(tidings, attacker)
+            held.append(connection)
+            assert stream_status(answer) == 200, answer[:300]
+        connection, answer = open_stream(tidings, attacker)
+        held.append(connection)
+        assert stream_status(answer) == 429, answer[:300]
+        assert b"streams_per_user" in answer or b"429" in answer
+        victim_hears_its_own_event(tidings, victim)
+    finally:
+        for connection in held:
+            connection.close()
+    others_still_served(tidings, peer, victim)
+
+
+def test_a_reader_that_never_reads_is_cut_and_others_still_stream(tidings, peer, victim, attacker):
+    status, hook = tidings.call("POST", "/v1/webhooks", attacker, {"url": peer.base_url + "/hook/ok", "event_types": ["watch.changed"]})
+    assert status == 201, hook
+    connection, answer = open_stream(tidings, attacker, "?types=webhook.test", receive_buffer=4096)
+    with connection:
+        assert stream_status(answer) == 200, answer[:300]
+        # Each test event is a few hundred bytes: 2,500 of them pass the
+        # 256 KiB a stream may buffer plus what the sockets hold, while
+        # this reader reads nothing.
+        queued = 0
+        deadline = time.monotonic() + 60
+        with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+            while queued < 2500:
+                assert time.monotonic() < deadline, f"only {queued} test events were queued"
+                statuses = list(pool.map(lambda _: tidings.call("POST", f"/v1/webhooks/{hook['id']}/test", attacker)[0], range(500)))
+                assert all(status in (200, 201, 202, 429) for status in statuses), set(statuses)
+                queued += sum(1 for status in statuses if status != 429)
+        # Now read: a cut stream ends (or resets) once the kernel's bytes
+        # are drained; one still open would go quiet instead.
+        cut = False
+        connection.settimeout(5)
+        try:
+            while True:
+                if not connection.recv(1 << 20):
+                    cut = True
+                    break
+        except ConnectionResetError:
+            cut = True
+        except socket.timeout:
+            pass
+        assert cut, "the stream of a reader that never read was not cut"
+    victim_hears_its_own_event(tidings, victim)
+    others_still_served(tidings, peer, victim)
