@@ -34,8 +34,11 @@ extension CurlEasyTransfer {
         try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         // Never negative: libcurl reads -1 as "unlimited".
         try set(CURLOPT_MAXREDIRS, max(configuration.maxRedirects, 0))
-        // Empty means every encoding this libcurl can decode (gzip, br, zstd).
-        try set(CURLOPT_ACCEPT_ENCODING, "")
+        // Empty means every encoding this libcurl can decode (gzip, br, zstd);
+        // unset (libcurl's default), none is asked for or decoded.
+        if configuration.acceptsEncodedResponses {
+            try set(CURLOPT_ACCEPT_ENCODING, "")
+        }
         // Refuses early when Content-Length is known; the write callback
         // enforces the limit on decoded bytes in every case.
         // (0 is "no limit": a truncating request reads any length and keeps the start.)
