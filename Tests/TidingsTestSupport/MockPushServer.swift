@@ -126,6 +126,40 @@ package final class MockPushServer: Sendable {
         try await post("/config", ["delay": seconds])
     }
 
+    /// A Web Push subscription the mock made, as a browser's
+    /// `PushSubscription` would carry it; the mock keeps its private key.
+    package struct WebPushSubscription: Decodable, Sendable {
+        package let id: String
+        package let endpoint: String
+        package let p256dh: String
+        package let auth: String
+
+        package init(id: String, endpoint: String, p256dh: String, auth: String) {
+            self.id = id
+            self.endpoint = endpoint
+            self.p256dh = p256dh
+            self.auth = auth
+        }
+
+        /// `push_subscription` of `POST /v1/devices`.
+        package var json: [String: Any] {
+            ["endpoint": endpoint, "keys": ["p256dh": p256dh, "auth": auth]]
+        }
+    }
+
+    package func createWebPushSubscription() async throws -> WebPushSubscription {
+        let response = try await control.execute(HTTPClientRequest(
+            url: "http://127.0.0.1:\(startup.control_port)/wp-subscriptions", method: "POST", body: []
+        ))
+        guard response.status == 200 else { throw MockError("the push mock answered \(response.status) to /wp-subscriptions") }
+        return try JSONDecoder().decode(WebPushSubscription.self, from: Data(response.body))
+    }
+
+    /// The next answers for Web Push messages to `subscription`.
+    package func script(subscription: WebPushSubscription, _ responses: [[String: Any]]) async throws {
+        try await script(token: subscription.id, responses)
+    }
+
     package func stats() async throws -> MockStats {
         let response = try await control.execute(HTTPClientRequest(url: "http://127.0.0.1:\(startup.control_port)/stats"))
         return try JSONDecoder().decode(MockStats.self, from: Data(response.body))
@@ -165,6 +199,22 @@ package struct MockStats: Decodable, Sendable {
         package let path: String?
         package let access_token: String?
         package let body: String?
+        // Web Push (token: the subscription id, jwt, topic, payload: the decrypted text)
+        /// Arrival, seconds since 1970.
+        package let at: Double?
+        package let vapid_key: String?
+        package let claims: VAPIDClaims?
+        package let ttl: String?
+        package let urgency: String?
+        package let content_encoding: String?
+        package let content_type: String?
+        package let accept_encoding: String?
+    }
+
+    package struct VAPIDClaims: Decodable, Sendable {
+        package let aud: String
+        package let exp: Int
+        package let sub: String
     }
 
     package struct TokenRequest: Decodable, Sendable {
@@ -197,4 +247,5 @@ package struct MockStats: Decodable, Sendable {
 
     package var apns: [Request] { requests.filter { $0.kind == "apns" } }
     package var fcm: [Request] { requests.filter { $0.kind == "fcm" } }
+    package var webPush: [Request] { requests.filter { $0.kind == "webpush" } }
 }

@@ -1,6 +1,6 @@
-"""A mock APNs and FCM for the TidingsPush tests: HTTP/2 over TLS with a test
-CA of its own, a Google-style OAuth token endpoint, and scripted errors per
-device token.
+"""A mock APNs, FCM and Web Push service for the TidingsPush tests: HTTP/2
+over TLS with a test CA of its own, a Google-style OAuth token endpoint, and
+scripted errors per device token or subscription.
 
     python mock_push_server.py DIRECTORY
 
@@ -23,6 +23,17 @@ serves:
                              requests for device token T get these answers
     POST /token-script       {"responses": [R, ...]} for the token endpoint
     POST /config             {"delay": seconds}: every push answer waits
+    POST /wp-subscriptions   a new Web Push subscription, as a browser would
+                             make it: {"id", "endpoint" (https://127.0.0.1:
+                             <port>/wp/<id>), "p256dh", "auth"}; the mock
+                             keeps its private key, to decrypt what comes
+Web Push (POST /wp/<id> on the push port) is checked as RFC 8030, 8291 and
+8292 say: the VAPID JWT verified (ES256 over the k= key, aud this origin,
+exp within 24 h, sub mailto: or https:), TTL, Urgency, Topic and
+Content-Encoding, the body decrypted (aes128gcm) with the subscription's
+key; the record holds the plaintext, the headers and the claims. An
+unknown subscription answers 404; scripts (POST /script with the
+subscription id as token) make it answer 410, 429 and so on.
 R is {"status": 410, "reason": "Unregistered", "retry_after": "120",
 "body": raw text, "body_size": N (a body of N bytes of "x"), "delay": s,
 "expire_jwt": true (APNs: the JWT used is expired from now on),
@@ -43,10 +54,14 @@ import time
 import urllib.parse
 import uuid
 
+import base64
+import hmac
+
 import jwt
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.x509.oid import NameOID
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
@@ -129,6 +144,8 @@ class Mock:
         self.connections = {}        # client port -> {"streams", "in_flight", "max_in_flight", "http_version"}
         self.max_in_flight = 0
         self.in_flight = 0
+        self.origin = None           # https://127.0.0.1:<push port>
+        self.subscriptions = {}      # id -> (private key, auth secret)
 
     # --- ASGI entry ---------------------------------------------------------
     async def __call__(self, scope, receive, send):
@@ -171,6 +188,8 @@ class Mock:
                 answer = await self.fcm(scope, headers, body, port)
             elif path == "/token":
                 answer = await self.token(scope, headers, body, port)
+            elif path.startswith("/wp/"):
+                answer = await self.web_push(scope, headers, body, port)
             else:
                 answer = (404, [], b"")
         finally:
@@ -189,6 +208,8 @@ class Mock:
                 "max_in_flight": self.max_in_flight,
             }
             return 200, [("content-type", "application/json")], json.dumps(stats).encode()
+        if scope["method"] == "POST" and path == "/wp-subscriptions":
+            return 200, [("content-type", "application/json")], json.dumps(self.new_subscription()).encode()
         document = json.loads(body or b"{}")
         if path == "/script":
             self.scripts.setdefault(document["token"], []).extend(document["responses"])
@@ -333,6 +354,88 @@ class Mock:
         record["message"] = message
         return 200, None, token
 
+    # --- Web Push -----------------------------------------------------------
+    def new_subscription(self):
+        key = ec.generate_private_key(ec.SECP256R1())
+        auth = secrets.token_bytes(16)
+        subscription = secrets.token_urlsafe(12)
+        self.subscriptions[subscription] = (key, auth)
+        point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        return {"id": subscription, "endpoint": f"{self.origin}/wp/{subscription}",
+                "p256dh": b64url(point), "auth": b64url(auth)}
+
+    async def web_push(self, scope, headers, body, port):
+        subscription = scope["path"][len("/wp/"):]
+        record = {
+            "kind": "webpush", "at": time.time(), "connection": port, "http_version": scope["http_version"],
+            "method": scope["method"],
+            "token": subscription, "jwt": None, "vapid_key": None, "claims": None,
+            "ttl": headers.get("ttl"), "urgency": headers.get("urgency"), "topic": headers.get("topic"),
+            "content_encoding": headers.get("content-encoding"), "content_type": headers.get("content-type"),
+            "accept_encoding": headers.get("accept-encoding"), "payload_size": len(body), "payload": None,
+        }
+        self.requests.append(record)
+        status, reason = self.check_web_push(scope, headers, body, subscription, record)
+        script = self.next_script(subscription) if status == 201 else None
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        if script is not None:
+            await asyncio.sleep(float(script.get("delay", 0)))
+            record["status"] = script.get("status", 201)
+            return scripted_answer(script, b"")
+        record["status"] = status
+        record["reason"] = reason
+        if status != 201:
+            # A body Tidings must never echo.
+            return status, [("content-type", "text/plain")], f"mock refused: {reason} <script>x</script>".encode()
+        return 201, [("location", f"{self.origin}/m/{uuid.uuid4()}")], b""
+
+    def check_web_push(self, scope, headers, body, subscription, record):
+        """The checks a push service makes; (status, reason)."""
+        if scope["method"] != "POST":
+            return 405, "method"
+        if subscription not in self.subscriptions:
+            return 404, "unknown subscription"
+        authorization = headers.get("authorization", "")
+        match = re.fullmatch(r"vapid t=([A-Za-z0-9_.-]+), k=([A-Za-z0-9_-]+)", authorization)
+        if not match:
+            return 401, "no VAPID authorization"
+        token, k = match.groups()
+        record["jwt"] = token
+        record["vapid_key"] = k
+        try:
+            point = b64url_decode(k)
+            public_key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+            header = jwt.get_unverified_header(token)
+            if header.get("alg") != "ES256" or header.get("typ") != "JWT":
+                return 401, "JWT header"
+            claims = jwt.decode(token, public_key, algorithms=["ES256"], audience=self.origin,
+                                options={"require": ["aud", "exp", "sub"]})
+        except (ValueError, jwt.PyJWTError) as error:
+            return 401, f"JWT: {error}"
+        record["claims"] = claims
+        if not isinstance(claims["exp"], int) or claims["exp"] > time.time() + 86400:
+            return 401, "exp more than 24 hours ahead"
+        if not re.match(r"^(mailto:.+|https://.+)$", claims["sub"]):
+            return 401, "sub"
+        if not (headers.get("ttl") or "").isdigit():
+            return 400, "TTL"
+        if headers.get("urgency", "normal") not in ("very-low", "low", "normal", "high"):
+            return 400, "Urgency"
+        if "topic" in headers and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", headers["topic"]):
+            return 400, "Topic"
+        if headers.get("content-encoding") != "aes128gcm":
+            return 400, "Content-Encoding"
+        if len(body) > 4096:
+            return 413, "too large"
+        key, auth = self.subscriptions[subscription]
+        try:
+            plaintext = decrypt_aes128gcm(body, key, auth)
+        except Exception as error:  # noqa: BLE001 - any failure is a refusal
+            return 400, f"decryption: {type(error).__name__}"
+        record["payload"] = plaintext.decode("utf-8", "replace")
+        return 201, None
+
     # --- OAuth token endpoint -------------------------------------------------
     async def token(self, scope, headers, body, port):
         record = {"connection": port, "content_type": headers.get("content-type"), "assertion": None}
@@ -377,6 +480,40 @@ class Mock:
         record["access_token"] = access
         document = {"access_token": access, "expires_in": 3599, "token_type": "Bearer"}
         return 200, [("content-type", "application/json")], json.dumps(document).encode()
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def b64url_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def hmac_sha256(key, data):
+    return hmac.new(key, data, "sha256").digest()
+
+
+def decrypt_aes128gcm(body, key, auth):
+    """RFC 8291 on RFC 8188: one record, the sender's key as key id."""
+    salt, record_size, id_length = body[:16], int.from_bytes(body[16:20], "big"), body[20]
+    if id_length != 65 or len(body) < 21 + 65 + 17:
+        raise ValueError("header")
+    sender = body[21:86]
+    ciphertext = body[86:]
+    if len(ciphertext) > record_size:
+        raise ValueError("more than one record")
+    sender_key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), sender)
+    shared = key.exchange(ec.ECDH(), sender_key)
+    receiver = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    ikm = hmac_sha256(hmac_sha256(auth, shared), b"WebPush: info\x00" + receiver + sender + b"\x01")
+    prk = hmac_sha256(salt, ikm)
+    content_key = hmac_sha256(prk, b"Content-Encoding: aes128gcm\x00\x01")[:16]
+    nonce = hmac_sha256(prk, b"Content-Encoding: nonce\x00\x01")[:12]
+    padded = AESGCM(content_key).decrypt(nonce, ciphertext, None).rstrip(b"\x00")
+    if not padded.endswith(b"\x02"):
+        raise ValueError("not the last record")
+    return padded[:-1]
 
 
 def apns_reason_body(reason, extra=None):
@@ -468,6 +605,7 @@ async def main(directory):
     config.loglevel = "WARNING"
     config.accesslog = None
     mock = Mock(apns_public_key, fcm_public_key, token_uri)
+    mock.origin = f"https://127.0.0.1:{port}"
 
     loop = asyncio.get_running_loop()
 

@@ -21,6 +21,9 @@ package struct PushTransportConfiguration: Sendable {
     /// A longer `Retry-After` from a push service is cut to this.
     package var longestRetryAfter: Duration = .seconds(3600)
     package var userAgent = "Tidings-Push"
+    /// Web Push endpoints on loopback and private addresses
+    /// (`TIDINGS_ALLOW_PRIVATE_TARGETS`): tests and local use only.
+    package var webPushAllowsPrivateTargets = false
 
     package init() {}
 
@@ -52,6 +55,31 @@ package struct PushTransportConfiguration: Sendable {
         )
         configuration.urlSource = .operatorConfiguration
         configuration.extraCAFile = caFile
+        configuration.http2Multiplexing = HTTP2Multiplexing(maxConcurrentStreams: maxConcurrentStreams)
+        return configuration
+    }
+
+    /// The Web Push client's: endpoints are tenants' URLs (a browser's
+    /// subscription), so unlike the other push services the SSRF guard
+    /// checks every address connected to. HTTP/2 multiplexed where the push
+    /// service offers it, a few connections per host for one that speaks
+    /// only HTTP/1.1, no redirects, TLS verified against the system CAs and
+    /// `TIDINGS_PUSH_CA_FILE`, answers capped and not decoded (they are
+    /// only read for their status).
+    package var webPushHTTPClientConfiguration: HTTPClientConfiguration {
+        var configuration = HTTPClientConfiguration(
+            connectTimeout: min(connectTimeout, timeout),
+            timeout: timeout,
+            maxResponseSize: PushAnswerBody.maximumSize,
+            maxRedirects: 0,
+            allowPrivateTargets: webPushAllowsPrivateTargets,
+            userAgent: userAgent,
+            maxConnectionsPerHost: 4,
+            maxTotalConnections: 64
+        )
+        configuration.urlSource = .tenants
+        configuration.extraCAFile = caFile
+        configuration.acceptsEncodedResponses = false
         configuration.http2Multiplexing = HTTP2Multiplexing(maxConcurrentStreams: maxConcurrentStreams)
         return configuration
     }

@@ -36,6 +36,19 @@ struct PushFixture {
         )
     }
 
+    /// A Web Push client on an HTTP client of its own, as the push engine
+    /// makes it (SSRF guard on; loopback allowed here unless told not to).
+    func webPushClient(
+        key: P256KeyPair, subject: String = "mailto:ops@example.com", allowPrivateTargets: Bool = true,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> (client: WebPushClient, http: HTTPClient) {
+        var configuration = self.configuration
+        configuration.webPushAllowsPrivateTargets = allowPrivateTargets
+        let http = try HTTPClient(configuration: configuration.webPushHTTPClientConfiguration, logger: quietLogger)
+        let client = try WebPushClient(privateKey: try key.pkcs8PEM(), subject: subject, http: http, configuration: configuration, now: now)
+        return (client, http)
+    }
+
     func shutdown() {
         http.shutdown()
     }
