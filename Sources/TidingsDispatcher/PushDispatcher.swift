@@ -6,6 +6,7 @@ import Synchronization
 import TidingsDomain
 import TidingsObservability
 import TidingsPostgres
+import TidingsCrypto
 import TidingsPush
 import TidingsSynchronization
 
@@ -24,6 +25,7 @@ package final class PushDispatcher: Sendable {
     private let pool: PostgresClient
     private let store: PushStore
     private let apps: PushAppStore
+    private let secrets: StoredSecrets
     private let senders: PushSenders
     private let policy: RetryPolicy
     private let logger: Logger
@@ -52,6 +54,7 @@ package final class PushDispatcher: Sendable {
         self.pool = PostgresClient(configuration: postgres, logger: logger)
         self.store = PushStore(database: pool)
         self.apps = PushAppStore(database: pool, secrets: secrets)
+        self.secrets = secrets
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
         var logger = logger
         logger[metadataKey: "push_dispatcher"] = leaseOwner
@@ -165,7 +168,40 @@ package final class PushDispatcher: Sendable {
         switch sender {
         case .apns(let client): client.send(PushMessages.apns(push), completion: done)
         case .fcm(let client): client.send(PushMessages.fcm(push), completion: done)
+        case .webPush(let client):
+            switch webPushKeys(of: push) {
+            case .opened(let p256dh, let auth):
+                client.send(PushMessages.web(push, userAgentPublicKey: p256dh, authSecret: auth), completion: done)
+            case .unusable(let result):
+                done(result)
+            }
         }
+    }
+
+    /// A web device's subscription keys, `auth` opened. A device without
+    /// them (a race with a registration that cleared them) or whose keys do
+    /// not decode can never be pushed: it is gone. A secret that does not
+    /// open (a key missing from the keyring) fails the push and keeps it.
+    private enum WebPushKeys {
+        case opened(p256dh: [UInt8], auth: [UInt8])
+        case unusable(PushResult)
+    }
+
+    private func webPushKeys(of push: ClaimedPush) -> WebPushKeys {
+        guard let p256dhText = push.webPushP256dh, let sealed = push.webPushSealedAuth else {
+            return .unusable(.deviceGone(reason: "Web Push: the web device has no push subscription"))
+        }
+        let authText: String
+        do {
+            authText = try secrets.openWebPushAuth(sealed)
+        } catch {
+            logger.error("a web device's push secret does not open", metadata: ["device.id": push.deviceID.canonicalString, "error": "\(error)"])
+            return .unusable(.failed(reason: "Web Push: the subscription's auth secret does not open with the configured keys"))
+        }
+        guard let p256dh = Base64.decode(p256dhText), let auth = Base64.decode(authText) else {
+            return .unusable(.deviceGone(reason: "Web Push: the subscription's keys are not base64url"))
+        }
+        return .opened(p256dh: p256dh, auth: auth)
     }
 
     private func finish(_ push: ClaimedPush, _ result: PushResult) {

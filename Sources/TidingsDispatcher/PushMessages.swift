@@ -23,6 +23,13 @@ import TidingsPush
 ///   data message at high priority with title, body and badge, which the
 ///   app shows as a notification (a data message reaches the app's own
 ///   code in every state, so it can also set the badge; see decision 0024).
+/// - Web Push (decision 0042): one JSON object for every kind, the FCM data
+///   message's fields with JSON types (`kind`, `badge` as a number,
+///   `watch_id`, `change_id`, `cursor`, `title`, `body`), encrypted for the
+///   browser; the service worker shows the alert or sets the badge. Urgency
+///   `low` for badge, `normal` for sync, `high` for alert; badge messages
+///   carry the `Topic` `tidings-badge`, so a push service holding an older
+///   count for an offline browser keeps only the newest; TTL a day.
 enum PushMessages {
     static func apns(_ push: ClaimedPush) -> APNsPush {
         var json = JSONWriter(capacity: 256)
@@ -87,6 +94,66 @@ enum PushMessages {
             priority: push.kind == .alert ? .high : .normal,
             collapseKey: push.kind == .badge ? "tidings-badge" : nil
         )
+    }
+
+    /// How long a push service keeps a Web Push message for a browser that
+    /// is offline: a day, as a badge or change older than that is stale.
+    static let webTimeToLive = 86_400
+    /// `Topic` of badge messages: at most 32 base64url characters.
+    static let webBadgeTopic = "tidings-badge"
+
+    /// The Web Push message of `push` for `subscription`'s keys (already
+    /// opened and decoded by the dispatcher).
+    static func web(_ push: ClaimedPush, userAgentPublicKey: [UInt8], authSecret: [UInt8]) -> WebPush {
+        let urgency: WebPush.Urgency = switch push.kind {
+        case .badge: .low
+        case .sync: .normal
+        case .alert: .high
+        }
+        return WebPush(
+            endpoint: push.deviceToken,
+            userAgentPublicKey: userAgentPublicKey,
+            authSecret: authSecret,
+            payload: webPayload(push),
+            timeToLive: webTimeToLive,
+            urgency: urgency,
+            topic: push.kind == .badge ? webBadgeTopic : nil
+        )
+    }
+
+    /// The plaintext of a Web Push message: a JSON object, keys in a fixed
+    /// order, well under the 3,993 bytes a message holds (title and body
+    /// are cut to 178 characters each when queued; escaped they stay under
+    /// 2,200 bytes together).
+    static func webPayload(_ push: ClaimedPush) -> [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        json.key("kind")
+        json.value(push.kind.rawValue)
+        if let badge = push.badge {
+            json.key("badge")
+            json.value(badge)
+        }
+        if let watchID = push.watchID {
+            json.key("watch_id")
+            json.value(watchID)
+        }
+        if let changeID = push.changeID {
+            json.key("change_id")
+            json.value(changeID)
+        }
+        if let cursor = push.cursor {
+            json.key("cursor")
+            json.value(cursor.token)
+        }
+        if push.kind == .alert {
+            json.key("title")
+            json.value(push.title ?? "")
+            json.key("body")
+            json.value(push.body ?? "")
+        }
+        json.endObject()
+        return json.bytes
     }
 
     private static func writeIDs(_ push: ClaimedPush, to json: inout JSONWriter) {

@@ -18,6 +18,7 @@ final class PushSenders: Sendable {
     enum Sender: Sendable {
         case apns(APNsClient)
         case fcm(FCMClient)
+        case webPush(WebPushClient)
     }
 
     /// The app's row no longer exists (deleted while its push was claimed).
@@ -75,7 +76,12 @@ final class PushSenders: Sendable {
             _ = state.withLock { $0.entries.removeValue(forKey: push.pushAppID) }
             throw MissingApp()
         }
-        let http = try HTTPClient(configuration: transport.httpClientConfiguration, logger: logger)
+        // Web Push endpoints are tenants' URLs: that client keeps the SSRF
+        // guard on; the others reach only the operator's push services.
+        let http = try HTTPClient(
+            configuration: app.platform == .webpush ? transport.webPushHTTPClientConfiguration : transport.httpClientConfiguration,
+            logger: logger
+        )
         let sender: Sender
         do {
             sender = try Self.make(app: app, credentials: credentials, transport: transport, http: http, logger: logger)
@@ -132,6 +138,8 @@ final class PushSenders: Sendable {
         case .fcm(let projectID, let clientEmail, let tokenURI, let privateKeyPEM):
             let account = try FCMServiceAccount(projectID: projectID, clientEmail: clientEmail, privateKey: privateKeyPEM, tokenURI: tokenURI)
             return .fcm(try FCMClient(serviceAccount: account, http: http, configuration: transport, logger: logger))
+        case .webPush(let subject, let privateKeyPEM):
+            return .webPush(try WebPushClient(privateKey: privateKeyPEM, subject: subject, http: http, configuration: transport))
         }
     }
 }

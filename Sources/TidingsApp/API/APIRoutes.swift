@@ -37,8 +37,11 @@ struct APIRoutes {
         let authenticator = Authenticator(adminToken: adminToken, accounts: accounts, cache: credentialCache)
         let addresses = TargetAddressPolicy(ssrfGuard: SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets))
         AccountsController(accounts: accounts, authenticator: authenticator, defaultLimits: configuration.userLimits).register(on: &router)
-        DevicesController(devices: DeviceStore(database: database), pushes: PushStore(database: database), authenticator: authenticator)
-            .register(on: &router)
+        DevicesController(
+            devices: DeviceStore(database: database, secrets: secrets), pushes: PushStore(database: database),
+            authenticator: authenticator, addresses: addresses
+        ).register(on: &router)
+        WebPushController(apps: PushAppStore(database: database, secrets: secrets), authenticator: authenticator).register(on: &router)
         WatchesController(
             watches: WatchStore(database: database, secrets: secrets),
             authenticator: authenticator,

@@ -12,6 +12,7 @@ extension Configuration {
         push.transport.timeout = pushTimeout
         push.transport.connectTimeout = min(outboundConnectTimeout, pushTimeout)
         push.transport.userAgent = "Tidings/\(TidingsCommand.version) (push)"
+        push.transport.webPushAllowsPrivateTargets = allowPrivateTargets
         push.retrySchedule = pushRetrySchedule
         push.maxInFlight = pushMaxInFlight
         push.logRetention = max(eventRetention, pushSyncBudget.period)

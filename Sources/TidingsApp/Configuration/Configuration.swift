@@ -108,6 +108,9 @@ package struct Configuration: Sendable {
     package var pushRetrySchedule: [Duration] = PushDispatcherConfiguration().retrySchedule
     package var pushCoalescingWindow: Duration = .milliseconds(50)
     package var pushSyncBudget = RatePolicy(count: 3, per: .seconds(3600))
+    /// Web Push: see `Configuration+WebPush.swift`.
+    package var vapidPrivateKey: P256KeyPair?
+    package var vapidSubject: String?
     /// Pushes this process sends at once; 0 sends none (tests of the queue).
     package var pushMaxInFlight = PushDispatcherConfiguration().maxInFlight
     package var eventRetention: Duration = .seconds(30 * 86_400)
@@ -233,6 +236,7 @@ package struct Configuration: Sendable {
             expected: "a budget such as 3/1h: at most 3 background pushes per device per hour (count up to 1000000)",
             ValueParsers.rate
         ) ?? pushSyncBudget
+        (vapidPrivateKey, vapidSubject) = try Self.webPushSettings(environment, hasDatabaseURL: databaseURL != nil)
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
         maxStreams = try reader.parsed("TIDINGS_MAX_STREAMS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreams
         maxStreamsPerUser = try reader.parsed("TIDINGS_MAX_STREAMS_PER_USER", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreamsPerUser

@@ -48,6 +48,7 @@ package final class Application: Sendable {
         let metrics = MetricsRegistry()
         let adminToken = try AdminToken.resolve(configuration: configuration, logger: logger)
         let keyring = try SecretKeyFile.resolve(configuration: configuration, logger: logger)
+        let vapidKey = try VAPIDKeyFile.resolve(configuration: configuration, logger: logger)
         let databaseRuntime = try DatabaseRuntime.open(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
@@ -61,6 +62,7 @@ package final class Application: Sendable {
         var startedStreams: EventStreamHub?
         do {
             let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
+            try VAPIDKeyFile.install(vapidKey, apps: PushAppStore(database: databaseRuntime.client, secrets: secrets), logger: logger)
             let poller = try Poller(
                 configuration: configuration.pollerConfiguration,
                 httpClientConfiguration: configuration.pollerHTTPClientConfiguration,

@@ -6,6 +6,9 @@ package struct DeviceRegistration: Sendable, Equatable {
     package var appID: String?
     package var name: String?
     package var locale: String?
+    /// A web device's subscription (its endpoint is `pushToken`); nil for
+    /// every other device. A registration replaces the stored keys.
+    package var webPush: WebPushSubscription?
 
     package init(platform: DevicePlatform, pushToken: String, appID: String? = nil, name: String? = nil, locale: String? = nil) {
         self.platform = platform
@@ -13,5 +16,11 @@ package struct DeviceRegistration: Sendable, Equatable {
         self.appID = appID
         self.name = name
         self.locale = locale
+    }
+
+    /// A web device: the subscription's endpoint is its push token.
+    package init(subscription: WebPushSubscription, appID: String? = nil, name: String? = nil, locale: String? = nil) {
+        self.init(platform: .web, pushToken: subscription.endpoint, appID: appID, name: name, locale: locale)
+        self.webPush = subscription
     }
 }

@@ -7,10 +7,13 @@ package struct DeviceStore: Sendable {
     private static let columns = "id, user_id, platform, push_token, app_id, name, locale, last_seen_at, created_at, updated_at"
 
     private let database: PostgresClient
+    private let secrets: StoredSecrets
     private let registrations: BatchingQueue<PendingRegistration, RegisteredDevice>
 
-    package init(database: PostgresClient) {
+    /// `secrets` seals a web device's `keys.auth` (`devices.web_push_auth`).
+    package init(database: PostgresClient, secrets: StoredSecrets) {
         self.database = database
+        self.secrets = secrets
         registrations = BatchingQueue(
             runBatch: { try Self.register($0, on: database) },
             // One upsert statement, in register_devices, for a batch of one too.
@@ -33,9 +36,14 @@ package struct DeviceStore: Sendable {
     /// registration goes past its user's limit fails as a whole, and
     /// `BatchingQueue` then runs each registration alone, so only that one
     /// is refused.
+    ///
+    /// A web device's `keys.auth` is sealed here, before it joins a batch;
+    /// its keys replace the stored ones (and any other registration clears
+    /// them), so a device's keys are always its latest subscription's.
     package func register(userID: UUID, _ registration: DeviceRegistration) throws -> (device: Device, created: Bool) {
+        let sealedAuth = try registration.webPush.map { try secrets.sealWebPushAuth($0.auth) }
         let registered = try UserLimitExceeded.mapping(.devices) {
-            try registrations.submit(PendingRegistration(userID: userID, registration: registration))
+            try registrations.submit(PendingRegistration(userID: userID, registration: registration, sealedAuth: sealedAuth))
         }
         return (registered.device, registered.created)
     }
@@ -43,6 +51,9 @@ package struct DeviceStore: Sendable {
     struct PendingRegistration: Sendable, Encodable, Equatable {
         let userID: UUID
         let registration: DeviceRegistration
+        /// `registration.webPush?.auth`, sealed; the plain one never
+        /// reaches the database.
+        var sealedAuth: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case userID = "user_id"
@@ -50,6 +61,8 @@ package struct DeviceStore: Sendable {
             case pushToken = "push_token"
             case appID = "app_id"
             case name, locale
+            case webPushP256dh = "web_push_p256dh"
+            case webPushAuth = "web_push_auth"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -60,6 +73,14 @@ package struct DeviceStore: Sendable {
             try container.encode(registration.appID, forKey: .appID)
             try container.encode(registration.name, forKey: .name)
             try container.encode(registration.locale, forKey: .locale)
+            // Both or neither: a subscription's keys with its sealed secret.
+            if let subscription = registration.webPush, let sealedAuth {
+                try container.encode(subscription.p256dh, forKey: .webPushP256dh)
+                try container.encode(sealedAuth, forKey: .webPushAuth)
+            } else {
+                try container.encodeNil(forKey: .webPushP256dh)
+                try container.encodeNil(forKey: .webPushAuth)
+            }
         }
     }
 
@@ -141,19 +162,42 @@ package struct DeviceStore: Sendable {
         }
     }
 
-    /// Applies the changes present; nil when the user has no such device.
-    package func update(id: UUID, userID: UUID, _ changes: DeviceChanges) throws -> Device? {
-        guard !changes.isEmpty else { return try device(id: id, userID: userID) }
-        return try database.query("""
-            UPDATE devices SET
-                platform = coalesce(\(changes.platform)::text, platform),
-                app_id = CASE WHEN \(changes.appID != nil)::boolean THEN \(changes.appID ?? nil)::text ELSE app_id END,
-                name = CASE WHEN \(changes.name != nil)::boolean THEN \(changes.name ?? nil)::text ELSE name END,
-                locale = CASE WHEN \(changes.locale != nil)::boolean THEN \(changes.locale ?? nil)::text ELSE locale END,
-                updated_at = now()
-            WHERE id = \(id) AND user_id = \(userID)
-            RETURNING \(unsafeSQL: Self.columns)
-            """).first.map(Self.device(from:))
+    package enum UpdateOutcome: Sendable {
+        case updated(Device)
+        case notFound
+        /// The platform cannot change between web and the others: a web
+        /// device is a browser's subscription (endpoint and keys), an ios or
+        /// android device an app's token. Register the device anew instead.
+        case platformChangeRefused(from: DevicePlatform, to: DevicePlatform)
+    }
+
+    /// Applies the changes present, in one transaction with the row locked.
+    package func update(id: UUID, userID: UUID, _ changes: DeviceChanges) throws -> UpdateOutcome {
+        try database.withTransaction { connection in
+            guard let current = try connection.query("""
+                SELECT platform FROM devices WHERE id = \(id) AND user_id = \(userID) FOR UPDATE
+                """).first
+            else { return .notFound }
+            let platform: DevicePlatform = try current.decode("platform")
+            if let wanted = changes.platform, (wanted == .web) != (platform == .web) {
+                return .platformChangeRefused(from: platform, to: wanted)
+            }
+            guard !changes.isEmpty else {
+                return try connection.query("""
+                    SELECT \(unsafeSQL: Self.columns) FROM devices WHERE id = \(id)
+                    """).first.map(Self.device(from:)).map(UpdateOutcome.updated) ?? .notFound
+            }
+            return try connection.query("""
+                UPDATE devices SET
+                    platform = coalesce(\(changes.platform)::text, platform),
+                    app_id = CASE WHEN \(changes.appID != nil)::boolean THEN \(changes.appID ?? nil)::text ELSE app_id END,
+                    name = CASE WHEN \(changes.name != nil)::boolean THEN \(changes.name ?? nil)::text ELSE name END,
+                    locale = CASE WHEN \(changes.locale != nil)::boolean THEN \(changes.locale ?? nil)::text ELSE locale END,
+                    updated_at = now()
+                WHERE id = \(id) AND user_id = \(userID)
+                RETURNING \(unsafeSQL: Self.columns)
+                """).first.map(Self.device(from:)).map(UpdateOutcome.updated) ?? .notFound
+        }
     }
 
     package func delete(id: UUID, userID: UUID) throws -> Bool {

@@ -23,4 +23,9 @@ package struct ClaimedPush: Sendable, Equatable {
     package let cursor: FeedPosition?
     /// Attempts before this one.
     package let attemptCount: Int
+    /// A web device's subscription keys: `p256dh` (base64url) and `auth`
+    /// as stored, sealed (`StoredSecrets.openWebPushAuth` opens it); nil
+    /// for other devices. `deviceToken` is the subscription's endpoint.
+    package var webPushP256dh: String? = nil
+    package var webPushSealedAuth: String? = nil
 }

@@ -14,6 +14,9 @@ package struct PushApp: Sendable, Equatable {
     package let projectID: String?
     package let clientEmail: String?
     package let tokenURI: String?
+    /// Web Push only: the VAPID `sub` and the public key (base64url).
+    package let vapidSubject: String?
+    package let vapidPublicKey: String?
     package let createdAt: Date
     package let updatedAt: Date
 }

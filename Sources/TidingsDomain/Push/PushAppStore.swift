@@ -14,8 +14,13 @@ package struct PushAppStore: Sendable {
     }
 
     private static let columns = """
-        id, platform, app_id, environment, team_id, key_id, project_id, client_email, token_uri, created_at, updated_at
+        id, platform, app_id, environment, team_id, key_id, project_id, client_email, token_uri,
+        vapid_subject, vapid_public_key, created_at, updated_at
         """
+
+    /// The app id of the one Web Push app, which holds the deployment's
+    /// VAPID key (migration 0033).
+    package static let vapidAppID = "vapid"
 
     /// Nil when an app of the same platform and app id exists.
     package func create(_ app: NewPushApp) throws -> PushApp? {
@@ -32,7 +37,7 @@ package struct PushAppStore: Sendable {
     package func list(_ page: PageRequest) throws -> Page<PushApp> {
         let rows = try database.query("""
             SELECT \(unsafeSQL: Self.columns) FROM push_apps
-            WHERE (created_at, id) > (\(page.after.createdAt), \(page.after.id))
+            WHERE platform <> 'webpush' AND (created_at, id) > (\(page.after.createdAt), \(page.after.id))
             ORDER BY created_at, id LIMIT \(page.limit + 1)
             """)
         return Page.from(rows: try rows.map(Self.app(from:)), limit: page.limit) {
@@ -40,8 +45,11 @@ package struct PushAppStore: Sendable {
         }
     }
 
+    /// An app of the admin's; the Web Push app is not among them.
     package func app(id: UUID) throws -> PushApp? {
-        try database.query("SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE id = \(id)").first.map(Self.app(from:))
+        try database.query("""
+            SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE id = \(id) AND platform <> 'webpush'
+            """).first.map(Self.app(from:))
     }
 
     /// The app and its opened credentials, for sending.
@@ -67,7 +75,7 @@ package struct PushAppStore: Sendable {
     package func update(id: UUID, _ edit: (inout NewPushApp) throws -> Void) throws -> UpdateOutcome {
         try database.withTransaction { connection in
             guard let row = try connection.query("""
-                SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id) FOR UPDATE
+                SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id) AND platform <> 'webpush' FOR UPDATE
                 """).first
             else { return .notFound }
             let stored = try Self.app(from: row)
@@ -96,12 +104,60 @@ package struct PushAppStore: Sendable {
         }
     }
 
-    /// Deletes the app; its pushes go with it, pending or logged.
+    /// Deletes an app of the admin's; its pushes go with it, pending or logged.
     package func delete(id: UUID) throws -> Bool {
-        try database.withConnection { try $0.execute("DELETE FROM push_apps WHERE id = \(id)") } == 1
+        try database.withConnection { try $0.execute("DELETE FROM push_apps WHERE id = \(id) AND platform <> 'webpush'") } == 1
+    }
+
+    // MARK: The Web Push app
+
+    /// Makes the Web Push app hold this VAPID key and subject, at start:
+    /// created when missing, rewritten (private key sealed anew,
+    /// `updated_at` moved, so dispatchers rebuild their client) only when
+    /// the public key or subject differs, so replicas starting with the
+    /// same key change nothing. Returns the app.
+    @discardableResult
+    package func installVAPIDKey(publicKey: String, subject: String, privateKeyPEM: String) throws -> PushApp {
+        let sealed = try secrets.sealPushKey(privateKeyPEM)
+        return try database.withTransaction { connection in
+            let written = try connection.query("""
+                INSERT INTO push_apps (platform, app_id, vapid_subject, vapid_public_key, private_key)
+                VALUES ('webpush', \(Self.vapidAppID), \(subject), \(publicKey), \(sealed))
+                ON CONFLICT ON CONSTRAINT push_apps_platform_app_key DO UPDATE
+                SET vapid_subject = EXCLUDED.vapid_subject, vapid_public_key = EXCLUDED.vapid_public_key,
+                    private_key = EXCLUDED.private_key, updated_at = now()
+                WHERE push_apps.vapid_public_key IS DISTINCT FROM EXCLUDED.vapid_public_key
+                   OR push_apps.vapid_subject IS DISTINCT FROM EXCLUDED.vapid_subject
+                RETURNING \(unsafeSQL: Self.columns)
+                """).first
+            if let written { return try Self.app(from: written) }
+            return try Self.app(from: try connection.query("""
+                SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE platform = 'webpush' AND app_id = \(Self.vapidAppID)
+                """).single())
+        }
+    }
+
+    /// Deletes the Web Push app (web push is off): its pushes, pending or
+    /// logged, go with it, and web devices are logged as skipped. Returns
+    /// whether there was one.
+    @discardableResult
+    package func removeVAPIDKey() throws -> Bool {
+        try database.withConnection { try $0.execute("DELETE FROM push_apps WHERE platform = 'webpush'") } > 0
+    }
+
+    /// The Web Push app, or nil when web push is off.
+    package func vapidApp() throws -> PushApp? {
+        try database.query("""
+            SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE platform = 'webpush' AND app_id = \(Self.vapidAppID)
+            """).first.map(Self.app(from:))
     }
 
     // MARK: Rows
+
+    /// The Web Push app is written at start only (`installVAPIDKey`).
+    package struct NotAdminManaged: Error, CustomStringConvertible {
+        package var description: String { "the Web Push app holds the deployment's VAPID key and is not created through the admin API" }
+    }
 
     /// The columns of one app, its key sealed.
     private struct StoredFields {
@@ -124,6 +180,10 @@ package struct PushAppStore: Sendable {
                 self.projectID = projectID
                 self.clientEmail = clientEmail
                 self.tokenURI = tokenURI
+            case .webPush:
+                // Written by installVAPIDKey only; create and update never
+                // see one (the admin API refuses the platform).
+                throw NotAdminManaged()
             }
         }
     }
@@ -141,6 +201,11 @@ package struct PushAppStore: Sendable {
                 throw PostgresError(code: .decoding, message: "push app \(app.id) lacks its FCM fields")
             }
             return .fcm(projectID: projectID, clientEmail: clientEmail, tokenURI: tokenURI, privateKeyPEM: pem)
+        case .webpush:
+            guard let subject = app.vapidSubject else {
+                throw PostgresError(code: .decoding, message: "push app \(app.id) lacks its VAPID subject")
+            }
+            return .webPush(subject: subject, privateKeyPEM: pem)
         }
     }
 
@@ -155,6 +220,8 @@ package struct PushAppStore: Sendable {
             projectID: try row.decode("project_id"),
             clientEmail: try row.decode("client_email"),
             tokenURI: try row.decode("token_uri"),
+            vapidSubject: try row.decode("vapid_subject"),
+            vapidPublicKey: try row.decode("vapid_public_key"),
             createdAt: try row.decode("created_at"),
             updatedAt: try row.decode("updated_at")
         )

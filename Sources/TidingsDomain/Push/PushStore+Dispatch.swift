@@ -88,7 +88,7 @@ extension PushStore {
                 WHERE p.id = ANY (ARRAY(SELECT c.id FROM candidates c WHERE NOT c.stale))
                     AND d.id = p.device_id AND a.id = p.push_app_id
                 RETURNING p.id, p.device_id, p.user_id, p.push_app_id, a.updated_at AS app_updated_at, a.platform,
-                          d.push_token, p.kind, p.badge, p.watch_id, p.change_id, p.title, p.body, p.attempt_count,
+                          d.push_token, d.web_push_p256dh, d.web_push_auth, p.kind, p.badge, p.watch_id, p.change_id, p.title, p.body, p.attempt_count,
                           CASE WHEN p.kind = 'sync' THEN (
                               SELECT max(c.user_position) FROM changes c WHERE c.user_id = p.user_id
                           ) END AS cursor
@@ -110,7 +110,9 @@ extension PushStore {
                 title: try row.decode("title"),
                 body: try row.decode("body"),
                 cursor: try row.decode("cursor", as: Int64?.self).map(FeedPosition.init),
-                attemptCount: try row.decode("attempt_count")
+                attemptCount: try row.decode("attempt_count"),
+                webPushP256dh: try row.decode("web_push_p256dh"),
+                webPushSealedAuth: try row.decode("web_push_auth")
             )
         }
     }

@@ -9,6 +9,8 @@ package struct SecretRotationResult: Sendable, Equatable, CustomStringConvertibl
     package var mergedTargets = 0
     /// Push apps whose private key was re-sealed.
     package var pushApps = 0
+    /// Web devices whose `keys.auth` was re-sealed.
+    package var devices = 0
     /// Rows of `sealed_keys` re-sealed.
     package var keys = 0
     /// Rows still to do when the run stopped (kept locked by others, or
@@ -18,11 +20,11 @@ package struct SecretRotationResult: Sendable, Equatable, CustomStringConvertibl
     package init() {}
 
     package var total: Int {
-        webhooks + targets + mergedTargets + pushApps + keys
+        webhooks + targets + mergedTargets + pushApps + devices + keys
     }
 
     package var description: String {
-        "\(total) rows changed: \(webhooks) webhooks, \(targets) targets (\(mergedTargets) more merged into an equal target), \(pushApps) push apps, \(keys) stored keys"
+        "\(total) rows changed: \(webhooks) webhooks, \(targets) targets (\(mergedTargets) more merged into an equal target), \(pushApps) push apps, \(devices) web devices, \(keys) stored keys"
             + (remaining > 0 ? "; \(remaining) rows left" : "")
     }
 }

@@ -43,6 +43,7 @@ package struct SecretRotationStore: Sendable {
             result.keys += try resealKeys(prefix: prefix)
             result.webhooks += try resealWebhooks(prefix: prefix)
             result.pushApps += try resealPushApps(prefix: prefix)
+            result.devices += try resealDevices(prefix: prefix)
             let targets = try resealTargets(scope, prefix: prefix)
             result.targets += targets.resealed
             result.mergedTargets += targets.merged
@@ -156,6 +157,43 @@ package struct SecretRotationStore: Sendable {
                     """)
             }
             return changed
+        }
+    }
+
+    // MARK: devices
+
+    /// Web devices' `keys.auth` (migration 0033), sealed from the start:
+    /// only a key rotation finds any. Batches by id, as for webhooks.
+    private func resealDevices(prefix: String) throws -> Int {
+        var cursor = Self.firstID
+        var changed = 0
+        while true {
+            let batch: (count: Int, last: UUID?) = try database.withTransaction { connection in
+                let rows = try connection.query("""
+                    SELECT id, web_push_auth FROM devices
+                    WHERE id > \(cursor) AND web_push_auth IS NOT NULL
+                        AND left(web_push_auth, length(\(prefix))) <> \(prefix)
+                    ORDER BY id
+                    LIMIT \(Self.batchSize)
+                    FOR UPDATE SKIP LOCKED
+                    """)
+                var ids: [UUID] = []
+                var sealed: [String] = []
+                for row in rows {
+                    ids.append(try row.decode("id"))
+                    sealed.append(try secrets.sealWebPushAuth(try secrets.openWebPushAuth(try row.decode("web_push_auth"))))
+                }
+                guard !ids.isEmpty else { return (0, nil) }
+                let updated = try connection.execute("""
+                    UPDATE devices d SET web_push_auth = u.auth
+                    FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[], \(PostgresArrayLiteral.make(sealed))::text[]) AS u(id, auth)
+                    WHERE d.id = u.id
+                    """)
+                return (updated, ids.last)
+            }
+            changed += batch.count
+            guard let last = batch.last else { return changed }
+            cursor = last
         }
     }
 
@@ -383,8 +421,12 @@ package struct SecretRotationStore: Sendable {
         let pushApps = try database.query("""
             SELECT count(*) AS n FROM push_apps WHERE left(private_key, length(\(prefix))) <> \(prefix)
             """).single().decode("n", as: Int.self)
+        let devices = try database.query("""
+            SELECT count(*) AS n FROM devices
+            WHERE web_push_auth IS NOT NULL AND left(web_push_auth, length(\(prefix))) <> \(prefix)
+            """).single().decode("n", as: Int.self)
         let targets = try database.query(Self.targetCount(scope, prefix: prefix)).single().decode("n", as: Int.self)
-        return keys + webhooks + pushApps + targets
+        return keys + webhooks + pushApps + devices + targets
     }
 
     private static let firstID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))

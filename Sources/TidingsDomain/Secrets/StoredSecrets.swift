@@ -60,6 +60,21 @@ package struct StoredSecrets: Sendable {
         try keyring.open(stored, context: Self.pushKeyContext)
     }
 
+    // MARK: Web Push subscription secrets
+
+    static let webPushAuthContext = "devices.web_push_auth"
+
+    /// Seals a web device's `keys.auth` (base64url) for `devices.web_push_auth`.
+    func sealWebPushAuth(_ auth: String) throws -> String {
+        try keyring.seal(auth, context: Self.webPushAuthContext)
+    }
+
+    /// The base64url `keys.auth` of a stored value; only the push
+    /// dispatcher opens it, to encrypt a message.
+    package func openWebPushAuth(_ stored: String) throws(SecretError) -> String {
+        try keyring.open(stored, context: Self.webPushAuthContext)
+    }
+
     // MARK: Request headers
 
     /// The column of `targets` a header value is sealed for: a watch's

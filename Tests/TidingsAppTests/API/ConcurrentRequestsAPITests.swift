@@ -39,7 +39,7 @@ import Testing
             for _ in 0..<Self.concurrency {
                 group.addTask {
                     try await server.send("POST", "/v1/devices", token: key, json: [
-                        "platform": "web", "push_token": "same-token", "name": "browser", "locale": "fr",
+                        "platform": "android", "push_token": "same-token", "name": "browser", "locale": "fr",
                     ])
                 }
             }

@@ -79,9 +79,9 @@ import TidingsPostgres
         // Random, so it does not compress below the B-tree entry limit.
         let token = String((0..<4096).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".randomElement()! })
 
-        let first = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "web", "push_token": token])
+        let first = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": token])
         #expect(first.status == 201, "\(first.text)")
-        let second = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "web", "push_token": token])
+        let second = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": token])
         #expect(second.status == 200)
         #expect(try second.object()["id"] as? String == first.object()["id"] as? String)
         let removed = try await server.send("POST", "/v1/devices/invalidations", token: key, json: ["push_tokens": [token]])
@@ -256,7 +256,7 @@ import TidingsPostgres
         let (_, key) = try await server.createUser()
         let (_, other) = try await server.createUser()
         for index in 0..<7 {
-            #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "web", "push_token": "first-\(index)"]).status == 201)
+            #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "first-\(index)"]).status == 201)
         }
         var seen: [String] = []
         var cursor: String?
@@ -269,8 +269,8 @@ import TidingsPostgres
             pages += 1
             // Rows created while paging appear after the ones already listed.
             if pages == 1 {
-                _ = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "web", "push_token": "late"])
-                _ = try await server.send("POST", "/v1/devices", token: other, json: ["platform": "web", "push_token": "someone-else"])
+                _ = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "late"])
+                _ = try await server.send("POST", "/v1/devices", token: other, json: ["platform": "android", "push_token": "someone-else"])
             }
         } while cursor != nil && pages < 10
         #expect(seen == (0..<7).map { "first-\($0)" } + ["late"])

@@ -177,7 +177,7 @@ import TidingsPostgres
         // Zero: no new device at all, known ones still refresh.
         _ = try await setLimits(server, user: userID, ["devices": 0])
         try expectLimitExceeded(
-            try await server.send("POST", "/v1/devices", token: key, json: ["platform": "web", "push_token": "token-4"]), "devices", maximum: 0
+            try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "token-4"]), "devices", maximum: 0
         )
         #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "token-2"]).status == 200)
         // Deleting one makes room again under the deployment's limit.

@@ -9,6 +9,8 @@ struct DevicesController: Sendable {
     let devices: DeviceStore
     let pushes: PushStore
     let authenticator: Authenticator
+    /// Early SSRF feedback on a web device's endpoint.
+    let addresses: TargetAddressPolicy
 
     func register(on router: inout Router) {
         router.post("/v1/devices", use: registerDevice)
@@ -31,6 +33,9 @@ struct DevicesController: Sendable {
     @Sendable func registerDevice(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let userID = try authenticator.requireUser(request)
         let body = try request.decodeJSON(RegisterDeviceBody.self)
+        if let subscription = body.registration.webPush {
+            try addresses.check(host: subscription.host, field: "push_subscription.endpoint")
+        }
         let (device, created) = try HTTPError.mappingLimits { try devices.register(userID: userID, body.registration) }
         if created {
             context.logger.info("device registered", metadata: ["user.id": userID.canonicalString, "device.id": device.id.canonicalString])
@@ -54,8 +59,15 @@ struct DevicesController: Sendable {
         let userID = try authenticator.requireUser(request)
         let id = try context.uuidParameter("id")
         let body = try request.decodeJSON(UpdateDeviceBody.self)
-        guard let device = try devices.update(id: id, userID: userID, body.changes) else { throw Self.deviceNotFound }
-        return .json(DeviceRepresentation(device))
+        switch try devices.update(id: id, userID: userID, body.changes) {
+        case .notFound:
+            throw Self.deviceNotFound
+        case .platformChangeRefused(let from, let to):
+            throw HTTPError.field("platform", "cannot change from \(from.rawValue) to \(to.rawValue): a web device is a browser's "
+                + "push subscription, the others an app's push token; register the device anew and delete this one")
+        case .updated(let device):
+            return .json(DeviceRepresentation(device))
+        }
     }
 
     @Sendable func deleteDevice(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {

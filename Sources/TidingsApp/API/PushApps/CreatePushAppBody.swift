@@ -22,7 +22,13 @@ struct CreatePushAppBody: Decodable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let platform = try container.decodeChoice(PushPlatform.self, forKey: .platform)
+        let platformName = try container.decode(String.self, forKey: .platform)
+        guard let platform = PushPlatform(rawValue: platformName), PushPlatform.adminManaged.contains(platform) else {
+            let choices = "must be one of \(PushPlatform.adminManaged.map(\.rawValue).joined(separator: ", "))"
+            throw container.fieldProblem(.platform, platformName == PushPlatform.webpush.rawValue
+                ? choices + "; Web Push signs with the deployment's VAPID key (TIDINGS_VAPID_PRIVATE_KEY), not a push app"
+                : choices)
+        }
         let appID = try container.decode(String.self, forKey: .appID)
         try PushAppFieldRules.validateAppID(appID, key: .appID, in: container)
         switch platform {
@@ -38,6 +44,8 @@ struct CreatePushAppBody: Decodable {
                 environment: try container.decodeChoice(APNsEnvironment.self, forKey: .environment),
                 teamID: teamID, keyID: keyID, privateKeyPEM: privateKey
             ))
+        case .webpush:
+            preconditionFailure("refused above")
         case .fcm:
             if let key = Self.apnsOnly.first(where: container.contains) { throw container.fieldProblem(key, "is only for apns apps") }
             let account = try container.decode(ServiceAccountBody.self, forKey: .serviceAccount)

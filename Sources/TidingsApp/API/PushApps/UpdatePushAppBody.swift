@@ -56,6 +56,9 @@ struct UpdatePushAppBody: Decodable {
                     privateKeyPEM: account.privateKeyPEM
                 )
             }
+        case .webPush:
+            // The store never hands the Web Push app to an edit.
+            throw HTTPError(.notFound, detail: "There is no push app with this id.")
         }
     }
 }
