@@ -55,6 +55,16 @@ import TidingsTestSupport
         #expect(text.contains("TIDINGS_HTTP_IDLE_TIMEOUT"))
     }
 
+    @Test func aBadVAPIDKeyStopsStartUpNamingTheVariable() throws {
+        let (process, _, errors) = try launch([], environment: [
+            "TIDINGS_VAPID_PRIVATE_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "TIDINGS_VAPID_SUBJECT": "mailto:ops@example.com",
+        ])
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+        #expect(text.contains("TIDINGS_VAPID_PRIVATE_KEY") && !text.contains("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), "\(text)")
+    }
+
     @Test func servesAndExitsCleanlyOnSIGTERM() async throws {
         let port = TestPorts.randomListenPort()
         let (process, output, errors) = try launch([], environment: [
