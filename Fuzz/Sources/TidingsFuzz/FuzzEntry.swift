@@ -45,6 +45,7 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "request-framing", run: RequestFramingTarget.run),
     FuzzTarget(name: "webpush-crypto", run: WebPushCryptoTarget.run),
     FuzzTarget(name: "stream-request", run: StreamRequestTarget.run),
+    FuzzTarget(name: "webpush-subscription", run: WebPushSubscriptionTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {

@@ -46,9 +46,9 @@ package struct WebPushSubscription: Sendable, Equatable {
         self.auth = try Self.auth(auth)
     }
 
-    /// An endpoint Tidings may post to: an https URL of at most 2048 bytes
-    /// with a host, no user name or password, no fragment, no whitespace or
-    /// control characters.
+    /// An endpoint Tidings may post to: an https URL (the scheme in lower
+    /// case, as browsers write it) of at most 2048 bytes with a host, no user
+    /// name or password, no fragment, printable ASCII without spaces.
     static func endpoint(_ text: String) throws(Problem) -> NormalizedURL {
         func problem(_ message: String) -> Problem { Problem(field: "endpoint", message: message) }
         let bytes = text.utf8
@@ -57,9 +57,7 @@ package struct WebPushSubscription: Sendable, Equatable {
         guard bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw problem("must be printable ASCII without spaces (a push service URL)")
         }
-        guard bytes.starts(with: "https://".utf8) || text.lowercased().hasPrefix("https://") else {
-            throw problem("must be an https URL")
-        }
+        guard bytes.starts(with: "https://".utf8) else { throw problem("must be an https URL (starting https://)") }
         guard !bytes.contains(UInt8(ascii: "#")) else { throw problem("must not have a fragment") }
         let authority = bytes.dropFirst("https://".count).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
         guard !authority.contains(UInt8(ascii: "@")) else { throw problem("must not contain a user name or password") }
@@ -100,15 +98,15 @@ package struct WebPushSubscription: Sendable, Equatable {
         return Base64.encodeURLSafe(bytes)
     }
 
-    /// The bytes of base64url text (the URL-safe alphabet, padding allowed
-    /// at the end only, as browsers may send either form).
+    /// The bytes of base64url text: the URL-safe alphabet, unpadded (as
+    /// browsers send it) or padded to a multiple of four.
     private static func base64URL(_ text: String, field: String, maximumLength: Int) throws(Problem) -> [UInt8] {
         let utf8 = text.utf8
         guard !utf8.isEmpty else { throw Problem(field: field, message: "must not be empty") }
         guard utf8.count <= maximumLength else { throw Problem(field: field, message: "is too long for its key") }
         let unpadded = utf8.prefix { $0 != UInt8(ascii: "=") }
         let padding = utf8.dropFirst(unpadded.count)
-        guard padding.count <= 2, padding.allSatisfy({ $0 == UInt8(ascii: "=") }),
+        guard padding.allSatisfy({ $0 == UInt8(ascii: "=") }), padding.isEmpty || utf8.count % 4 == 0,
               unpadded.allSatisfy(isBase64URLByte), unpadded.count % 4 != 1,
               let bytes = Base64.decode(String(decoding: unpadded, as: UTF8.self))
         else { throw Problem(field: field, message: "must be base64url") }
