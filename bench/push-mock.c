@@ -1,8 +1,9 @@
 /* A mock APNs for bench/push.sh that is never the bottleneck: HTTP/2 over
  * TLS (ALPN h2, OpenSSL, libnghttp2), one thread per connection with
  * blocking I/O, so everything one TLS read brings is answered in one write.
- * Every POST /3/device/<token> gets 200 with an apns-id header; anything
- * else gets 404. No JWT or header checks: the tests' mock does those; this
+ * Every POST /3/device/<token> gets 200 with an apns-id header, every POST
+ * /wp/<token> (Web Push) 201 with a Location header and its encrypted body
+ * unread (payload "-"); anything else gets 404. No JWT or header checks: the tests' mock does those; this
  * measures throughput and latency.
  *   push-mock PORT CERT_PEM KEY_PEM STATUS_FILE OUTPUT_FILE [MAX_STREAMS]
  * STATUS_FILE is rewritten every 100 ms with the counts so far:
@@ -34,6 +35,7 @@
 #define TOKEN_MAX 100
 #define PAYLOAD_MAX 60
 #define DEVICE_PREFIX "/3/device/"
+#define WEB_PUSH_PREFIX "/wp/"
 
 struct arrival {
     char token[TOKEN_MAX + 1];
@@ -47,6 +49,7 @@ struct stream {
     char payload[PAYLOAD_MAX + 1];
     size_t payload_length;
     int is_push;
+    int is_web;
 };
 
 struct connection {
@@ -99,12 +102,14 @@ static int on_header(nghttp2_session *session, const nghttp2_frame *frame, const
     if (frame->hd.type != NGHTTP2_HEADERS) return 0;
     struct stream *stream = nghttp2_session_get_stream_user_data(session, frame->hd.stream_id);
     if (stream == NULL) return 0;
-    size_t prefix = strlen(DEVICE_PREFIX);
-    if (name_length == 5 && memcmp(name, ":path", 5) == 0 && value_length > prefix && value_length - prefix <= TOKEN_MAX
-        && memcmp(value, DEVICE_PREFIX, prefix) == 0) {
+    if (name_length != 5 || memcmp(name, ":path", 5) != 0) return 0;
+    int web = value_length > strlen(WEB_PUSH_PREFIX) && memcmp(value, WEB_PUSH_PREFIX, strlen(WEB_PUSH_PREFIX)) == 0;
+    size_t prefix = strlen(web ? WEB_PUSH_PREFIX : DEVICE_PREFIX);
+    if (value_length > prefix && value_length - prefix <= TOKEN_MAX && memcmp(value, web ? WEB_PUSH_PREFIX : DEVICE_PREFIX, prefix) == 0) {
         memcpy(stream->token, value + prefix, value_length - prefix);
         stream->token[value_length - prefix] = 0;
         stream->is_push = 1;
+        stream->is_web = web;
     }
     return 0;
 }
@@ -113,7 +118,7 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
                          void *user) {
     (void)flags; (void)user;
     struct stream *stream = nghttp2_session_get_stream_user_data(session, stream_id);
-    if (stream == NULL) return 0;
+    if (stream == NULL || stream->is_web) return 0;
     size_t room = PAYLOAD_MAX - stream->payload_length;
     size_t copied = length < room ? length : room;
     memcpy(stream->payload + stream->payload_length, data, copied);
@@ -142,6 +147,13 @@ static int respond(nghttp2_session *session, struct connection *connection, int3
     }
     char id[40];
     int id_length = snprintf(id, sizeof id, "00000000-0000-4000-8000-%012lx", (unsigned long)index);
+    if (stream->is_web) {
+        const nghttp2_nv created[] = {
+            {(uint8_t *)":status", (uint8_t *)"201", 7, 3, NGHTTP2_NV_FLAG_NONE},
+            {(uint8_t *)"location", (uint8_t *)id, 8, (size_t)id_length, NGHTTP2_NV_FLAG_NONE},
+        };
+        return nghttp2_submit_response(session, stream_id, created, 2, NULL);
+    }
     const nghttp2_nv headers[] = {
         {(uint8_t *)":status", (uint8_t *)"200", 7, 3, NGHTTP2_NV_FLAG_NONE},
         {(uint8_t *)"apns-id", (uint8_t *)id, 7, (size_t)id_length, NGHTTP2_NV_FLAG_NONE},

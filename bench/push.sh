@@ -25,7 +25,14 @@
 #      at the transaction's commit record instead (track_commit_timestamp);
 #      the change is visible, and can be pushed, once that record is on
 #      disk, which on this machine can take another 100 ms.
+# With BENCH_PLATFORM=web the devices are web devices instead: Web Push
+# to POST /wp/<token> on the same mock (201, body not read), each message
+# encrypted for the device (RFC 8291) and signed with the VAPID key Tidings
+# generates into its data folder; the subscription keys of one device
+# registered through the API are copied to all (auth stays sealed), and
+# TIDINGS_ALLOW_PRIVATE_TARGETS=true lets the SSRF guard reach the mock.
 # Usage: bench/push.sh [BURST] [RATE] [SECONDS]   (RATE 0: the burst alone)
+#   BENCH_PLATFORM=ios       ios (APNs) or web (Web Push)
 #   BENCH_COALESCE="50ms 0ms"  windows of the steady runs
 #   BENCH_BATCH=5000         watches per record_changes() call in the burst
 #   BENCH_WRITERS=8          pgbench clients of the steady runs
@@ -58,6 +65,8 @@ writers=${BENCH_WRITERS:-8}
 steady_batch=${BENCH_STEADY_BATCH:-50}
 mock_streams=${BENCH_MOCK_STREAMS:-1000}
 timeout=${BENCH_TIMEOUT:-300}
+platform=${BENCH_PLATFORM:-ios}
+case "$platform" in ios | web) ;; *) echo "BENCH_PLATFORM must be ios or web" >&2; exit 2 ;; esac
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=${BENCH_PORT:-$(free_port)}
 mock_port=${BENCH_MOCK_PORT:-$(free_port)}
@@ -117,16 +126,32 @@ fi
 start_tidings() {
     bench_start_tidings "$port" "$data/tidings" TIDINGS_ADMIN_TOKEN="$admin_token" TIDINGS_LOG_LEVEL="${BENCH_LOG_LEVEL:-warning}" \
         TIDINGS_POLL_CONCURRENCY=0 TIDINGS_APNS_URL="https://127.0.0.1:$mock_port" \
-        TIDINGS_PUSH_CA_FILE="$data/ca.pem" TIDINGS_PUSH_COALESCE="$1"
+        TIDINGS_PUSH_CA_FILE="$data/ca.pem" TIDINGS_PUSH_COALESCE="$1" TIDINGS_ALLOW_PRIVATE_TARGETS="$([ "$platform" = web ] && echo true || echo false)"
 }
 first_window=${coalesce_windows%% *}
 start_tidings "$first_window"
 
-key_json=$(python3 -c 'import json, sys; print(json.dumps(open(sys.argv[1]).read()))' "$data/apns-key.p8")
-registered=$(curl -s -o "$data/push-app.json" -w '%{http_code}' -X POST "$base/v1/push-apps" \
-    -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
-    -d "{\"platform\": \"apns\", \"app_id\": \"$app_id\", \"environment\": \"production\", \"team_id\": \"BENCHTEAM1\", \"key_id\": \"BENCHKEY01\", \"private_key\": $key_json}")
-[ "$registered" = 201 ] || { echo "POST /v1/push-apps answered $registered: $(cat "$data/push-app.json")" >&2; exit 1; }
+if [ "$platform" = ios ]; then
+    key_json=$(python3 -c 'import json, sys; print(json.dumps(open(sys.argv[1]).read()))' "$data/apns-key.p8")
+    registered=$(curl -s -o "$data/push-app.json" -w '%{http_code}' -X POST "$base/v1/push-apps" \
+        -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+        -d "{\"platform\": \"apns\", \"app_id\": \"$app_id\", \"environment\": \"production\", \"team_id\": \"BENCHTEAM1\", \"key_id\": \"BENCHKEY01\", \"private_key\": $key_json}")
+    [ "$registered" = 201 ] || { echo "POST /v1/push-apps answered $registered: $(cat "$data/push-app.json")" >&2; exit 1; }
+else
+    # A browser's subscription keys (P-256 point and 16-byte secret),
+    # registered once through the API so that auth is sealed as Tidings
+    # seals it; the seeding below copies both to every web device.
+    b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+    openssl ecparam -name prime256v1 -genkey -noout -out "$data/browser-key.pem"
+    p256dh=$(openssl ec -in "$data/browser-key.pem" -pubout -outform DER 2>/dev/null | tail -c 65 | b64url)
+    auth=$(openssl rand 16 | b64url)
+    user_key=$(curl -s -X POST "$base/v1/users" -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+        -d '{"name": "bench-template"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["api_key"])')
+    registered=$(curl -s -o "$data/web-device.json" -w '%{http_code}' -X POST "$base/v1/devices" \
+        -H "Authorization: Bearer $user_key" -H 'Content-Type: application/json' \
+        -d "{\"platform\": \"web\", \"push_subscription\": {\"endpoint\": \"https://127.0.0.1:$mock_port/wp/template\", \"keys\": {\"p256dh\": \"$p256dh\", \"auth\": \"$auth\"}}}")
+    [ "$registered" = 201 ] || { echo "POST /v1/devices answered $registered: $(cat "$data/web-device.json")" >&2; exit 1; }
+fi
 
 as_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 socket="$data/tidings/run"
@@ -178,7 +203,15 @@ read -r -a windows <<<"$coalesce_windows"
 [ "$rate" -gt 0 ] || windows=()
 per_phase=$((rate * seconds * 11 / 10 + 200))
 users=$((burst + per_phase * ${#windows[@]}))
-echo "seeding $users users, each with one watch and one iOS device ..."
+echo "seeding $users users, each with one watch and one $platform device ..."
+if [ "$platform" = ios ]; then
+    device_sql="INSERT INTO devices (user_id, platform, push_token, app_id)
+    SELECT user_id, 'ios', lpad(to_hex(n), 64, '0'), '$app_id' FROM bench_users;"
+else
+    device_sql="INSERT INTO devices (user_id, platform, push_token, web_push_p256dh, web_push_auth)
+    SELECT u.user_id, 'web', 'https://127.0.0.1:$mock_port/wp/' || lpad(to_hex(u.n), 64, '0'), t.web_push_p256dh, t.web_push_auth
+    FROM bench_users u, (SELECT web_push_p256dh, web_push_auth FROM devices WHERE platform = 'web' LIMIT 1) t;"
+fi
 psql_ <<SQL
 CREATE TABLE bench_users (n integer PRIMARY KEY, user_id uuid NOT NULL, watch_id uuid);
 WITH created AS (
@@ -194,15 +227,14 @@ WITH created AS (
     RETURNING id, user_id
 )
 UPDATE bench_users u SET watch_id = c.id FROM created c WHERE c.user_id = u.user_id;
-INSERT INTO devices (user_id, platform, push_token, app_id)
-    SELECT user_id, 'ios', lpad(to_hex(n), 64, '0'), '$app_id' FROM bench_users;
+$device_sql
 CREATE TABLE bench_times (n integer NOT NULL, phase text, at timestamptz NOT NULL, committed_at timestamptz);
 CREATE SEQUENCE bench_next;
 VACUUM ANALYZE;
 SQL
 
 echo "machine: $(nproc) cores, $(uname -sr), $($bindir/postgres --version), $(swift --version 2>/dev/null | head -n 1)"
-echo "mock APNs: bench/push-mock.c (libnghttp2 + OpenSSL, thread per connection), max concurrent streams $mock_streams"
+echo "mock APNs and Web Push: bench/push-mock.c (libnghttp2 + OpenSSL, thread per connection), max concurrent streams $mock_streams; devices: $platform"
 echo "load average before the burst: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- 1. Burst ----------------------------------------------------------------

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TidingsPush
 
 /// How the push dispatcher sends, retries and gives up.
@@ -23,6 +24,8 @@ package struct PushDispatcherConfiguration: Sendable {
     package var logRetention: Duration = .seconds(30 * 86_400)
     /// How often the push log is pruned.
     package var pruneInterval: Duration = .seconds(600)
+    /// Threads encrypting Web Push messages: one per core.
+    package var webPushThreads = max(ProcessInfo.processInfo.activeProcessorCount, 1)
     /// How long shutdown waits for pushes in flight before releasing them.
     package var shutdownGracePeriod: Duration = .seconds(5)
 
