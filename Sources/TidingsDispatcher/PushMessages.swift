@@ -65,7 +65,7 @@ enum PushMessages {
         json.endObject()
         if push.kind != .badge {
             json.key("tidings")
-            writeIDs(push, to: &json)
+            writeFields(push, display: false, to: &json)
         }
         json.endObject()
         return APNsPush(
@@ -127,10 +127,18 @@ enum PushMessages {
     /// 2,200 bytes together).
     static func webPayload(_ push: ClaimedPush) -> [UInt8] {
         var json = JSONWriter(capacity: 256)
+        writeFields(push, display: true, to: &json)
+        return json.bytes
+    }
+
+    /// The `tidings` object: the kind, the watch and change ids and the
+    /// sync cursor; with `display` also the badge and an alert's title and
+    /// body (a web payload, which has no `aps` to carry them).
+    private static func writeFields(_ push: ClaimedPush, display: Bool, to json: inout JSONWriter) {
         json.beginObject()
         json.key("kind")
         json.value(push.kind.rawValue)
-        if let badge = push.badge {
+        if display, let badge = push.badge {
             json.key("badge")
             json.value(badge)
         }
@@ -146,31 +154,11 @@ enum PushMessages {
             json.key("cursor")
             json.value(cursor.token)
         }
-        if push.kind == .alert {
+        if display, push.kind == .alert {
             json.key("title")
             json.value(push.title ?? "")
             json.key("body")
             json.value(push.body ?? "")
-        }
-        json.endObject()
-        return json.bytes
-    }
-
-    private static func writeIDs(_ push: ClaimedPush, to json: inout JSONWriter) {
-        json.beginObject()
-        json.key("kind")
-        json.value(push.kind.rawValue)
-        if let watchID = push.watchID {
-            json.key("watch_id")
-            json.value(watchID)
-        }
-        if let changeID = push.changeID {
-            json.key("change_id")
-            json.value(changeID)
-        }
-        if let cursor = push.cursor {
-            json.key("cursor")
-            json.value(cursor.token)
         }
         json.endObject()
     }
