@@ -17,21 +17,13 @@ enum AdminToken {
             logger.warning("TIDINGS_ADMIN_TOKEN is not set: the admin API is disabled")
             return nil
         }
-        let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL
-        let file = directory.appendingPathComponent(fileName)
-        if let stored = try? String(contentsOf: file, encoding: .utf8).trimmingWhitespace(), stored.count >= 32 {
+        let file = DataFolderFile(named: fileName, configuration: configuration)
+        if let stored = (try? file.read())??.trimmingWhitespace(), stored.count >= 32 {
             logger.notice("admin token loaded", metadata: ["admin_token.file": file.path])
             return stored
         }
         let token = "tdga_" + SecureRandom.token(byteCount: 32)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(
-            atPath: file.path,
-            contents: Data((token + "\n").utf8),
-            attributes: [.posixPermissions: 0o600]
-        ) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-        }
+        try file.create(token + "\n")
         FileHandle.standardError.write(Data("""
 
             Tidings admin token (shown once, kept in \(file.path)):

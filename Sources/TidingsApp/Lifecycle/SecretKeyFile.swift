@@ -19,10 +19,8 @@ enum SecretKeyFile {
         guard configuration.databaseURL == nil else {
             throw ConfigurationError.missingSecretKey
         }
-        let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL
-        let file = directory.appendingPathComponent(fileName)
-        if FileManager.default.fileExists(atPath: file.path) {
-            let text = try String(contentsOf: file, encoding: .utf8)
+        let file = DataFolderFile(named: fileName, configuration: configuration)
+        if let text = try file.read() {
             do {
                 let key = try SecretKey(hex: text)
                 logger.notice("secret key loaded", metadata: ["secret_key.file": file.path, "secret_key.id": key.id])
@@ -34,14 +32,7 @@ enum SecretKeyFile {
             }
         }
         let key = SecretKey.generate()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(
-            atPath: file.path,
-            contents: Data((key.hex + "\n").utf8),
-            attributes: [.posixPermissions: 0o600]
-        ) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-        }
+        try file.create(key.hex + "\n")
         logger.notice("secret key generated", metadata: ["secret_key.file": file.path, "secret_key.id": key.id])
         return SecretKeyring(current: key, previous: configuration.previousSecretKeys)
     }

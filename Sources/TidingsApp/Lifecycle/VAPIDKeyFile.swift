@@ -24,10 +24,8 @@ enum VAPIDKeyFile {
         }
         guard configuration.databaseURL == nil else { return nil }
         let subject = configuration.vapidSubject ?? Configuration.defaultVAPIDSubject
-        let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL
-        let file = directory.appendingPathComponent(fileName)
-        if FileManager.default.fileExists(atPath: file.path) {
-            let text = try String(contentsOf: file, encoding: .utf8)
+        let file = DataFolderFile(named: fileName, configuration: configuration)
+        if let text = try file.read() {
             do {
                 let key = try P256KeyPair(pem: text)
                 logger.notice("VAPID key loaded", metadata: ["vapid.file": file.path, "vapid.public_key": key.publicKeyBase64URL])
@@ -38,14 +36,7 @@ enum VAPIDKeyFile {
             }
         }
         let key = try P256KeyPair.generate()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(
-            atPath: file.path,
-            contents: Data(try key.pkcs8PEM().utf8),
-            attributes: [.posixPermissions: 0o600]
-        ) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-        }
+        try file.create(try key.pkcs8PEM())
         logger.notice("VAPID key generated", metadata: ["vapid.file": file.path, "vapid.public_key": key.publicKeyBase64URL])
         return (key, subject)
     }
