@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 import Synchronization
 import TidingsDomain
 import TidingsHTTPServer
@@ -28,6 +28,9 @@ final class EventStreamHub: Sendable {
         var dirty: Set<UUID> = []
         var stopping = false
     }
+
+    /// How long a stream waits for a place when its user is at the limit.
+    static let limitGrace: Duration = .milliseconds(500)
 
     let settings: EventStreamSettings
     private let events: EventStore
@@ -103,19 +106,39 @@ final class EventStreamHub: Sendable {
     /// Opens a stream for the user that goes on after `position`, starting
     /// with `preamble` (the `retry:` hint, a resync notice). Events are sent
     /// from the worker thread from now on.
+    ///
+    /// A user at the limit often holds streams whose clients have closed
+    /// their connections (an app reconnecting): a waiting connection is not
+    /// polled, so such a stream would hold its place until its next
+    /// heartbeat. The user's streams are checked for a client that left,
+    /// and the new stream waits up to `limitGrace` for a place to free
+    /// before it is refused. (A client that vanished without closing is
+    /// found by the heartbeats and TCP, later.)
     func open(
         userID: UUID, after position: FeedPosition, types: Set<WebhookEventType>?, preamble: [UInt8]
     ) throws(EventStreamRefusal) -> HTTPResponseStream {
         let stream = HTTPResponseStream(bufferLimit: settings.bufferLimit)
         let subscriber = EventStreamSubscriber(userID: userID, stream: stream, types: types, position: position, now: .now)
-        try state.withLock { state throws(EventStreamRefusal) in
-            guard !state.stopping else { throw .stopping }
-            guard state.count < settings.maxStreams else { throw .processAtLimit(maximum: settings.maxStreams) }
-            let held = state.subscribers[userID]?.count ?? 0
-            guard held < settings.maxStreamsPerUser else { throw .userAtLimit(maximum: settings.maxStreamsPerUser) }
-            state.subscribers[userID, default: [:]][ObjectIdentifier(subscriber)] = subscriber
-            state.count += 1
-            state.dirty.insert(userID)
+        let deadline = ContinuousClock.now + Self.limitGrace
+        var nudged = false
+        while true {
+            let held = try state.withLock { state throws(EventStreamRefusal) -> [EventStreamSubscriber]? in
+                guard !state.stopping else { throw .stopping }
+                guard state.count < settings.maxStreams else { throw .processAtLimit(maximum: settings.maxStreams) }
+                let held = state.subscribers[userID] ?? [:]
+                guard held.count < settings.maxStreamsPerUser else { return Array(held.values) }
+                state.subscribers[userID, default: [:]][ObjectIdentifier(subscriber)] = subscriber
+                state.count += 1
+                state.dirty.insert(userID)
+                return nil
+            }
+            guard let held else { break }
+            guard ContinuousClock.now < deadline else { throw .userAtLimit(maximum: settings.maxStreamsPerUser) }
+            if !nudged {
+                for other in held { other.stream.closeIfClientLeft() }
+                nudged = true
+            }
+            Thread.sleep(forTimeInterval: 0.02)
         }
         _ = stream.send(preamble)
         stream.onClose { [weak self] _ in self?.remove(subscriber) }

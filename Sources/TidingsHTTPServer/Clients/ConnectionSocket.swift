@@ -27,4 +27,14 @@ struct ConnectionSocket {
         let code = errno
         return code == ENOTCONN ? nil : code
     }
+
+    /// Whether the client has closed its side (or reset the connection),
+    /// by peeking without waiting: a waiting stream's connection is not
+    /// polled, so libmicrohttpd would not notice until it next writes.
+    var peerHasLeft: Bool {
+        var byte: UInt8 = 0
+        let received = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if received == 0 { return true }
+        return received < 0 && (errno == ECONNRESET || errno == ENOTCONN || errno == EPIPE)
+    }
 }

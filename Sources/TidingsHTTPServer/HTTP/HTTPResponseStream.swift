@@ -131,6 +131,24 @@ package final class HTTPResponseStream: Sendable {
         if let closed { callback(closed) }
     }
 
+    /// Closes the stream now if its client has left (closed or reset its
+    /// connection) and returns whether it did; `onClose` then runs with
+    /// `.clientGone` when libmicrohttpd lets the connection go. A waiting
+    /// stream's connection is not polled, so without this a client that
+    /// left is noticed only at the next `send`.
+    @discardableResult
+    package func closeIfClientLeft() -> Bool {
+        state.withLock { state in
+            guard state.closed == nil, let socket = state.binding?.socket,
+                  ConnectionSocket(descriptor: socket).peerHasLeft
+            else { return false }
+            state.close(.clientGone)
+            state.wake()
+            _ = ConnectionSocket(descriptor: socket).shutDown()
+            return true
+        }
+    }
+
     /// Whether `send` would still accept bytes.
     package var isOpen: Bool {
         state.withLock { $0.closed == nil && $0.ending == nil }

@@ -168,6 +168,23 @@ import TidingsTestSupport
         _ = second
     }
 
+    @Test func streamsWhoseClientsLeftDoNotKeepTheUserOut() async throws {
+        let server = try APITestServer { $0.maxStreamsPerUser = 2 }
+        defer { server.shutdown() }
+        let (_, key, watches) = try await server.userWithWatches(1)
+        for _ in 0..<3 {
+            // Two streams whose clients vanish without a word (a phone that
+            // lost its network): their connections wait, unpolled.
+            do {
+                _ = try Self.open(server, key: key)
+                _ = try Self.open(server, key: key)
+            }
+        }
+        let (reader, _) = try Self.open(server, key: key)
+        try server.recordChange(watchID: watches[0], text: "after the reconnects")
+        #expect(try reader.nextEvent()?.event == "badge.updated")
+    }
+
     @Test func anEventCommittedThroughAnotherReplicaReachesTheStream() async throws {
         let first = try APITestServer()
         defer { first.shutdown() }
