@@ -119,6 +119,9 @@ final class EventStreamHub: Sendable {
     ) throws(EventStreamRefusal) -> HTTPResponseStream {
         let stream = HTTPResponseStream(bufferLimit: settings.bufferLimit)
         let subscriber = EventStreamSubscriber(userID: userID, stream: stream, types: types, position: position, now: .now)
+        // Buffered before the worker can see the stream: the hint and a
+        // resync notice come before any event.
+        _ = stream.send(preamble)
         let deadline = ContinuousClock.now + Self.limitGrace
         var nudged = false
         while true {
@@ -140,7 +143,6 @@ final class EventStreamHub: Sendable {
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        _ = stream.send(preamble)
         stream.onClose { [weak self] _ in self?.remove(subscriber) }
         worker.wake()
         return stream
