@@ -211,6 +211,19 @@ import TidingsTestSupport
         #expect(withHandlers.httpThreading == .threadPerConnection)
     }
 
+    @Test func streamsStayBelowTheConnectionLimit() throws {
+        #expect(try Configuration(environment: [:]).eventStreamSettings.maxStreams == 768)
+        #expect(try Configuration(environment: ["TIDINGS_HTTP_CONNECTION_LIMIT": "12000"]).eventStreamSettings.maxStreams == 9000)
+        let raised = try Configuration(environment: ["TIDINGS_HTTP_CONNECTION_LIMIT": "12000", "TIDINGS_MAX_STREAMS": "10000"])
+        #expect(raised.eventStreamSettings.maxStreams == 10_000)
+        #expect(raised.eventStreamSettings.maxStreamsPerUser == 10)
+        #expect {
+            try Configuration(environment: ["TIDINGS_MAX_STREAMS": "1024"])
+        } throws: { error in
+            (error as? ConfigurationError)?.variable == "TIDINGS_MAX_STREAMS"
+        }
+    }
+
     @Test func handlerThreadsChooseBetweenSuspendingAndAnInlinePool() throws {
         #expect(try Configuration(environment: ["TIDINGS_HTTP_HANDLER_THREADS": "0"]).httpThreading == .pool(threads: 2))
         #expect(try Configuration(environment: ["TIDINGS_HTTP_THREADS": "3", "TIDINGS_HTTP_HANDLER_THREADS": "8"]).httpThreading

@@ -67,9 +67,11 @@ package struct Configuration: Sendable {
     /// How long a verified API key is served from memory; zero turns the
     /// cache off. Revocations still apply at once (see CredentialCache).
     package var credentialCacheLifetime: Duration = .seconds(60)
-    /// Event streams (`GET /v1/events`) this process holds at once, and
-    /// of one user.
-    package var maxStreams = 10_000
+    /// Event streams (`GET /v1/events`) this process holds at once; nil:
+    /// three quarters of `httpConnectionLimit`, so streams never take the
+    /// connections every other request needs.
+    package var maxStreams: Int?
+    /// Event streams of one user in this process.
     package var maxStreamsPerUser = 10
     /// A comment on a quiet stream this often (15 s; set shorter by tests).
     package var streamHeartbeat: Duration = .seconds(15)
@@ -239,6 +241,12 @@ package struct Configuration: Sendable {
         (vapidPrivateKey, vapidSubject) = try Self.webPushSettings(environment, hasDatabaseURL: databaseURL != nil)
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
         maxStreams = try reader.parsed("TIDINGS_MAX_STREAMS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreams
+        if let maxStreams, maxStreams >= httpConnectionLimit {
+            throw ConfigurationError(
+                variable: "TIDINGS_MAX_STREAMS",
+                message: "must be below TIDINGS_HTTP_CONNECTION_LIMIT (\(httpConnectionLimit)): each stream holds a connection, and other requests need some"
+            )
+        }
         maxStreamsPerUser = try reader.parsed("TIDINGS_MAX_STREAMS_PER_USER", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreamsPerUser
         pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
         userPollConcurrency = try reader.parsed("TIDINGS_USER_POLL_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? userPollConcurrency
@@ -301,6 +309,14 @@ package struct Configuration: Sendable {
         // Scrapes are quick and serve no streams: a thread each is plenty.
         server.threading = .threadPerConnection
         return server
+    }
+
+    var eventStreamSettings: EventStreamSettings {
+        EventStreamSettings(
+            maxStreams: maxStreams ?? max(httpConnectionLimit * 3 / 4, 1),
+            maxStreamsPerUser: maxStreamsPerUser,
+            heartbeat: streamHeartbeat
+        )
     }
 
     var httpServerConfiguration: HTTPServerConfiguration {

@@ -102,11 +102,7 @@ package final class Application: Sendable {
             }
 
             let streams = EventStreamHub(
-                settings: EventStreamSettings(
-                    maxStreams: configuration.maxStreams,
-                    maxStreamsPerUser: configuration.maxStreamsPerUser,
-                    heartbeat: configuration.streamHeartbeat
-                ),
+                settings: configuration.eventStreamSettings,
                 database: databaseRuntime.client,
                 logger: logger,
                 metrics: metrics
