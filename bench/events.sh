@@ -37,7 +37,9 @@ echo "machine: $(nproc) cores, $(uname -sr); $users users x $per_user streams, i
 for run in $(seq 1 "$runs"); do
     data=$(mktemp -d /tmp/tidings-bench-events.XXXXXX)
     trap 'bench_stop_tidings; rm -rf "$data"' EXIT
-    bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token" \
+    # bench_start_tidings raises the per-client cap to this limit: every
+    # stream comes from 127.0.0.1.
+    TIDINGS_HTTP_CONNECTION_LIMIT=$((streams + 1000)) bench_start_tidings "$port" "$data" TIDINGS_ADMIN_TOKEN="$admin_token" \
         TIDINGS_HTTP_CONNECTION_LIMIT=$((streams + 1000)) TIDINGS_MAX_STREAMS=$((streams + 100)) \
         TIDINGS_MAX_STREAMS_PER_USER="$per_user" TIDINGS_LOG_LEVEL=warning
     keys=$data/keys.txt
