@@ -43,34 +43,7 @@ for run in $(seq 1 "$runs"); do
         TIDINGS_HTTP_CONNECTION_LIMIT=$((streams + 1000)) TIDINGS_MAX_STREAMS=$((streams + 100)) \
         TIDINGS_MAX_STREAMS_PER_USER="$per_user" TIDINGS_LOG_LEVEL=warning
     keys=$data/keys.txt
-    python3 - "$base" "$admin_token" "$users" "$keys" <<'PY'
-import http.client, json, sys, threading, urllib.parse
-base, token, count, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-address = urllib.parse.urlsplit(base)
-lines, lock, numbers = [], threading.Lock(), iter(range(count))
-def work():
-    connection = http.client.HTTPConnection(address.hostname, address.port)
-    while True:
-        with lock:
-            n = next(numbers, None)
-        if n is None:
-            return
-        connection.request("POST", "/v1/users", json.dumps({"name": f"bench-{n}"}),
-                           {"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-        response = connection.getresponse()
-        body = response.read()
-        if response.status not in (200, 201):
-            sys.exit(f"POST /v1/users: {response.status} {body[:200]!r}")
-        created = json.loads(body)
-        with lock:
-            lines.append(f"{created['user']['id']} {created['api_key']}\n")
-workers = [threading.Thread(target=work) for _ in range(8)]
-for worker in workers: worker.start()
-for worker in workers: worker.join()
-if len(lines) != count:
-    sys.exit(f"created {len(lines)} users of {count}")
-open(out, "w").writelines(lines)
-PY
+    bench_create_users "$base" "$admin_token" "$users" "$keys"
     sleep 2
     base_rss=$(rss_kib "$tidings_pid")
     base_threads=$(threads "$tidings_pid")

@@ -101,34 +101,7 @@ else
     rm -f "$keys"
     started=$(date +%s%N)
     # Users and keys through the API: "user_id key" lines.
-    python3 - "$base" "$admin_token" "$users" "$keys" <<'PY'
-import http.client, json, sys, threading, urllib.parse
-base, token, count, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-address = urllib.parse.urlsplit(base)
-lines, lock, next_n = [], threading.Lock(), iter(range(count))
-def work():
-    connection = http.client.HTTPConnection(address.hostname, address.port)
-    while True:
-        with lock:
-            n = next(next_n, None)
-        if n is None:
-            return
-        connection.request("POST", "/v1/users", json.dumps({"name": f"bench-{n}"}),
-                           {"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-        response = connection.getresponse()
-        body = response.read()
-        if response.status != 201 and response.status != 200:
-            sys.exit(f"POST /v1/users: {response.status} {body[:200]!r}")
-        created = json.loads(body)
-        with lock:
-            lines.append(f"{created['user']['id']} {created['api_key']}\n")
-workers = [threading.Thread(target=work) for _ in range(8)]
-for w in workers: w.start()
-for w in workers: w.join()
-if len(lines) != count:
-    sys.exit(f"created {len(lines)} users of {count}")
-open(out, "w").writelines(lines)
-PY
+    bench_create_users "$base" "$admin_token" "$users" "$keys"
     users_done=$(date +%s%N)
     echo "users and keys through the API: $users in $(( (users_done - started) / 1000000 )) ms"
 
