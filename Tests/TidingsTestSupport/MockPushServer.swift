@@ -199,9 +199,9 @@ package struct MockStats: Decodable, Sendable {
         package let path: String?
         package let access_token: String?
         package let body: String?
-        // Web Push (token: the subscription id, jwt, topic, payload: the decrypted text)
-        /// Arrival, seconds since 1970.
+        /// Arrival at the mock, seconds since 1970 (APNs and Web Push).
         package let at: Double?
+        // Web Push (token: the subscription id, jwt, topic, payload: the decrypted text)
         package let vapid_key: String?
         package let claims: VAPIDClaims?
         package let ttl: String?

@@ -229,7 +229,7 @@ class Mock:
     async def apns(self, scope, headers, body, port):
         token = scope["path"][len("/3/device/"):]
         record = {
-            "kind": "apns", "connection": port, "http_version": scope["http_version"], "method": scope["method"],
+            "kind": "apns", "at": time.time(), "connection": port, "http_version": scope["http_version"], "method": scope["method"],
             "token": token, "jwt": None, "topic": headers.get("apns-topic"),
             "push_type": headers.get("apns-push-type"), "priority": headers.get("apns-priority"),
             "collapse_id": headers.get("apns-collapse-id"), "expiration": headers.get("apns-expiration"),
