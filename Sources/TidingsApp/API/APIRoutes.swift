@@ -48,11 +48,13 @@ struct APIRoutes {
             intervals: IntervalBounds(configuration: configuration),
             addresses: addresses
         ).register(on: &router)
+        let badges = BadgeStore(database: database)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
-        FeedController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
+        FeedController(feed: SyncFeed(changes: ChangeStore(database: database), badges: badges), authenticator: authenticator)
+            .register(on: &router)
         WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates)
             .register(on: &router)
-        BadgeController(badges: BadgeStore(database: database), authenticator: authenticator).register(on: &router)
+        BadgeController(badges: badges, authenticator: authenticator).register(on: &router)
         EventsController(
             hub: streams,
             events: EventStore(database: database),

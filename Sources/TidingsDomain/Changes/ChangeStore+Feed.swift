@@ -50,10 +50,7 @@ extension ChangeStore {
         if let watchID = query.watchID, !(try first.decode("watch_found", as: Bool.self)) {
             throw FeedError.unknownWatch(watchID)
         }
-        let bounds = UserOrderBounds(
-            newest: FeedPosition(try first.decode("last_position")),
-            trimmedThrough: FeedPosition(try first.decode("trimmed_through"))
-        )
+        let bounds = try BadgeStore.order(from: first)
         if let asked = query.after, !bounds.canResume(from: asked) {
             throw asked < bounds.trimmedThrough ? FeedError.positionTrimmed : FeedError.positionAhead
         }

@@ -39,11 +39,7 @@ package struct EventStore: Sendable {
     /// The user's newest position and how far retention trimmed; nil when
     /// the user is gone.
     package func bounds(userID: UUID) throws -> UserOrderBounds? {
-        try database.query("SELECT last_position, trimmed_through FROM badges WHERE user_id = \(userID)").first.map { row in
-            UserOrderBounds(
-                newest: FeedPosition(try row.decode("last_position")),
-                trimmedThrough: FeedPosition(try row.decode("trimmed_through"))
-            )
-        }
+        try database.query("SELECT last_position, trimmed_through FROM badges WHERE user_id = \(userID)").first
+            .map(BadgeStore.order(from:))
     }
 }

@@ -37,10 +37,14 @@ import TidingsPostgres
         let next = try #require(body["next_cursor"] as? String)
         #expect(try #require(Int64(next)) > cursors[2])
 
-        // Nothing new: data is empty and the cursor stays where it was.
+        // Nothing new: data is empty, the cursor stays where it was and
+        // the badge is the same (answered from the badge row alone).
         let idle = try await server.send("GET", "/v1/changes?after=\(next)", token: key).object()
         #expect((idle["data"] as? [Any])?.isEmpty == true)
         #expect(idle["next_cursor"] as? String == next)
+        #expect((idle["badge"] as? [String: Any])?["count"] as? Int == 3)
+        #expect((idle["badge"] as? [String: Any])?["sequence"] as? Int == 3)
+        #expect((idle["badge"] as? [String: Any])?["updated_at"] as? String == badge["updated_at"] as? String)
 
         // One more change: exactly it, nothing repeated.
         let fourth = try #require(try server.recordChange(watchID: watches[1], text: "b1"))
@@ -153,6 +157,28 @@ import TidingsPostgres
         #expect((resync["data"] as? [Any])?.count == 2)
         let fresh = try #require(resync["next_cursor"] as? String)
         #expect(try await server.send("GET", "/v1/changes?after=\(fresh)", token: key).status == 200)
+    }
+
+    /// An up-to-date cursor is answered from the badge row; a watch filter
+    /// takes the feed's statement. For a user with one watch both must
+    /// answer alike, whatever the badge did since (read-all moves the
+    /// user's newest position with its badge.updated).
+    @Test func anUpToDateAnswerAgreesWithTheFeedStatement() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key, watches) = try await server.userWithWatches(1)
+        try server.recordChange(watchID: watches[0], text: "v1")
+        for step in ["changed", "read all"] {
+            if step == "read all" {
+                #expect(try await server.send("POST", "/v1/badge/read-all", token: key).status == 200)
+            }
+            let cursor = try #require(try await server.send("GET", "/v1/changes", token: key).object()["next_cursor"] as? String)
+            let upToDate = try await server.send("GET", "/v1/changes?after=\(cursor)", token: key)
+            let filtered = try await server.send("GET", "/v1/changes?after=\(cursor)&watch_id=\(watches[0])", token: key)
+            #expect(upToDate.status == 200 && filtered.status == 200, "\(step)")
+            #expect(upToDate.text == filtered.text, "\(step)")
+            #expect(try upToDate.object()["next_cursor"] as? String == cursor, "\(step)")
+        }
     }
 
     /// The race a global id cannot survive: a change that draws its place

@@ -6,7 +6,7 @@ import TidingsHTTPServer
 /// every watch: the changes after its stored position, oldest first, the
 /// position to store next, and the badge. Listing marks nothing read.
 struct FeedController: Sendable {
-    let changes: ChangeStore
+    let feed: SyncFeed
     let authenticator: Authenticator
 
     func register(on router: inout Router) {
@@ -17,7 +17,7 @@ struct FeedController: Sendable {
         let userID = try authenticator.requireUser(request)
         let query = try request.feedQuery()
         do {
-            return .json(FeedPageRepresentation(try changes.feed(userID: userID, query)))
+            return .json(FeedPageRepresentation(try feed.page(userID: userID, query)))
         } catch FeedError.positionTrimmed {
             throw HTTPError(
                 .gone,
