@@ -6,7 +6,7 @@
 # idle (heartbeats included).
 # Usage: bench/streams.sh [counts, default "2000 10000"] [idle seconds, default 60]
 # Environment: BENCH_STREAM_HEARTBEAT seconds (15), BENCH_STREAM_PORT (18090),
-# BENCH_STREAM_MAX_HEADER_BYTES (32768; sizes libmicrohttpd's per-connection
+# BENCH_STREAM_MAX_HEADER_BYTES (the server's default, 8192; sizes libmicrohttpd's per-connection
 # memory pool, most of a stream's RSS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ threads() { awk '/^Threads/ { print $2 }' "/proc/$1/status"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1)"
-echo "heartbeat every ${BENCH_STREAM_HEARTBEAT:-15}s, idle window ${idle}s, maxHeaderBytes ${BENCH_STREAM_MAX_HEADER_BYTES:-32768}, ulimit -n $(ulimit -n)"
+echo "heartbeat every ${BENCH_STREAM_HEARTBEAT:-15}s, idle window ${idle}s, maxHeaderBytes ${BENCH_STREAM_MAX_HEADER_BYTES:-8192}, ulimit -n $(ulimit -n)"
 for count in $counts; do
     "$binary" >/tmp/tidings-bench-streams.log 2>&1 &
     server=$!

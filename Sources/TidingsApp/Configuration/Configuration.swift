@@ -48,6 +48,7 @@ package struct Configuration: Sendable {
     package var httpConnectionsPerClient = 64
     package var trustedProxies = TrustedProxies()
     package var maxBodySize = 1 << 20
+    package var maxHeaderBytes = HTTPServerConfiguration().maxHeaderBytes
     package var databasePoolSize = 8
     package var databaseAcquireTimeout: Duration = .seconds(5)
     package var shutdownTimeout: Duration = .seconds(10)
@@ -194,6 +195,10 @@ package struct Configuration: Sendable {
             ValueParsers.networkList
         ).map(TrustedProxies.init) ?? trustedProxies
         maxBodySize = try reader.size("TIDINGS_MAX_BODY_SIZE") ?? maxBodySize
+        maxHeaderBytes = try reader.size("TIDINGS_HTTP_MAX_HEADER_BYTES") ?? maxHeaderBytes
+        if !(1024...(1 << 20)).contains(maxHeaderBytes) {
+            throw ConfigurationError(variable: "TIDINGS_HTTP_MAX_HEADER_BYTES", message: "must be between 1KiB and 1MiB")
+        }
         databasePoolSize = try reader.parsed("TIDINGS_DATABASE_POOL_SIZE", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? databasePoolSize
         databaseAcquireTimeout = try reader.duration("TIDINGS_DATABASE_ACQUIRE_TIMEOUT") ?? databaseAcquireTimeout
         shutdownTimeout = try reader.duration("TIDINGS_SHUTDOWN_TIMEOUT") ?? shutdownTimeout
@@ -330,6 +335,7 @@ package struct Configuration: Sendable {
         server.connectionsPerClient = httpConnectionsPerClient
         server.trustedProxies = trustedProxies
         server.maxBodySize = maxBodySize
+        server.maxHeaderBytes = maxHeaderBytes
         server.shutdownGracePeriod = shutdownTimeout
         return server
     }

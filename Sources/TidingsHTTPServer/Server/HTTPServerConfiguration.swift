@@ -34,7 +34,10 @@ package struct HTTPServerConfiguration: Sendable {
     package var maxURLLength: Int
     /// Budget for the request line and header fields together (enforced by
     /// libmicrohttpd's per-connection memory pool); header fields alone
-    /// beyond it answer 431.
+    /// beyond it answer 431. 8 KiB, as Tomcat's and Jetty's defaults: the
+    /// pool is this plus 8 KiB, and about half of it stays resident for
+    /// as long as a response streams, so the budget sets what an open
+    /// event stream costs (docs/BENCHMARKS.md, "Event streams").
     package var maxHeaderBytes: Int
     /// More header fields answer 431.
     package var maxHeaderCount: Int
@@ -52,7 +55,7 @@ package struct HTTPServerConfiguration: Sendable {
         trustedProxies: TrustedProxies = TrustedProxies(),
         maxBodySize: Int = 1 << 20,
         maxURLLength: Int = 8192,
-        maxHeaderBytes: Int = 32 * 1024,
+        maxHeaderBytes: Int = 8 * 1024,
         maxHeaderCount: Int = 100,
         shutdownGracePeriod: Duration = .seconds(10)
     ) {
