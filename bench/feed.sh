@@ -28,6 +28,11 @@
 #                         app was already in sync)
 #   feed, from the start  GET /v1/changes (a first sync: 50 changes)
 #   badge (peer)          GET /v1/badge (key check + one row)
+#   feed, random, N/s     the random cursor again, and the badge, with the
+#   badge, N/s            connections pausing between requests so that
+#                         together they offer BENCH_PACED_RATE requests a
+#                         second (default 500): latency at a rate the
+#                         cores can serve
 # and prints requests/s, wrk's p50/p90/p99, the server's own count of
 # requests over 10 ms (tidings_http_request_duration_seconds) and CPU
 # per request of Tidings and of PostgreSQL, then the spread of each.
@@ -195,9 +200,19 @@ with open(sys.argv[3], "w") as out:
         out.write(f'  {{"Bearer {key}", {positions[user]}}},\n')
     out.write("}\n")
 PY
+# lua_script NAME PATH [MEAN_DELAY_MS]: a wrk script asking for PATH as a
+# random user; with a mean delay, each connection waits an exponentially
+# distributed time before each request (wrk's delay(), not counted in its
+# latency), so the connections together offer a steady rate.
 lua_script() {
-    local name=$1 path=$2
-    cat "$data/users.lua" - >"$data/$name.lua" <<LUA
+    local name=$1 path=$2 mean_delay_ms=${3:-}
+    {
+        if [ -n "$mean_delay_ms" ]; then
+            echo "function delay() return math.floor(-math.log(1 - math.random()) * $mean_delay_ms) end"
+        fi
+        cat "$data/users.lua"
+    } >"$data/$name.lua"
+    cat >>"$data/$name.lua" <<LUA
 local counter = 0
 function setup(thread)
     counter = counter + 1
@@ -218,6 +233,14 @@ random_script=$(lua_script random '"/v1/changes?after=" .. math.random(0, newest
 current_script=$(lua_script current '"/v1/changes?after=" .. newest')
 start_script=$(lua_script start '"/v1/changes"')
 badge_script=$(lua_script badge '"/v1/badge"')
+# The same as open-ish load: BENCH_PACED_RATE requests a second offered
+# (default 500) by the same connections, each pausing between requests.
+# Latency at a rate the two cores can serve, without the queue that 64
+# connections asking back to back build whatever the code does.
+paced_rate=${BENCH_PACED_RATE:-500}
+paced_delay_ms=$((connections * 1000 / paced_rate))
+paced_random_script=$(lua_script paced-random '"/v1/changes?after=" .. math.random(0, newest)' "$paced_delay_ms")
+paced_badge_script=$(lua_script paced-badge '"/v1/badge"' "$paced_delay_ms")
 
 # One look at what the scenarios answer.
 read -r sample_user sample_key < <(head -n 1 "$keys")
@@ -356,6 +379,8 @@ for run in $(seq 1 "$runs"); do
     measure current "feed, up to date" "$current_script" /v1/changes
     measure start "feed, from the start" "$start_script" /v1/changes
     measure badge "badge (peer)" "$badge_script" /v1/badge
+    measure paced_random "feed, random, ${paced_rate}/s" "$paced_random_script" /v1/changes
+    measure paced_badge "badge, ${paced_rate}/s" "$paced_badge_script" /v1/badge
 done 2>&1
 echo
 echo "== spread over $runs rounds"
