@@ -264,6 +264,10 @@ import TidingsTestSupport
         #expect(defaults.checkNowUserRate == RatePolicy(count: 30, per: .seconds(60)))
         #expect(defaults.webhookTestRate == RatePolicy(count: 2, per: .seconds(20)))
         #expect(defaults.webhookTestUserRate == RatePolicy(count: 30, per: .seconds(60)))
+        #expect(defaults.deliveryRetryRate == RatePolicy(count: 2, per: .seconds(20)))
+        #expect(defaults.deliveryRetryUserRate == RatePolicy(count: 30, per: .seconds(60)))
+        #expect(defaults.webhookRecoverRate == RatePolicy(count: 2, per: .seconds(60)))
+        #expect(defaults.webhookRecoverUserRate == RatePolicy(count: 10, per: .seconds(60)))
 
         let configuration = try Configuration(environment: [
             "TIDINGS_MAX_WATCHES_PER_USER": "5000",
@@ -274,12 +278,20 @@ import TidingsTestSupport
             "TIDINGS_CHECK_NOW_USER_RATE": "100/1h",
             "TIDINGS_WEBHOOK_TEST_RATE": "5/1m30s",
             "TIDINGS_WEBHOOK_TEST_USER_RATE": "1000000/500ms",
+            "TIDINGS_DELIVERY_RETRY_RATE": "3/1m",
+            "TIDINGS_DELIVERY_RETRY_USER_RATE": "40/1h",
+            "TIDINGS_WEBHOOK_RECOVER_RATE": "1/5m",
+            "TIDINGS_WEBHOOK_RECOVER_USER_RATE": "7/2m",
         ])
         #expect(configuration.userLimits == UserLimits(watches: 5000, webhooks: 1, devices: 1_000_000, apiKeys: 3))
         #expect(configuration.checkNowRate == RatePolicy(count: 1, per: .seconds(10)))
         #expect(configuration.checkNowUserRate == RatePolicy(count: 100, per: .seconds(3600)))
         #expect(configuration.webhookTestRate == RatePolicy(count: 5, per: .seconds(90)))
         #expect(configuration.webhookTestUserRate == RatePolicy(count: 1_000_000, per: .milliseconds(500)))
+        #expect(configuration.deliveryRetryRate == RatePolicy(count: 3, per: .seconds(60)))
+        #expect(configuration.deliveryRetryUserRate == RatePolicy(count: 40, per: .seconds(3600)))
+        #expect(configuration.webhookRecoverRate == RatePolicy(count: 1, per: .seconds(300)))
+        #expect(configuration.webhookRecoverUserRate == RatePolicy(count: 7, per: .seconds(120)))
         // The names migration 0018's trigger reads.
         #expect(configuration.userLimitSettings == [
             "tidings.max_watches_per_user": "5000",

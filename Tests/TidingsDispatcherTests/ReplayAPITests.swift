@@ -53,6 +53,34 @@ import TidingsPostgres
         }
     }
 
+    /// However often a delivery was attempted, the log shows its latest
+    /// five attempts with 1,024 characters of each answer: what a listing
+    /// holds is bounded, not a receiver's 16 KiB times every retry.
+    @Test func theLogListsTheLatestAttemptsWithTheirBodiesCut() async throws {
+        let receiver = try WebhookReceiver { _, previous in
+            .init(status: 500, body: "attempt \(previous + 1) " + String(repeating: "x", count: 20_000))
+        }
+        let harness = try DispatcherHarness { $0.webhookRetrySchedule = Array(repeating: .zero, count: 7) }
+        defer { harness.shutdown(); receiver.stop() }
+        let user = try await harness.createUser()
+        let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
+        try harness.enqueue(user: user.id)
+        #expect(try await eventually {
+            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
+        })
+        // The database keeps 16 KiB of every answer.
+        #expect(try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE length(response_body) = 16384") == 7)
+
+        let delivery = try #require(try await harness.deliveries(of: webhook.id, key: user.key).first)
+        let attempts = try #require(delivery["attempts"] as? [[String: Any]])
+        #expect(delivery["attempt_count"] as? Int == 7)
+        #expect(attempts.count == 5)
+        let bodies = attempts.compactMap { $0["response_body"] as? String }
+        #expect(bodies.map { $0.prefix(10) } == (3...7).map { "attempt \($0) ".prefix(10) })
+        #expect(bodies.allSatisfy { $0.count == 1024 })
+        #expect(attempts.allSatisfy { $0["response_truncated"] as? Bool == true })
+    }
+
     @Test func testEventsReachOnlyTheirWebhook() async throws {
         let receiver = try WebhookReceiver()
         let harness = try DispatcherHarness()

@@ -45,6 +45,8 @@ import TidingsHTTPClient
         ("gzip", EncodedBodies.gzipZeros(zeroBytes: 1_040_000)),
         ("br", EncodedBodies.brGibibyteOfZeros),
         ("zstd", EncodedBodies.zstdZeros(blocks: 8192)),
+        ("deflate", EncodedBodies.deflateZeros(zeroBytes: 1_040_000)),
+        ("br", EncodedBodies.brZeros(blocks: 16)),
     ])
     func decompressionBombsStopAtTheCap(encoding: String, bomb: [UInt8]) async throws {
         let server = try TestOriginServer { _ in TestResponse(headers: [("Content-Encoding", encoding)], body: bomb) }
@@ -93,8 +95,10 @@ import TidingsHTTPClient
         #expect(error.message == "response exceeded 1000 bytes")
     }
 
-    @Test(arguments: ["/length", "/chunked", "/bomb"])
-    func truncatingRequestsKeepTheStartOfOversizedBodies(_ path: String) async throws {
+    /// The snippet fills and the transfer ends: of a 2 MiB body only what
+    /// libcurl had in its receive buffer then was read.
+    @Test(arguments: ["/length", "/chunked"])
+    func truncatingRequestsKeepTheStartOfOversizedBodiesAndStopReading(_ path: String) async throws {
         let server = try Self.bigBodyServer()
         let client = try makeClient()
         defer { client.shutdown(); server.stop() }
@@ -105,8 +109,55 @@ import TidingsHTTPClient
         let response = try await client.execute(request)
 
         #expect(response.status == 200)
-        #expect(response.body.count == 16_384)
+        #expect(response.body == [UInt8](repeating: UInt8(ascii: "x"), count: 16_384))
         #expect(response.isBodyTruncated)
+        #expect(response.bytesReceived < 256 << 10)
+    }
+
+    /// A receiver that answers a snippet request with a bomb of each
+    /// encoding, 4 MiB on the wire that decode to gigabytes or more: the
+    /// request offers no encoding, nothing is decoded (the snippet is the
+    /// bytes as sent), and reading stops once the snippet is full. Decoding
+    /// to keep 16 KiB had the driver thread, which every transfer of the
+    /// client shares, busy for the whole timeout.
+    @Test(arguments: [
+        ("gzip", EncodedBodies.gzipZeros(zeroBytes: 4 << 20)),
+        ("deflate", EncodedBodies.deflateZeros(zeroBytes: 4 << 20)),
+        ("br", EncodedBodies.brZeros(blocks: 80_000)),
+        ("zstd", EncodedBodies.zstdZeros(blocks: 1 << 20)),
+    ])
+    func snippetRequestsNeitherOfferNorDecodeEncodings(encoding: String, bomb: [UInt8]) async throws {
+        let server = try TestOriginServer { request in
+            if let offered = request.header("Accept-Encoding") { return .text("offered \(offered)", status: 400) }
+            return TestResponse(headers: [("Content-Encoding", encoding)], body: bomb, chunked: true)
+        }
+        let client = try makeClient()
+        defer { client.shutdown(); server.stop() }
+
+        var request = HTTPClientRequest(url: server.baseURL, method: "POST", body: Array("{}".utf8))
+        request.maxResponseSize = 16_384
+        request.truncatesResponseBody = true
+        let response = try await client.execute(request)
+
+        #expect(response.status == 200)
+        #expect(response.body == Array(bomb.prefix(16_384)))
+        #expect(response.isBodyTruncated)
+        #expect(response.bytesReceived < 256 << 10)
+    }
+
+    /// A bomb's raw bytes under the snippet limit are kept whole, undecoded.
+    @Test func snippetRequestsKeepASmallEncodedBodyAsSent() async throws {
+        let server = try Self.bigBodyServer()
+        let client = try makeClient()
+        defer { client.shutdown(); server.stop() }
+
+        var request = HTTPClientRequest(url: server.baseURL + "/bomb")
+        request.maxResponseSize = 16_384
+        request.truncatesResponseBody = true
+        let response = try await client.execute(request)
+
+        #expect(response.body == EncodedBodies.gzipZeros(zeroBytes: 4096))
+        #expect(!response.isBodyTruncated)
     }
 
     @Test func truncatingRequestsLeaveSmallBodiesWhole() async throws {

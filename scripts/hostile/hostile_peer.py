@@ -14,6 +14,21 @@ import urllib.parse
 
 BOMB = gzip.compress(b"\0" * (64 << 20), compresslevel=9)  # 64 MiB of zeros in ~64 KiB
 
+# Endless compressed bodies of zeros, per Content-Encoding: an opening and a
+# part sent again and again, so a decoder that reads on decodes as long as
+# the sender likes. gzip and deflate (zlib): the start of
+# `gzip -9 < /dev/zero`, then zero bytes that each code 1,032 zeros; br: what
+# Python's brotli.Compressor(quality=5, lgwin=24) writes for 64 MiB of zeros
+# and then for every further 64 MiB (the same 52 bytes); zstd: the start of
+# `zstd -19 --no-check < /dev/zero`, then RLE blocks of 128 KiB of zeros.
+ENDLESS_BOMBS = {
+    "gzip": (bytes.fromhex("1f8b0800000000000203ecc101010000008090feafee080a"), b"\0" * 65536),
+    "deflate": (bytes.fromhex("78daecc101010000008090feafee080a"), b"\0" * 65536),
+    "br": (bytes.fromhex("cfffff7f002400e2b14072effff9ffff0f8004401c1680eefd3fffffff01900088c302d0bdffe7ffff3f001200715800baf7ff"),
+           bytes.fromhex("fcffff074002200e0b40f7fe9fffffff004800c46101e8defff3ffff1f000980382c00ddfb7ffeffff032001108705a07bff6f00") * 1024),
+    "zstd": (bytes.fromhex("28b52ffd00684c000008000100fcff391002"), bytes.fromhex("02001000") * 16384),
+}
+
 
 def response(status, headers=(), body=b"", reason="Status"):
     head = f"HTTP/1.1 {status} {reason}\r\n".encode()
@@ -49,6 +64,7 @@ class Handler(socketserver.BaseRequestHandler):
         path = urllib.parse.unquote(target.split("?", 1)[0])
         if path.startswith("/hook/"):
             self.server.received.append((path, rest))
+            self.server.arrivals.append((path, time.monotonic()))
         try:
             self.answer(path)
         except OSError:
@@ -85,6 +101,17 @@ class Handler(socketserver.BaseRequestHandler):
                 self.send(chunk)
         elif kind == "bomb":
             self.send(response(200, [("Content-Type", "text/plain"), ("Content-Encoding", "gzip")], BOMB))
+        elif kind == "endless-bomb":
+            # /endless-bomb/<encoding>: 200 and a compressed body that never
+            # ends (for 60 s at most), whatever the request offered.
+            opening, part = ENDLESS_BOMBS[argument]
+            self.send(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: " + argument.encode()
+                      + b"\r\nTransfer-Encoding: chunked\r\n\r\n")
+            self.send(b"%x\r\n%s\r\n" % (len(opening), opening))
+            chunk = b"%x\r\n%s\r\n" % (len(part), part)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                self.send(chunk)
         elif kind == "redirect-loop":
             self.send(response(302, [("Location", path)]))
         elif kind == "bad-location":
@@ -167,6 +194,7 @@ class Peer(socketserver.ThreadingTCPServer):
     def __init__(self, host="127.0.0.1"):
         super().__init__((host, 0), Handler)
         self.received = []
+        self.arrivals = []  # (path, time.monotonic()) of each hook request
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
     @property

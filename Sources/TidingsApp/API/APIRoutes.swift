@@ -26,12 +26,28 @@ struct APIRoutes {
             subjectLimitName: "checks_per_watch",
             limiter: RateLimiter(perCaller: configuration.checkNowUserRate, perSubject: configuration.checkNowRate)
         )
-        let testRates = RateLimitedAction(
-            action: "test events",
-            subject: "webhook",
-            callerLimitName: "tests_per_user",
-            subjectLimitName: "tests_per_webhook",
-            limiter: RateLimiter(perCaller: configuration.webhookTestUserRate, perSubject: configuration.webhookTestRate)
+        let replayRates = DeliveriesController.Rates(
+            tests: RateLimitedAction(
+                action: "test events",
+                subject: "webhook",
+                callerLimitName: "tests_per_user",
+                subjectLimitName: "tests_per_webhook",
+                limiter: RateLimiter(perCaller: configuration.webhookTestUserRate, perSubject: configuration.webhookTestRate)
+            ),
+            retries: RateLimitedAction(
+                action: "retries",
+                subject: "delivery",
+                callerLimitName: "retries_per_user",
+                subjectLimitName: "retries_per_delivery",
+                limiter: RateLimiter(perCaller: configuration.deliveryRetryUserRate, perSubject: configuration.deliveryRetryRate)
+            ),
+            recoveries: RateLimitedAction(
+                action: "recoveries",
+                subject: "webhook",
+                callerLimitName: "recoveries_per_user",
+                subjectLimitName: "recoveries_per_webhook",
+                limiter: RateLimiter(perCaller: configuration.webhookRecoverUserRate, perSubject: configuration.webhookRecoverRate)
+            )
         )
         let accounts = AccountStore(database: database)
         let authenticator = Authenticator(adminToken: adminToken, accounts: accounts, cache: credentialCache)
@@ -73,7 +89,7 @@ struct APIRoutes {
         let deliveries = DeliveryStore(database: database)
         for scope in [WebhookScope.user, .global] {
             WebhooksController(scope: scope, webhooks: webhooks, authenticator: authenticator, addresses: addresses).register(on: &router)
-            DeliveriesController(scope: scope, deliveries: deliveries, authenticator: authenticator, testRates: testRates)
+            DeliveriesController(scope: scope, deliveries: deliveries, authenticator: authenticator, rates: replayRates)
                 .register(on: &router)
         }
     }

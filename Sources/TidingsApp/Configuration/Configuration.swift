@@ -130,6 +130,15 @@ package struct Configuration: Sendable {
     /// webhook and per user: the same reasoning for the receiver's sake.
     package var webhookTestRate = RatePolicy(count: 2, per: .seconds(20))
     package var webhookTestUserRate = RatePolicy(count: 30, per: .seconds(60))
+    /// `POST /v1/deliveries/{id}/retry` (and the admin's), per delivery and
+    /// per user: each retry is a request to the receiver and an attempt
+    /// row with up to 16 KiB of its answer, so a loop must not be free.
+    package var deliveryRetryRate = RatePolicy(count: 2, per: .seconds(20))
+    package var deliveryRetryUserRate = RatePolicy(count: 30, per: .seconds(60))
+    /// `POST /v1/webhooks/{id}/recover` (and the admin's), per webhook and
+    /// per user: one call can queue every failed delivery of a webhook.
+    package var webhookRecoverRate = RatePolicy(count: 2, per: .seconds(60))
+    package var webhookRecoverUserRate = RatePolicy(count: 10, per: .seconds(60))
 
     package init() {}
 
@@ -276,6 +285,10 @@ package struct Configuration: Sendable {
         checkNowUserRate = try reader.parsed("TIDINGS_CHECK_NOW_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? checkNowUserRate
         webhookTestRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestRate
         webhookTestUserRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestUserRate
+        deliveryRetryRate = try reader.parsed("TIDINGS_DELIVERY_RETRY_RATE", expected: rateExpected, ValueParsers.rate) ?? deliveryRetryRate
+        deliveryRetryUserRate = try reader.parsed("TIDINGS_DELIVERY_RETRY_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? deliveryRetryUserRate
+        webhookRecoverRate = try reader.parsed("TIDINGS_WEBHOOK_RECOVER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverRate
+        webhookRecoverUserRate = try reader.parsed("TIDINGS_WEBHOOK_RECOVER_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverUserRate
     }
 
     var pollerConfiguration: PollerConfiguration {

@@ -16,6 +16,6 @@ package struct Delivery: Sendable, Equatable {
     package let completedAt: Date?
     package let createdAt: Date
     package let updatedAt: Date
-    /// Oldest first.
+    /// The latest `DeliveryAttempt.listedPerDelivery`, oldest first.
     package let attempts: [DeliveryAttempt]
 }

@@ -138,15 +138,27 @@ package struct DeliveryStore: Sendable {
         _ = try connection.query("SELECT pg_notify(\(notificationChannel), '')")
     }
 
+    /// The deliveries of `rows` with their latest attempts, at most
+    /// `DeliveryAttempt.listedPerDelivery` each, bodies cut to
+    /// `DeliveryAttempt.listedBodyLimit` characters: what one listing holds
+    /// in memory stays bounded however often a delivery was retried.
     private static func withAttempts(_ rows: PostgresRows, on connection: PostgresConnection) throws -> [Delivery] {
         let ids = try rows.map { try $0.decode("id", as: UUID.self) }
         var attempts: [UUID: [DeliveryAttempt]] = [:]
         if !ids.isEmpty {
             let attemptRows = try connection.query("""
-                SELECT id, delivery_id, event_id, attempted_at, duration_ms, status_code, error, response_body, response_truncated
-                FROM delivery_attempts
-                WHERE delivery_id = ANY (\(PostgresArrayLiteral.make(ids))::uuid[])
-                ORDER BY attempted_at, id
+                SELECT a.id, a.delivery_id, a.event_id, a.attempted_at, a.duration_ms, a.status_code, a.error,
+                    left(a.response_body, \(DeliveryAttempt.listedBodyLimit)) AS response_body,
+                    a.response_truncated
+                        OR coalesce(length(a.response_body) > \(DeliveryAttempt.listedBodyLimit), false) AS response_truncated
+                FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[]) AS listed(id)
+                CROSS JOIN LATERAL (
+                    SELECT * FROM delivery_attempts
+                    WHERE delivery_id = listed.id
+                    ORDER BY attempted_at DESC, id DESC
+                    LIMIT \(DeliveryAttempt.listedPerDelivery)
+                ) a
+                ORDER BY a.attempted_at, a.id
                 """)
             for row in attemptRows {
                 let attempt = DeliveryAttempt(

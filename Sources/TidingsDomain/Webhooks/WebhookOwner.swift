@@ -6,7 +6,8 @@ package enum WebhookOwner: Sendable, Equatable {
     case user(UUID)
     case global
 
-    var userID: UUID? {
+    /// The user, nil for the admin (global webhooks).
+    package var userID: UUID? {
         switch self {
         case .user(let id): id
         case .global: nil

@@ -31,11 +31,6 @@ package struct HTTPClientConfiguration: Sendable {
     /// Many concurrent HTTP/2 streams per connection (push services); nil
     /// for libcurl's defaults.
     package var http2Multiplexing: HTTP2Multiplexing?
-    /// Sends `Accept-Encoding` with every encoding libcurl decodes (gzip,
-    /// br, zstd) and decodes the answer. Off for clients whose answers are
-    /// only read for their status and logged (Web Push): no decoder runs
-    /// on what a tenant's server sends.
-    package var acceptsEncodedResponses = true
 
     package init(
         connectTimeout: Duration = .seconds(10),

@@ -35,13 +35,15 @@ extension CurlEasyTransfer {
         // Never negative: libcurl reads -1 as "unlimited".
         try set(CURLOPT_MAXREDIRS, max(configuration.maxRedirects, 0))
         // Empty means every encoding this libcurl can decode (gzip, br, zstd);
-        // unset (libcurl's default), none is asked for or decoded.
-        if configuration.acceptsEncodedResponses {
+        // unset (libcurl's default), none is asked for or decoded. A request
+        // that keeps only a snippet asks for none: decoding a bomb to keep
+        // 16 KiB of it would be work nothing reads.
+        if !request.truncatesResponseBody {
             try set(CURLOPT_ACCEPT_ENCODING, "")
         }
         // Refuses early when Content-Length is known; the write callback
         // enforces the limit on decoded bytes in every case.
-        // (0 is "no limit": a truncating request reads any length and keeps the start.)
+        // (0 is "no limit": a truncating request takes any length and keeps the start.)
         let fileSizeLimit = truncatesResponseBody ? 0 : max(maxResponseSize, 0)
         try check(CTidingsShims_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(fileSizeLimit)))
         try set(CURLOPT_USERAGENT, configuration.userAgent)

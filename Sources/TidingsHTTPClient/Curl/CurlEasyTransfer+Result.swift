@@ -4,7 +4,10 @@ internal import CTidingsShims
 extension CurlEasyTransfer {
     /// Turns libcurl's outcome into a response or an error with a clear message.
     func result(for code: CURLcode) -> Result<HTTPClientResponse, HTTPClientError> {
-        guard code == CURLE_OK else { return .failure(error(for: code)) }
+        // A truncating request's snippet filled up: the write callback ended
+        // the transfer on purpose, and what arrived is the answer.
+        let snippetFilled = code == CURLE_WRITE_ERROR && truncatedBody
+        guard code == CURLE_OK || snippetFilled else { return .failure(error(for: code)) }
         return .success(HTTPClientResponse(
             status: longInfo(CURLINFO_RESPONSE_CODE),
             headers: headers,

@@ -30,7 +30,8 @@ final class CurlEasyTransfer {
     private(set) var headers: [(name: String, value: String)] = []
     /// Set when the write callback aborted because the body grew past the limit.
     private(set) var exceededResponseSize = false
-    /// Set when bytes past the limit were dropped (`truncatesResponseBody`).
+    /// Set when the snippet was full and the transfer stopped there
+    /// (`truncatesResponseBody`).
     private(set) var truncatedBody = false
     /// The first connect the SSRF guard refused, reported instead of libcurl's
     /// generic "could not connect".
@@ -85,15 +86,18 @@ final class CurlEasyTransfer {
 
     // MARK: Callback bodies (see CurlEasyTransfer+Callbacks.swift)
 
-    /// Appends decoded body bytes; false aborts the transfer (limit exceeded).
+    /// Appends decoded body bytes; false aborts the transfer once the body
+    /// would pass the limit: a failure, or the end of a truncating request
+    /// (its snippet is full, and reading on would only cost the driver
+    /// thread time that every other transfer waits for).
     func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard body.count + chunk.count <= maxResponseSize else {
             if truncatesResponseBody {
                 body.append(contentsOf: chunk.prefix(max(maxResponseSize - body.count, 0)))
                 truncatedBody = true
-                return true
+            } else {
+                exceededResponseSize = true
             }
-            exceededResponseSize = true
             return false
         }
         body.append(contentsOf: chunk)

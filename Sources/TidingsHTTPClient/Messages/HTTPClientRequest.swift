@@ -9,9 +9,12 @@ package struct HTTPClientRequest: Sendable {
     package var followRedirects: Bool
     /// Body limit for this request instead of `HTTPClientConfiguration.maxResponseSize`.
     package var maxResponseSize: Int?
-    /// When true, a body over the limit is cut at the limit (and the rest
-    /// read and dropped) instead of failing with `.responseTooLarge`: for
-    /// callers that keep only a snippet, such as the webhook delivery log.
+    /// When true, only a snippet of the answer is kept: a body over the
+    /// limit is cut at the limit and the transfer ends there (nothing more
+    /// is read) instead of failing with `.responseTooLarge`, and no
+    /// `Accept-Encoding` is sent, so no decoder runs on the answer. For
+    /// callers that only log or glance at the answer: webhook deliveries,
+    /// pushes.
     package var truncatesResponseBody: Bool
 
     package init(

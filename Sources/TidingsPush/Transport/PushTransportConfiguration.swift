@@ -64,8 +64,8 @@ package struct PushTransportConfiguration: Sendable {
     /// checks every address connected to. HTTP/2 multiplexed where the push
     /// service offers it, a few connections per host for one that speaks
     /// only HTTP/1.1, no redirects, TLS verified against the system CAs and
-    /// `TIDINGS_PUSH_CA_FILE`, answers capped and not decoded (they are
-    /// only read for their status).
+    /// `TIDINGS_PUSH_CA_FILE`. Answers are snippets (`postPush`): capped,
+    /// never decoded, read only for their status.
     package var webPushHTTPClientConfiguration: HTTPClientConfiguration {
         var configuration = HTTPClientConfiguration(
             connectTimeout: min(connectTimeout, timeout),
@@ -79,7 +79,6 @@ package struct PushTransportConfiguration: Sendable {
         )
         configuration.urlSource = .tenants
         configuration.extraCAFile = caFile
-        configuration.acceptsEncodedResponses = false
         configuration.http2Multiplexing = HTTP2Multiplexing(maxConcurrentStreams: maxConcurrentStreams)
         return configuration
     }

@@ -143,4 +143,108 @@ import TidingsPostgres
         )
         #expect(seconds > 3000)
     }
+
+    /// A webhook of `key`'s to the closed port, with one test delivery; its
+    /// id and the delivery's.
+    private func webhookWithADelivery(_ server: APITestServer, key: String, admin: Bool = false) async throws -> (webhook: String, delivery: String) {
+        let prefix = admin ? "/v1/admin/webhooks" : "/v1/webhooks"
+        let created = try await server.send("POST", prefix, token: key, json: ["url": Self.receiverURL])
+        #expect(created.status == 201, "\(created.text)")
+        let webhook = try #require(try created.object()["id"] as? String)
+        let sent = try await server.send("POST", "\(prefix)/\(webhook)/test", token: key)
+        #expect(sent.status == 202, "\(sent.text)")
+        return (webhook, try #require(try sent.object()["delivery_id"] as? String))
+    }
+
+    @Test func retriesPerDeliveryAndPerUser() async throws {
+        let server = try APITestServer {
+            $0.allowPrivateTargets = true
+            $0.deliveryRetryRate = RatePolicy(count: 2, per: .seconds(3600))
+            $0.deliveryRetryUserRate = RatePolicy(count: 4, per: .seconds(3600))
+        }
+        defer { server.shutdown() }
+        let owner = try await server.createUser()
+        let first = try await webhookWithADelivery(server, key: owner.key)
+        let second = try await webhookWithADelivery(server, key: owner.key)
+
+        for _ in 0..<2 {
+            // 409 while an attempt is in flight: admitted all the same.
+            let retried = try await server.send("POST", "/v1/deliveries/\(first.delivery)/retry", token: owner.key)
+            #expect([202, 409].contains(retried.status), "\(retried.text)")
+        }
+        try expectRateLimited(
+            try await server.send("POST", "/v1/deliveries/\(first.delivery)/retry", token: owner.key), "retries_per_delivery", atMost: 1800
+        )
+
+        // A delivery that does not exist counts too; then the user has none left.
+        #expect(try await server.send("POST", "/v1/deliveries/\(UUID().uuidString.lowercased())/retry", token: owner.key).status == 404)
+        #expect([202, 409].contains(try await server.send("POST", "/v1/deliveries/\(second.delivery)/retry", token: owner.key).status))
+        try expectRateLimited(
+            try await server.send("POST", "/v1/deliveries/\(second.delivery)/retry", token: owner.key), "retries_per_user", atMost: 1800
+        )
+
+        // Someone else's limit is their own.
+        let stranger = try await server.createUser()
+        let theirs = try await webhookWithADelivery(server, key: stranger.key)
+        #expect([202, 409].contains(try await server.send("POST", "/v1/deliveries/\(theirs.delivery)/retry", token: stranger.key).status))
+    }
+
+    @Test func recoveriesPerWebhookAndPerUser() async throws {
+        let server = try APITestServer {
+            $0.allowPrivateTargets = true
+            $0.webhookRecoverRate = RatePolicy(count: 2, per: .seconds(3600))
+            $0.webhookRecoverUserRate = RatePolicy(count: 3, per: .seconds(3600))
+        }
+        defer { server.shutdown() }
+        let owner = try await server.createUser()
+        let first = try await webhookWithADelivery(server, key: owner.key)
+        let second = try await webhookWithADelivery(server, key: owner.key)
+        let body = ["since": "2020-01-01T00:00:00Z"]
+
+        // A body that is not valid is refused before the limits count it.
+        let malformed = try await server.send("POST", "/v1/webhooks/\(first.webhook)/recover", token: owner.key, json: ["since": "yesterday"])
+        #expect((400...422).contains(malformed.status), "\(malformed.text)")
+        for _ in 0..<2 {
+            let recovered = try await server.send("POST", "/v1/webhooks/\(first.webhook)/recover", token: owner.key, json: body)
+            #expect(recovered.status == 202, "\(recovered.text)")
+        }
+        try expectRateLimited(
+            try await server.send("POST", "/v1/webhooks/\(first.webhook)/recover", token: owner.key, json: body),
+            "recoveries_per_webhook", atMost: 1800
+        )
+        #expect(try await server.send("POST", "/v1/webhooks/\(second.webhook)/recover", token: owner.key, json: body).status == 202)
+        try expectRateLimited(
+            try await server.send("POST", "/v1/webhooks/\(second.webhook)/recover", token: owner.key, json: body),
+            "recoveries_per_user", atMost: 1200
+        )
+    }
+
+    @Test func theAdminsRetriesAndRecoveriesAreLimitedPerSubject() async throws {
+        let server = try APITestServer {
+            $0.allowPrivateTargets = true
+            $0.deliveryRetryRate = RatePolicy(count: 1, per: .seconds(3600))
+            $0.deliveryRetryUserRate = RatePolicy(count: 1, per: .seconds(3600))
+            $0.webhookRecoverRate = RatePolicy(count: 1, per: .seconds(3600))
+            $0.webhookRecoverUserRate = RatePolicy(count: 1, per: .seconds(3600))
+        }
+        defer { server.shutdown() }
+        let admin = APITestServer.adminToken
+        let hooks = [
+            try await webhookWithADelivery(server, key: admin, admin: true),
+            try await webhookWithADelivery(server, key: admin, admin: true),
+        ]
+        let body = ["since": "2020-01-01T00:00:00Z"]
+        // No per-user limit for the admin: one of each per subject, for each subject.
+        for hook in hooks {
+            #expect([202, 409].contains(try await server.send("POST", "/v1/admin/deliveries/\(hook.delivery)/retry", token: admin).status))
+            #expect(try await server.send("POST", "/v1/admin/webhooks/\(hook.webhook)/recover", token: admin, json: body).status == 202)
+        }
+        try expectRateLimited(
+            try await server.send("POST", "/v1/admin/deliveries/\(hooks[0].delivery)/retry", token: admin), "retries_per_delivery", atMost: 3600
+        )
+        try expectRateLimited(
+            try await server.send("POST", "/v1/admin/webhooks/\(hooks[1].webhook)/recover", token: admin, json: body),
+            "recoveries_per_webhook", atMost: 3600
+        )
+    }
 }

@@ -41,6 +41,22 @@ enum EncodedBodies {
         hex("1f8b0800000000000203ecc101010000008090feafee080a") + [UInt8](repeating: 0, count: zeroBytes)
     }
 
+    /// The same deflate data as `gzipZeros` in a zlib stream (what HTTP's
+    /// `deflate` encoding is): the zlib header `78da` instead of gzip's.
+    static func deflateZeros(zeroBytes: Int) -> [UInt8] {
+        hex("78daecc101010000008090feafee080a") + [UInt8](repeating: 0, count: zeroBytes)
+    }
+
+    /// A brotli stream that never ends, 64 MiB of zeros per 52 bytes: what
+    /// Python's `brotli.Compressor(quality=5, lgwin=24)` writes for
+    /// 64 MiB of zeros followed by `flush()`, first the opening block, then
+    /// the steady one it writes the same for every further 64 MiB.
+    static func brZeros(blocks: Int) -> [UInt8] {
+        let opening = hex("cfffff7f002400e2b14072effff9ffff0f8004401c1680eefd3fffffff01900088c302d0bdffe7ffff3f001200715800baf7ff")
+        let steady = hex("fcffff074002200e0b40f7fe9fffffff004800c46101e8defff3ffff1f000980382c00ddfb7ffeffff032001108705a07bff6f00")
+        return opening + Array([[UInt8]](repeating: steady, count: blocks).joined())
+    }
+
     /// A zstd frame of `blocks` RLE blocks of 128 KiB zeros (4 bytes each)
     /// after the 18-byte start of `head -c 1G /dev/zero | zstd -19 --no-check`,
     /// closed by an empty last block: 8,192 blocks are 32 KiB that decode

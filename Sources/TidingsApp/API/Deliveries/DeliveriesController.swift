@@ -9,9 +9,19 @@ struct DeliveriesController: Sendable {
     let scope: WebhookScope
     let deliveries: DeliveryStore
     let authenticator: Authenticator
-    /// Test events per webhook and per user (the admin: per webhook only),
-    /// shared by both scopes.
-    let testRates: RateLimitedAction
+    /// Shared by both scopes.
+    let rates: Rates
+
+    /// Each request that makes the dispatcher send again is limited per
+    /// subject and per user (the admin: per subject only), like checks.
+    struct Rates: Sendable {
+        /// Test events, per webhook.
+        let tests: RateLimitedAction
+        /// Retries on request, per delivery.
+        let retries: RateLimitedAction
+        /// Recoveries, per webhook.
+        let recoveries: RateLimitedAction
+    }
 
     func register(on router: inout Router) {
         let webhooks = scope.pathPrefix
@@ -42,6 +52,7 @@ struct DeliveriesController: Sendable {
     @Sendable func retry(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let owner = try scope.owner(of: request, authenticator: authenticator)
         let id = try context.uuidParameter("id")
+        try rates.retries.admit(caller: owner.userID, subject: id)
         switch try deliveries.retry(deliveryID: id, owner: owner) {
         case .queued(let delivery):
             context.logger.info("delivery retry requested", metadata: ["delivery.id": id.canonicalString])
@@ -59,6 +70,9 @@ struct DeliveriesController: Sendable {
         let owner = try scope.owner(of: request, authenticator: authenticator)
         let id = try context.uuidParameter("id")
         let body = try request.decodeJSON(RecoverBody.self)
+        // After the body is checked (a malformed one costs no token),
+        // before the store is asked.
+        try rates.recoveries.admit(caller: owner.userID, subject: id)
         guard let requeued = try deliveries.recover(webhookID: id, owner: owner, since: body.since) else {
             throw Self.webhookNotFound
         }
@@ -71,8 +85,7 @@ struct DeliveriesController: Sendable {
         let id = try context.uuidParameter("id")
         // Counted before the store is asked, found or not: a refused call
         // costs no query.
-        let caller: UUID? = if case .user(let userID) = owner { userID } else { nil }
-        try testRates.admit(caller: caller, subject: id)
+        try rates.tests.admit(caller: owner.userID, subject: id)
         switch try deliveries.sendTestEvent(webhookID: id, owner: owner) {
         case .queued(let eventID, let deliveryID):
             return .json(TestEventResponse(eventID: eventID.canonicalString, deliveryID: deliveryID.canonicalString), status: .accepted)

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 
-/// A delivery in the delivery log, with every attempt (oldest first).
+/// A delivery in the delivery log, with its latest attempts (oldest first).
 struct DeliveryRepresentation: Encodable, Sendable {
     let delivery: Delivery
 
