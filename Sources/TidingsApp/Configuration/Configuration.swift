@@ -129,6 +129,11 @@ package struct Configuration: Sendable {
     /// webhook and per user: the same reasoning for the receiver's sake.
     package var webhookTestRate = RatePolicy(count: 2, per: .seconds(20))
     package var webhookTestUserRate = RatePolicy(count: 30, per: .seconds(60))
+    /// API keys and stream tokens the database did not know, per client
+    /// address (an IPv6 /64): enough for a person retrying a mistyped key,
+    /// not for making the database look up keys as fast as a flood sends
+    /// them (see `AuthenticationFailureLimiter`).
+    package var credentialFailureRate = RatePolicy(count: 30, per: .seconds(60))
 
     package init() {}
 
@@ -271,6 +276,7 @@ package struct Configuration: Sendable {
         checkNowUserRate = try reader.parsed("TIDINGS_CHECK_NOW_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? checkNowUserRate
         webhookTestRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestRate
         webhookTestUserRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestUserRate
+        credentialFailureRate = try reader.parsed("TIDINGS_CREDENTIAL_FAILURE_RATE", expected: rateExpected, ValueParsers.rate) ?? credentialFailureRate
     }
 
     var pollerConfiguration: PollerConfiguration {
@@ -296,6 +302,22 @@ package struct Configuration: Sendable {
         var client = httpClientConfiguration
         client.maxResponseSize = pollerMaxResponseSize ?? outboundMaxResponseSize
         return client
+    }
+
+    /// Refuses to serve `/metrics` without a token on an API listener that
+    /// other machines reach: it names every route's traffic and how the
+    /// tenants' targets fare. Checked when serving only, so `migrate` and
+    /// `rotate-secret-key` run with the same environment.
+    func checkMetricsExposure() throws(ConfigurationError) {
+        guard metricsToken == nil, metricsListen == nil else { return }
+        let loopback = listenHost == "localhost" || TidingsHTTPServer.IPAddress(listenHost)?.isLoopback == true
+        guard !loopback else { return }
+        throw ConfigurationError(
+            variable: "TIDINGS_METRICS_TOKEN",
+            message: "must be set when /metrics is served on a non-loopback TIDINGS_LISTEN (\(listenHost)): "
+                + "set it to a random string of at least 32 characters (`openssl rand -hex 32`) that Prometheus sends as a bearer token, "
+                + "or move /metrics to a listener of its own with TIDINGS_METRICS_LISTEN (e.g. 127.0.0.1:9090)"
+        )
     }
 
     /// The metrics listener: the API's settings on its own address, with

@@ -2,6 +2,7 @@ import FoundationEssentials
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// `/healthz`, `/readyz`, `/metrics` and `/openapi.yaml`: what load
 /// balancers, orchestrators, Prometheus and API clients ask of every replica.
@@ -17,6 +18,9 @@ struct OperationsController: Sendable {
     /// The usual readiness answer, encoded once: probes and load balancers
     /// ask many times a second.
     private let upToDate: HTTPResponse
+    /// The last schema version read: probes are answered from a reading at
+    /// most a second old, however many arrive.
+    private let readings: AdaptiveMutex<ReadinessCache<ContinuousClock.Instant>>
 
     init(
         migrations: MigrationRunner,
@@ -31,6 +35,10 @@ struct OperationsController: Sendable {
         self.metricsToken = metricsToken.map(ExpectedToken.init)
         self.openAPIDocument = openAPIDocument
         self.upToDate = Self.readinessResponse(applied: expectedSchemaVersion, expected: expectedSchemaVersion)
+        var readings = ReadinessCache<ContinuousClock.Instant>()
+        // Start-up has just applied the migrations: that is the first reading.
+        readings.refreshed(.applied(expectedSchemaVersion), readAt: .now)
+        self.readings = AdaptiveMutex(readings)
     }
 
     /// The API listener's routes; `/metrics` only when it has no listener
@@ -74,11 +82,15 @@ struct OperationsController: Sendable {
 
     @Sendable func readiness(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let applied: Int
-        do {
-            applied = try migrations.appliedVersion()
-        } catch {
-            context.logger.warning("readiness check failed: database unreachable", metadata: ["error": "\(error)"])
+        switch readings.withLock({ $0.next(now: .now) }) {
+        case .answer(.applied(let version)):
+            applied = version
+        case .answer(.unreachable):
             throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
+        case .slow:
+            throw HTTPError(.serviceUnavailable, detail: "The database has not answered the readiness check within a second.")
+        case .refresh:
+            applied = try refreshReading(context)
         }
         guard applied >= expectedSchemaVersion else {
             throw HTTPError(.serviceUnavailable,
@@ -89,6 +101,21 @@ struct OperationsController: Sendable {
         }
         // A newer replica already migrated further during a rolling upgrade.
         return Self.readinessResponse(applied: applied, expected: expectedSchemaVersion)
+    }
+
+    /// Reads the schema version, which then answers the probes of the next
+    /// quarter second; a failure does too.
+    private func refreshReading(_ context: RequestContext) throws -> Int {
+        let readAt = ContinuousClock.now
+        do {
+            let version = try migrations.appliedVersion()
+            readings.withLock { $0.refreshed(.applied(version), readAt: readAt) }
+            return version
+        } catch {
+            readings.withLock { $0.refreshed(.unreachable, readAt: readAt) }
+            context.logger.warning("readiness check failed: database unreachable", metadata: ["error": "\(error)"])
+            throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
+        }
     }
 
     private static func readinessResponse(applied: Int, expected: Int) -> HTTPResponse {
