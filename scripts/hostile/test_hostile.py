@@ -670,11 +670,8 @@ def flood_from(address, port, until):
             for path, headers in (("/v1/badge", {"Authorization": "Bearer " + made_up_api_key()}), ("/readyz", {})):
                 connection.request("GET", path, headers=headers)
                 answer = connection.getresponse()
-                body = answer.read()
-                # /readyz's own verdict on a database slower than the age a
-                # reading may have (the flood's clients share its cores).
-                status = "503 slow" if answer.status == 503 and b"within a second" in body else answer.status
-                statuses[status] = statuses.get(status, 0) + 1
+                answer.read()
+                statuses[answer.status] = statuses.get(answer.status, 0) + 1
     except (OSError, http.client.HTTPException):
         statuses["closed"] = statuses.get("closed", 0) + 1
     finally:
@@ -735,7 +732,6 @@ def test_a_flood_of_made_up_keys_and_probes_from_many_addresses_starves_nobody(t
           f"max={max(during) * 1000:.1f} ms")
     assert victim_statuses == {200}, victim_statuses
     assert not any(isinstance(status, int) and status >= 500 for status in statuses), statuses
-    assert statuses.get("503 slow", 0) * 100 < statuses.get(200, 0), "/readyz called the database slow more than once in 100"
     assert "closed" not in statuses, statuses
     # Each address had its burst of 30 lookups and one more each 2 s, and
     # was refused without one otherwise.

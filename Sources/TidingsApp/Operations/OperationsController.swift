@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import TidingsHTTPServer
 import TidingsObservability
@@ -20,7 +21,18 @@ struct OperationsController: Sendable {
     private let upToDate: HTTPResponse
     /// The last schema version read: probes are answered from a reading at
     /// most a second old, however many arrive.
-    private let readings: AdaptiveMutex<ReadinessCache<ContinuousClock.Instant>>
+    private let readings: AdaptiveMutex<Readings>
+
+    private struct Readings {
+        var cache = ReadinessCache<ContinuousClock.Instant>()
+        /// Entered while a refresh runs; probes that find the last reading
+        /// too old wait on it.
+        var refresh: DispatchGroup?
+    }
+
+    /// The longest a probe waits for a late refresh: the pool's default
+    /// wait for a connection.
+    static let lateRefreshWait: Duration = .seconds(5)
 
     init(
         migrations: MigrationRunner,
@@ -35,9 +47,9 @@ struct OperationsController: Sendable {
         self.metricsToken = metricsToken.map(ExpectedToken.init)
         self.openAPIDocument = openAPIDocument
         self.upToDate = Self.readinessResponse(applied: expectedSchemaVersion, expected: expectedSchemaVersion)
-        var readings = ReadinessCache<ContinuousClock.Instant>()
+        var readings = Readings()
         // Start-up has just applied the migrations: that is the first reading.
-        readings.refreshed(.applied(expectedSchemaVersion), readAt: .now)
+        readings.cache.refreshed(.applied(expectedSchemaVersion), readAt: .now)
         self.readings = AdaptiveMutex(readings)
     }
 
@@ -81,16 +93,30 @@ struct OperationsController: Sendable {
     }
 
     @Sendable func readiness(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let applied: Int
-        switch readings.withLock({ $0.next(now: .now) }) {
-        case .answer(.applied(let version)):
-            applied = version
-        case .answer(.unreachable):
-            throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
-        case .slow:
-            throw HTTPError(.serviceUnavailable, detail: "The database has not answered the readiness check within a second.")
+        let (step, refresh) = readings.withLock { readings in
+            let step = readings.cache.next(now: .now)
+            if step == .refresh {
+                readings.refresh = DispatchGroup()
+                readings.refresh?.enter()
+            }
+            return (step, readings.refresh)
+        }
+        let reading: ReadinessCache<ContinuousClock.Instant>.Reading
+        switch step {
+        case .answer(let last):
+            reading = last
         case .refresh:
-            applied = try refreshReading(context)
+            reading = refreshReading(context, done: refresh)
+        case .awaitRefresh:
+            guard refresh?.wait(timeout: Self.lateRefreshWait.dispatchDeadline) != .timedOut,
+                  let last = readings.withLock({ $0.cache.lastReading })
+            else {
+                throw HTTPError(.serviceUnavailable, detail: "The database has not answered the readiness check within \(Self.lateRefreshWait).")
+            }
+            reading = last
+        }
+        guard case .applied(let applied) = reading else {
+            throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
         }
         guard applied >= expectedSchemaVersion else {
             throw HTTPError(.serviceUnavailable,
@@ -104,18 +130,21 @@ struct OperationsController: Sendable {
     }
 
     /// Reads the schema version, which then answers the probes of the next
-    /// quarter second; a failure does too.
-    private func refreshReading(_ context: RequestContext) throws -> Int {
-        let readAt = ContinuousClock.now
+    /// quarter second (a failure too), and lets the waiting probes go.
+    private func refreshReading(_ context: RequestContext, done: DispatchGroup?) -> ReadinessCache<ContinuousClock.Instant>.Reading {
+        defer { done?.leave() }
+        let reading: ReadinessCache<ContinuousClock.Instant>.Reading
         do {
-            let version = try migrations.appliedVersion()
-            readings.withLock { $0.refreshed(.applied(version), readAt: readAt) }
-            return version
+            reading = .applied(try migrations.appliedVersion())
         } catch {
-            readings.withLock { $0.refreshed(.unreachable, readAt: readAt) }
             context.logger.warning("readiness check failed: database unreachable", metadata: ["error": "\(error)"])
-            throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
+            reading = .unreachable
         }
+        readings.withLock { readings in
+            readings.cache.refreshed(reading, readAt: .now)
+            readings.refresh = nil
+        }
+        return reading
     }
 
     private static func readinessResponse(applied: Int, expected: Int) -> HTTPResponse {

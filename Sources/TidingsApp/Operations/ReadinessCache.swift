@@ -2,11 +2,11 @@
 /// clock comes in as arguments, like `TokenBucket`).
 ///
 /// Probes, and floods of them, cost the database one query per
-/// `refreshAfter` at most: a result younger than that is the answer. Once it
-/// is older, one caller refreshes it while the others keep answering from it
-/// until it is `maxAge` old; past that, with the refresh still running,
-/// they answer that the database is slow (it did not answer within the age
-/// a readiness answer may have).
+/// `refreshAfter` at most: a reading younger than that is the answer. Once
+/// it is older, one caller refreshes it while the others keep answering
+/// from it until it is `maxAge` old; past that, with the refresh still
+/// running, they wait for the refresh rather than answer from an older
+/// reading or query as well.
 struct ReadinessCache<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// What the database said: the applied schema version, or nothing.
     enum Reading: Equatable, Sendable {
@@ -18,8 +18,9 @@ struct ReadinessCache<Instant: InstantProtocol>: Sendable where Instant.Duration
         case answer(Reading)
         /// The caller reads the database and hands the result to `refreshed`.
         case refresh
-        /// Another caller's refresh is late and the last reading too old.
-        case slow
+        /// Another caller's refresh is late and the last reading too old:
+        /// wait for that refresh, then answer `lastReading`.
+        case awaitRefresh
     }
 
     let refreshAfter: Duration
@@ -45,11 +46,14 @@ struct ReadinessCache<Instant: InstantProtocol>: Sendable where Instant.Duration
         if let last, let age, age <= maxAge {
             return .answer(last.reading)
         }
-        return .slow
+        return .awaitRefresh
     }
 
-    /// The refresh's result; `readAt` is when its query started, so an
-    /// answer's age counts the query's time too.
+    var lastReading: Reading? {
+        last?.reading
+    }
+
+    /// The refresh's result; `readAt` is when the database answered.
     mutating func refreshed(_ reading: Reading, readAt: Instant) {
         last = (reading, readAt)
         refreshing = false
