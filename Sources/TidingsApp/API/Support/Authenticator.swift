@@ -23,7 +23,7 @@ struct Authenticator: Sendable {
     /// too often (429), and counts a lookup that finds nothing as a failure:
     /// the one way an unknown credential reaches the database.
     func lookUp<T>(credentialOf request: HTTPRequest, _ lookup: () throws -> T?) throws -> T? {
-        let client = failures.flatMap { _ in AuthenticationFailureLimiter.client(of: request) }
+        let client = failures == nil ? nil : AuthenticationFailureLimiter.client(of: request)
         try failures?.admit(client)
         let found = try lookup()
         if found == nil { failures?.failed(client) }
