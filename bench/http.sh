@@ -2,7 +2,8 @@
 # HTTP benchmark: builds release, starts Tidings with a private PostgreSQL in
 # a temporary data folder and measures with wrk at 64 connections
 #   GET /healthz  (no I/O: the HTTP stack alone)
-#   GET /readyz   (one single-row primary-key read through the libpq pool)
+#   GET /readyz   (since decision 0044 answered from a reading at most a
+#                 second old: one query per quarter second, not per request)
 # Usage: bench/http.sh [duration, default 15s]. Figures go to stdout; copy
 # them to docs/BENCHMARKS.md together with the machine description. "server
 # CPU" is the Tidings process's user+system time over the run divided by

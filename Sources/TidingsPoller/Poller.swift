@@ -71,6 +71,7 @@ package final class Poller: TargetCheckRunner, Sendable {
 
     package let owner: String
     private let configuration: PollerConfiguration
+    private let pool: PostgresClient
     private let store: CheckStore
     private let client: HTTPClient
     private let extraction: ThreadPool
@@ -86,8 +87,9 @@ package final class Poller: TargetCheckRunner, Sendable {
     private let scheduler = AdaptiveMutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
 
-    /// Creates the poller and its own HTTP client (its own libcurl driver
-    /// thread, so checks never queue behind webhook deliveries).
+    /// Creates the poller, its own HTTP client (its own libcurl driver
+    /// thread, so checks never queue behind webhook deliveries) and its own
+    /// small pool of connections to the server `database` names.
     package init(
         configuration: PollerConfiguration,
         httpClientConfiguration: HTTPClientConfiguration,
@@ -100,7 +102,15 @@ package final class Poller: TargetCheckRunner, Sendable {
         clientConfiguration.maxTotalConnections = max(clientConfiguration.maxTotalConnections, configuration.concurrency)
         self.owner = "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.configuration = configuration
-        self.store = CheckStore(database: database, failureThreshold: configuration.failureThreshold)
+        var postgres = database.configuration
+        // Claims, the writers, the heartbeat and a check-now: a pool of its
+        // own, so that a flood of API requests (the API's pool serves them
+        // first come, first served) never holds up a claim or a heartbeat
+        // past the lease, as the dispatchers' pools already ensure.
+        postgres.maxConnections = max(configuration.writerCount, 1) + 3
+        postgres.applicationName = "tidings-poller"
+        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.store = CheckStore(database: pool, failureThreshold: configuration.failureThreshold)
         self.client = try HTTPClient(configuration: clientConfiguration, logger: logger)
         let extraction = try ThreadPool(
             name: "tidings-extraction",
@@ -125,7 +135,7 @@ package final class Poller: TargetCheckRunner, Sendable {
         )
         self.writer = OutcomeWriter(store: store, owner: owner, configuration: configuration, logger: logger, metrics: self.metrics)
         self.heartbeat = LeaseHeartbeat(
-            owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: database, logger: logger
+            owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: pool, logger: logger
         )
     }
 
@@ -220,6 +230,7 @@ package final class Poller: TargetCheckRunner, Sendable {
             logger.error("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
         }
         heartbeat.stop()
+        pool.close()
         logger.notice("poller stopped", metadata: ["poller.released_leases": String(unfinished.count)])
     }
 

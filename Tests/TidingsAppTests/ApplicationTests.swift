@@ -86,7 +86,13 @@ import TidingsObservability
         try application.database.withConnection { connection in
             try connection.execute(unsafeSQL: "DROP TABLE tidings_schema_migrations")
         }
-        let notReady = try await get(client, application.port, "/readyz")
+        // Probes are answered from a reading at most a second old.
+        var notReady = try await get(client, application.port, "/readyz")
+        let deadline = ContinuousClock.now + .seconds(1)
+        while notReady.status == 200, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            notReady = try await get(client, application.port, "/readyz")
+        }
         #expect(notReady.status == 503)
         #expect(notReady.header("content-type")?.hasPrefix("application/problem+json") == true)
         #expect(try jsonObject(notReady.body)["status"] as? Int == 503)
@@ -121,6 +127,17 @@ import TidingsObservability
         #expect(throws: (any Error).self) {
             try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
         }
+    }
+
+    @Test func refusesOpenMetricsOnANonLoopbackListener() throws {
+        var configuration = TestEnvironment.configuration(databaseURL: "postgresql://nobody@/none?host=/nonexistent")
+        configuration.listenHost = "0.0.0.0"
+        let error = #expect(throws: ConfigurationError.self) {
+            try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
+        }
+        #expect(error?.variable == "TIDINGS_METRICS_TOKEN")
+        #expect(error?.message.contains("openssl rand -hex 32") == true)
+        #expect(error?.message.contains("TIDINGS_METRICS_LISTEN") == true)
     }
 
     @Test func metricsCanWantAToken() async throws {

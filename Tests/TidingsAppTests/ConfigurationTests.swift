@@ -7,6 +7,26 @@ import TidingsObservability
 import TidingsTestSupport
 
 @Suite struct ConfigurationTests {
+    /// `/metrics` open to other machines only with a token, or on a
+    /// listener of its own; loopback listeners stay as they were.
+    @Test(arguments: [
+        ("127.0.0.1", nil, nil, true), ("127.0.0.9", nil, nil, true), ("::1", nil, nil, true), ("localhost", nil, nil, true),
+        ("0.0.0.0", nil, nil, false), ("::", nil, nil, false), ("192.0.2.7", nil, nil, false),
+        ("0.0.0.0", String(repeating: "m", count: 32), nil, true), ("0.0.0.0", nil, "127.0.0.1:9090", true),
+    ] as [(String, String?, String?, Bool)])
+    func metricsOnANonLoopbackListenerWantAToken(host: String, token: String?, metricsListen: String?, allowed: Bool) throws {
+        var environment = ["TIDINGS_LISTEN": host.contains(":") ? "[\(host)]:8080" : "\(host):8080"]
+        environment["TIDINGS_METRICS_TOKEN"] = token
+        environment["TIDINGS_METRICS_LISTEN"] = metricsListen
+        let configuration = try Configuration(environment: environment)
+        #expect(configuration.listenHost == host)
+        if allowed {
+            #expect(throws: Never.self) { try configuration.checkMetricsExposure() }
+        } else {
+            #expect(throws: ConfigurationError.self) { try configuration.checkMetricsExposure() }
+        }
+    }
+
     @Test func defaultsWhenNothingIsSet() throws {
         let configuration = try Configuration(environment: [:])
         #expect(configuration.databaseURL == nil)

@@ -5,6 +5,9 @@ delivery must still work."""
 
 import base64
 import concurrent.futures
+import contextlib
+import http.client
+import secrets
 import socket
 import time
 import urllib.error
@@ -713,6 +716,47 @@ def victim_delivery_latencies(tidings, victim, samples):
     return latencies
 
 
+def made_up_api_key():
+    """Well-formed (tdg_, 12 hex, 43 base64url) and unknown: each one
+    reaches the key lookup unless its client is refused first."""
+    return "tdg_" + secrets.token_hex(6) + "_" + base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
+
+
+def flood_from(address, port, until):
+    """One flooding client on its own loopback source address: made-up keys
+    and readiness probes, one after the other on a keep-alive connection.
+    Returns how many answers of each status it got."""
+    statuses = {}
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(address, 0))
+    try:
+        while time.monotonic() < until:
+            for path, headers in (("/v1/badge", {"Authorization": "Bearer " + made_up_api_key()}), ("/readyz", {})):
+                connection.request("GET", path, headers=headers)
+                answer = connection.getresponse()
+                answer.read()
+                statuses[answer.status] = statuses.get(answer.status, 0) + 1
+    except (OSError, http.client.HTTPException):
+        statuses["closed"] = statuses.get("closed", 0) + 1
+    finally:
+        connection.close()
+    return statuses
+
+
+def victim_reads(tidings, key, until):
+    """Latencies of the victim's authenticated reads until `until`."""
+    connection = http.client.HTTPConnection("127.0.0.1", tidings.port, timeout=10)
+    latencies, statuses = [], set()
+    with contextlib.closing(connection):
+        while time.monotonic() < until:
+            started = time.monotonic()
+            connection.request("GET", "/v1/badge", headers={"Authorization": "Bearer " + key})
+            answer = connection.getresponse()
+            answer.read()
+            latencies.append(time.monotonic() - started)
+            statuses.add(answer.status)
+    return latencies, statuses
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -816,4 +860,53 @@ def test_a_retry_flood_is_rate_limited_and_the_log_stays_small(tidings, peer, vi
     bodies = [attempt["response_body"] or "" for delivery in listed for attempt in delivery["attempts"]]
     assert bodies and all(len(body) <= 1024 for body in bodies)
     assert all(attempt["response_truncated"] for delivery in listed for attempt in delivery["attempts"] if attempt["status_code"])
+
+
+FLOOD_ADDRESSES = [f"127.0.100.{n}" for n in range(1, 65)]
+FLOOD_SECONDS = 8
+
+
+def test_a_flood_of_made_up_keys_and_probes_from_many_addresses_starves_nobody(tidings, peer, victim):
+    """Issue 30, item 4: 64 loopback addresses send well-formed unknown keys
+    and /readyz as fast as they can. Each address has 30 failed keys a
+    minute (TIDINGS_CREDENTIAL_FAILURE_RATE), then 429 before any lookup;
+    /readyz reads the database at most four times a second. The poller's
+    heartbeat keeps beating on its own pool, and the victim's reads stay
+    fast (figures in docs/BENCHMARKS.md, "Unauthenticated floods")."""
+    with open(tidings.log_path, "rb") as log:
+        log.seek(0, 2)
+        log_offset = log.tell()
+    baseline, _ = victim_reads(tidings, victim["key"], time.monotonic() + 3)
+
+    until = time.monotonic() + FLOOD_SECONDS
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(FLOOD_ADDRESSES) + 1) as pool:
+        floods = [pool.submit(flood_from, address, tidings.port, until) for address in FLOOD_ADDRESSES]
+        time.sleep(1)  # the flood under way
+        during, victim_statuses = victim_reads(tidings, victim["key"], until)
+        statuses = {}
+        for flood in floods:
+            for status, count in flood.result().items():
+                statuses[status] = statuses.get(status, 0) + count
+
+    print(f"\nflood: {sum(v for k, v in statuses.items() if k != 'closed')} responses in {FLOOD_SECONDS} s from "
+          f"{len(FLOOD_ADDRESSES)} addresses {statuses}; victim GET /v1/badge: baseline n={len(baseline)} "
+          f"p50={percentile(baseline, 0.5) * 1000:.1f} ms p99={percentile(baseline, 0.99) * 1000:.1f} ms; "
+          f"during n={len(during)} p50={percentile(during, 0.5) * 1000:.1f} ms p99={percentile(during, 0.99) * 1000:.1f} ms "
+          f"max={max(during) * 1000:.1f} ms")
+    assert victim_statuses == {200}, victim_statuses
+    assert not any(isinstance(status, int) and status >= 500 for status in statuses), statuses
+    assert "closed" not in statuses, statuses
+    # Each address had its burst of 30 lookups and one more each 2 s, and
+    # was refused without one otherwise.
+    assert statuses.get(401, 0) <= (30 + FLOOD_SECONDS // 2 + 1) * len(FLOOD_ADDRESSES), statuses
+    assert statuses.get(429, 0) > statuses.get(401, 0), statuses
+    assert statuses.get(200, 0) > 0, statuses
+    assert percentile(during, 0.99) < 1.0, "the victim's reads waited behind the flood"
+    with open(tidings.log_path, "rb") as log:
+        log.seek(log_offset)
+        written = log.read()
+    assert b"lease heartbeat cannot reach the database" not in written, written[-2000:]
+    assert b"freed the leases of dead processes" not in written, written[-2000:]
+    status, ready = tidings.call("GET", "/readyz")
+    assert status == 200, ready
     others_still_served(tidings, peer, victim)

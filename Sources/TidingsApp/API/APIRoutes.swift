@@ -50,7 +50,10 @@ struct APIRoutes {
             )
         )
         let accounts = AccountStore(database: database)
-        let authenticator = Authenticator(adminToken: adminToken, accounts: accounts, cache: credentialCache)
+        let authenticator = Authenticator(
+            adminToken: adminToken, accounts: accounts, cache: credentialCache,
+            failures: AuthenticationFailureLimiter(policy: configuration.credentialFailureRate)
+        )
         let addresses = TargetAddressPolicy(ssrfGuard: SSRFGuard(allowPrivateTargets: configuration.allowPrivateTargets))
         AccountsController(accounts: accounts, authenticator: authenticator, defaultLimits: configuration.userLimits).register(on: &router)
         DevicesController(

@@ -139,6 +139,11 @@ package struct Configuration: Sendable {
     /// per user: one call can queue every failed delivery of a webhook.
     package var webhookRecoverRate = RatePolicy(count: 2, per: .seconds(60))
     package var webhookRecoverUserRate = RatePolicy(count: 10, per: .seconds(60))
+    /// API keys and stream tokens the database did not know, per client
+    /// address (an IPv6 /64): enough for a person retrying a mistyped key,
+    /// not for making the database look up keys as fast as a flood sends
+    /// them (see `AuthenticationFailureLimiter`).
+    package var credentialFailureRate = RatePolicy(count: 30, per: .seconds(60))
 
     package init() {}
 
@@ -289,6 +294,7 @@ package struct Configuration: Sendable {
         deliveryRetryUserRate = try reader.parsed("TIDINGS_DELIVERY_RETRY_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? deliveryRetryUserRate
         webhookRecoverRate = try reader.parsed("TIDINGS_WEBHOOK_RECOVER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverRate
         webhookRecoverUserRate = try reader.parsed("TIDINGS_WEBHOOK_RECOVER_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverUserRate
+        credentialFailureRate = try reader.parsed("TIDINGS_CREDENTIAL_FAILURE_RATE", expected: rateExpected, ValueParsers.rate) ?? credentialFailureRate
     }
 
     var pollerConfiguration: PollerConfiguration {
@@ -314,6 +320,22 @@ package struct Configuration: Sendable {
         var client = httpClientConfiguration
         client.maxResponseSize = pollerMaxResponseSize ?? outboundMaxResponseSize
         return client
+    }
+
+    /// Refuses to serve `/metrics` without a token on an API listener that
+    /// other machines reach: it names every route's traffic and how the
+    /// tenants' targets fare. Checked when serving only, so `migrate` and
+    /// `rotate-secret-key` run with the same environment.
+    func checkMetricsExposure() throws(ConfigurationError) {
+        guard metricsToken == nil, metricsListen == nil else { return }
+        let loopback = listenHost == "localhost" || TidingsHTTPServer.IPAddress(listenHost)?.isLoopback == true
+        guard !loopback else { return }
+        throw ConfigurationError(
+            variable: "TIDINGS_METRICS_TOKEN",
+            message: "must be set when /metrics is served on a non-loopback TIDINGS_LISTEN (\(listenHost)): "
+                + "set it to a random string of at least 32 characters (`openssl rand -hex 32`) that Prometheus sends as a bearer token, "
+                + "or move /metrics to a listener of its own with TIDINGS_METRICS_LISTEN (e.g. 127.0.0.1:9090)"
+        )
     }
 
     /// The metrics listener: the API's settings on its own address, with

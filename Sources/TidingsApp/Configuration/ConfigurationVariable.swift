@@ -106,6 +106,8 @@ package struct ConfigurationVariable: Sendable {
               summary: "POST /v1/watches/{id}/check per watch, as count/duration: a burst of count, then count per duration; more get 429 with Retry-After. Per process."),
         .init(name: "TIDINGS_CHECK_NOW_USER_RATE", defaultValue: "30/1m",
               summary: "POST /v1/watches/{id}/check per user, all its watches together (count/duration, as TIDINGS_CHECK_NOW_RATE)."),
+        .init(name: "TIDINGS_CREDENTIAL_FAILURE_RATE", defaultValue: "30/1m",
+              summary: "Unknown or revoked API keys and stream tokens per client address (IPv6: one /64), as count/duration; past it 429 before any lookup. Per process."),
         .init(name: "TIDINGS_WEBHOOK_TIMEOUT", defaultValue: "15s",
               summary: "Time a webhook receiver has to answer one delivery attempt with a 2xx. It also bounds crash recovery: should a process die, every delivery it held (in flight or queued) goes out again from another process, or the next to start, within about timeout + 6 s of its death (about 21 s by default); see docs/LIMITS.md."),
         .init(name: "TIDINGS_WEBHOOK_RETRY_SCHEDULE", defaultValue: "0s,5s,5m,30m,2h,5h,10h,10h",

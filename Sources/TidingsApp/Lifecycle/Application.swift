@@ -43,6 +43,7 @@ package final class Application: Sendable {
     }
 
     package static func start(configuration: Configuration, logger: Logger) throws -> Application {
+        try configuration.checkMetricsExposure()
         let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
         let openAPIDocument = try [UInt8](Data(contentsOf: URL(fileURLWithPath: resources.openAPIPath)))
         let metrics = MetricsRegistry()
@@ -112,7 +113,7 @@ package final class Application: Sendable {
 
             var router = Router()
             let operations = OperationsController(
-                migrations: databaseRuntime.migrations,
+                migrations: databaseRuntime.readiness,
                 expectedSchemaVersion: databaseRuntime.expectedSchemaVersion,
                 metrics: metrics,
                 metricsToken: configuration.metricsToken,

@@ -8,6 +8,11 @@ import TidingsPostgres
 struct DatabaseRuntime: Sendable {
     let client: PostgresClient
     let migrations: MigrationRunner
+    /// `migrations` on a connection of its own, for `/readyz`: a probe
+    /// measures the database, not the API pool's queue, which a flood of
+    /// requests can make long.
+    let readiness: MigrationRunner
+    private let readinessClient: PostgresClient
     /// The highest migration shipped with this build.
     let expectedSchemaVersion: Int
     let privateCluster: LocalPostgresCluster?
@@ -48,10 +53,18 @@ struct DatabaseRuntime: Sendable {
         // for a plan that runs in a few.
         postgres.sessionSettings["jit"] = "off"
         let client = PostgresClient(configuration: postgres, logger: logger, metrics: metrics)
+        var probe = postgres
+        probe.maxConnections = 1
+        probe.applicationName = "tidings-readiness"
+        let readinessClient = PostgresClient(configuration: probe, logger: logger)
         do {
             let migrations = MigrationRunner(directory: migrationsDirectory, client: client, logger: logger)
             let applied = try migrations.migrate()
             let expectedSchemaVersion = try migrations.latestVersion()
+            let readiness = MigrationRunner(directory: migrationsDirectory, client: readinessClient, logger: logger)
+            // Opens the probe's connection now rather than in the first
+            // probe (PostgreSQL starts a process for it), perhaps mid-flood.
+            _ = try readiness.appliedVersion()
             logger.info("database schema is up to date", metadata: [
                 "migrations.applied_now": applied.joined(separator: ","),
                 "schema.version": String(expectedSchemaVersion),
@@ -59,10 +72,13 @@ struct DatabaseRuntime: Sendable {
             return DatabaseRuntime(
                 client: client,
                 migrations: migrations,
+                readiness: readiness,
+                readinessClient: readinessClient,
                 expectedSchemaVersion: expectedSchemaVersion,
                 privateCluster: privateCluster
             )
         } catch {
+            readinessClient.close()
             client.close()
             try? privateCluster?.stop()
             throw error
@@ -70,6 +86,7 @@ struct DatabaseRuntime: Sendable {
     }
 
     func close(logger: Logger) {
+        readinessClient.close()
         client.close()
         guard let privateCluster else { return }
         do {

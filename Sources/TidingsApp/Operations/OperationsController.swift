@@ -1,7 +1,9 @@
+import Dispatch
 import FoundationEssentials
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// `/healthz`, `/readyz`, `/metrics` and `/openapi.yaml`: what load
 /// balancers, orchestrators, Prometheus and API clients ask of every replica.
@@ -17,6 +19,20 @@ struct OperationsController: Sendable {
     /// The usual readiness answer, encoded once: probes and load balancers
     /// ask many times a second.
     private let upToDate: HTTPResponse
+    /// The last schema version read: probes are answered from a reading at
+    /// most a second old, however many arrive.
+    private let readings: AdaptiveMutex<Readings>
+
+    private struct Readings {
+        var cache = ReadinessCache<ContinuousClock.Instant>()
+        /// Entered while a refresh runs; probes that find the last reading
+        /// too old wait on it.
+        var refresh: DispatchGroup?
+    }
+
+    /// The longest a probe waits for a late refresh: the pool's default
+    /// wait for a connection.
+    static let lateRefreshWait: Duration = .seconds(5)
 
     init(
         migrations: MigrationRunner,
@@ -31,6 +47,10 @@ struct OperationsController: Sendable {
         self.metricsToken = metricsToken.map(ExpectedToken.init)
         self.openAPIDocument = openAPIDocument
         self.upToDate = Self.readinessResponse(applied: expectedSchemaVersion, expected: expectedSchemaVersion)
+        var readings = Readings()
+        // Start-up has just applied the migrations: that is the first reading.
+        readings.cache.refreshed(.applied(expectedSchemaVersion), readAt: .now)
+        self.readings = AdaptiveMutex(readings)
     }
 
     /// The API listener's routes; `/metrics` only when it has no listener
@@ -73,11 +93,29 @@ struct OperationsController: Sendable {
     }
 
     @Sendable func readiness(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let applied: Int
-        do {
-            applied = try migrations.appliedVersion()
-        } catch {
-            context.logger.warning("readiness check failed: database unreachable", metadata: ["error": "\(error)"])
+        let (step, refresh) = readings.withLock { readings in
+            let step = readings.cache.next(now: .now)
+            if step == .refresh {
+                readings.refresh = DispatchGroup()
+                readings.refresh?.enter()
+            }
+            return (step, readings.refresh)
+        }
+        let reading: ReadinessCache<ContinuousClock.Instant>.Reading
+        switch step {
+        case .answer(let last):
+            reading = last
+        case .refresh:
+            reading = refreshReading(context, done: refresh)
+        case .awaitRefresh:
+            guard refresh?.wait(timeout: Self.lateRefreshWait.dispatchDeadline) != .timedOut,
+                  let last = readings.withLock({ $0.cache.lastReading })
+            else {
+                throw HTTPError(.serviceUnavailable, detail: "The database has not answered the readiness check within \(Self.lateRefreshWait).")
+            }
+            reading = last
+        }
+        guard case .applied(let applied) = reading else {
             throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
         }
         guard applied >= expectedSchemaVersion else {
@@ -89,6 +127,24 @@ struct OperationsController: Sendable {
         }
         // A newer replica already migrated further during a rolling upgrade.
         return Self.readinessResponse(applied: applied, expected: expectedSchemaVersion)
+    }
+
+    /// Reads the schema version, which then answers the probes of the next
+    /// quarter second (a failure too), and lets the waiting probes go.
+    private func refreshReading(_ context: RequestContext, done: DispatchGroup?) -> ReadinessCache<ContinuousClock.Instant>.Reading {
+        defer { done?.leave() }
+        let reading: ReadinessCache<ContinuousClock.Instant>.Reading
+        do {
+            reading = .applied(try migrations.appliedVersion())
+        } catch {
+            context.logger.warning("readiness check failed: database unreachable", metadata: ["error": "\(error)"])
+            reading = .unreachable
+        }
+        readings.withLock { readings in
+            readings.cache.refreshed(reading, readAt: .now)
+            readings.refresh = nil
+        }
+        return reading
     }
 
     private static func readinessResponse(applied: Int, expected: Int) -> HTTPResponse {

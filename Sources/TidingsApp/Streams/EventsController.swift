@@ -71,7 +71,7 @@ struct EventsController: Sendable {
     /// `?token=` (spent by this request) or the Authorization header.
     private func caller(of request: HTTPRequest) throws -> UUID {
         guard let token = request.query["token"] else { return try authenticator.requireUser(request) }
-        guard let userID = try tokens.redeem(token) else {
+        guard let userID = try authenticator.lookUp(credentialOf: request, { try tokens.redeem(token) }) else {
             throw BearerCredential.unauthorized("The stream token is unknown, used or expired; ask POST /v1/events/tokens for a new one.")
         }
         return userID

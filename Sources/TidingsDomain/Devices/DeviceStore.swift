@@ -37,6 +37,13 @@ package struct DeviceStore: Sendable {
     /// `BatchingQueue` then runs each registration alone, so only that one
     /// is refused.
     ///
+    /// A token belongs to one device per (platform, app_id): registered by
+    /// another user than the one holding it, it moves to the new user, and
+    /// the previous owner's device is removed and announced to that owner as
+    /// `device.invalidated`, in the registration's transaction (migration
+    /// 0034). Registrations of one token take turns on its advisory lock, so
+    /// concurrent ones from two users leave one device.
+    ///
     /// A web device's `keys.auth` is sealed here, before it joins a batch;
     /// its keys replace the stored ones (and any other registration clears
     /// them), so a device's keys are always its latest subscription's.
@@ -172,8 +179,14 @@ package struct DeviceStore: Sendable {
     }
 
     /// Applies the changes present, in one transaction with the row locked.
+    /// A new platform or app_id under which another user holds the token
+    /// moves it here, as a registration would (migration 0034); the token's
+    /// lock comes first, as for registrations.
     package func update(id: UUID, userID: UUID, _ changes: DeviceChanges) throws -> UpdateOutcome {
         try database.withTransaction { connection in
+            try connection.execute("""
+                SELECT lock_device_tokens(ARRAY[push_token]) FROM devices WHERE id = \(id) AND user_id = \(userID)
+                """)
             guard let current = try connection.query("""
                 SELECT platform FROM devices WHERE id = \(id) AND user_id = \(userID) FOR UPDATE
                 """).first
@@ -186,6 +199,15 @@ package struct DeviceStore: Sendable {
                 return try connection.query("""
                     SELECT \(unsafeSQL: Self.columns) FROM devices WHERE id = \(id)
                     """).first.map(Self.device(from:)).map(UpdateOutcome.updated) ?? .notFound
+            }
+            if changes.platform != nil || changes.appID != nil {
+                try connection.execute("""
+                    SELECT move_device_tokens(jsonb_build_array(jsonb_build_object(
+                        'user_id', user_id, 'platform', coalesce(\(changes.platform)::text, platform),
+                        'app_id', CASE WHEN \(changes.appID != nil)::boolean THEN \(changes.appID ?? nil)::text ELSE app_id END,
+                        'push_token', push_token)))
+                    FROM devices WHERE id = \(id)
+                    """)
             }
             return try connection.query("""
                 UPDATE devices SET

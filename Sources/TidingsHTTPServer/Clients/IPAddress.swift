@@ -62,9 +62,14 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         high == 0 && low >> 32 == Self.ipv4MappedMarker >> 32
     }
 
+    /// 127.0.0.0/8 or ::1: only this machine reaches it.
+    package var isLoopback: Bool {
+        isIPv4 ? low >> 24 & 0xFF == 127 : high == 0 && low == 1
+    }
+
     /// What the per-client connection cap counts by: the whole address for
     /// IPv4, the /64 for IPv6, since one IPv6 host commonly holds a whole /64.
-    var clientKey: IPAddress {
+    package var clientKey: IPAddress {
         isIPv4 ? self : IPAddress(high: high, low: 0)
     }
 

@@ -96,7 +96,8 @@ import TidingsPostgres
         for token in ["dead-1", "dead-2", "alive"] {
             #expect(try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "ios", "push_token": token]).status == 201)
         }
-        #expect(try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "ios", "push_token": "dead-1"]).status == 201)
+        // The same token on another platform is another device, Bob's.
+        #expect(try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "android", "push_token": "dead-1"]).status == 201)
 
         let response = try await server.send("POST", "/v1/devices/invalidations", token: alice, json: [
             "push_tokens": ["dead-2", "dead-1", "never-registered", "dead-1"],
@@ -130,14 +131,88 @@ import TidingsPostgres
         let invalidated = try await server.send("POST", "/v1/devices/invalidations", token: bob, json: ["push_tokens": ["shared-token"]])
         #expect(try #require(try invalidated.object()["removed"] as? [Any]).isEmpty)
 
-        // The same token under another user is that user's own device.
-        let bobs = try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "ios", "push_token": "shared-token"])
-        #expect(bobs.status == 201)
-        #expect(try bobs.object()["id"] as? String != id)
-
         let alicesDevice = try await server.send("GET", "/v1/devices/\(id)", token: alice)
         #expect(try alicesDevice.object()["name"] as? String == "Alice")
-        #expect(try await server.send("GET", "/v1/devices", token: alice).items().map { $0["id"] as? String } == [id])
+    }
+
+    /// A phone signing in to another account: the token moves, the previous
+    /// owner's device goes and that owner hears of it as device.invalidated.
+    @Test func aTokenRegisteredByAnotherUserMovesToIt() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (aliceID, alice) = try await server.createUser()
+        let (_, bob) = try await server.createUser()
+        let (_, carol) = try await server.createUser()
+        let registered = try await server.send("POST", "/v1/devices", token: alice, json: [
+            "platform": "ios", "push_token": "shared-token", "app_id": "com.example.a", "name": "Alice",
+        ])
+        let id = try #require(try registered.object()["id"] as? String)
+        // Another app, or another platform, is another device.
+        let (_, dave) = try await server.createUser()
+        for (key, platform, app) in [(carol, "ios", "com.example.b"), (dave, "android", "com.example.a")] {
+            let other = try await server.send("POST", "/v1/devices", token: key, json: ["platform": platform, "push_token": "shared-token", "app_id": app])
+            #expect(other.status == 201)
+        }
+        #expect(try await server.send("GET", "/v1/devices/\(id)", token: alice).status == 200)
+
+        let bobs = try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "ios", "push_token": "shared-token", "app_id": "com.example.a"])
+        #expect(bobs.status == 201, "\(bobs.text)")
+        #expect(try bobs.object()["id"] as? String != id)
+        #expect(try await server.send("GET", "/v1/devices/\(id)", token: alice).status == 404)
+        #expect(try await server.send("GET", "/v1/devices", token: alice).items().isEmpty)
+        #expect(try await server.send("GET", "/v1/devices", token: bob).items().count == 1)
+        #expect(try await server.send("GET", "/v1/devices", token: carol).items().count == 1)
+        #expect(try await server.send("GET", "/v1/devices", token: dave).items().count == 1)
+
+        let event = try server.application.database.query("""
+            SELECT user_id, data->>'device_id' AS device, data->>'reason' AS reason, data->>'app_id' AS app
+            FROM events WHERE type = 'device.invalidated'
+            """).single()
+        #expect(try event.decode("user_id", as: UUID.self) == UUID(uuidString: aliceID))
+        #expect(try event.decode("device", as: String.self) == id)
+        #expect(try event.decode("app", as: String.self) == "com.example.a")
+        #expect(try event.decode("reason", as: String.self) == "push token registered by another user")
+    }
+
+    /// Moving a device to the app under which another user holds its token
+    /// (PATCH app_id) moves the token too.
+    @Test func anEditThatTakesAnotherUsersTokenMovesIt() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, alice) = try await server.createUser()
+        let (_, bob) = try await server.createUser()
+        let alices = try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "android", "push_token": "fcm:t", "app_id": "com.example.a"])
+        let aliceDevice = try #require(try alices.object()["id"] as? String)
+        let bobs = try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "android", "push_token": "fcm:t", "app_id": "com.example.b"])
+        let bobDevice = try #require(try bobs.object()["id"] as? String)
+
+        let moved = try await server.send("PATCH", "/v1/devices/\(bobDevice)", token: bob, json: ["app_id": "com.example.a"])
+        #expect(moved.status == 200, "\(moved.text)")
+        #expect(try await server.send("GET", "/v1/devices/\(aliceDevice)", token: alice).status == 404)
+        let count = try server.application.database.query("SELECT count(*) AS n FROM events WHERE type = 'device.invalidated'").single()
+        #expect(try count.decode("n", as: Int.self) == 1)
+    }
+
+    /// Two users registering one token at once, many times over: each
+    /// round ends with exactly one device holding it, whoever came last.
+    @Test func concurrentRegistrationsOfOneTokenLeaveOneDevice() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let users = [try await server.createUser().key, try await server.createUser().key]
+        for round in 0..<20 {
+            let token = "race-\(round)"
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for key in users {
+                    group.addTask { try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": token]).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == [201, 201], "round \(round): \(statuses)")
+            let holders = try server.application.database.query("SELECT count(*) AS n FROM devices WHERE push_token = \(token)").single()
+            #expect(try holders.decode("n", as: Int.self) == 1, "round \(round)")
+        }
+        let moved = try server.application.database.query("SELECT count(*) AS n FROM events WHERE type = 'device.invalidated'").single()
+        #expect(try moved.decode("n", as: Int.self) == 20, "each round's first device was announced as it went")
     }
 
     @Test(arguments: [

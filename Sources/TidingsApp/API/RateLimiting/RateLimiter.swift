@@ -8,14 +8,9 @@ import TidingsSynchronization
 /// not also use up the subject's.
 ///
 /// In memory, per process: behind a balancer, N replicas let a user go up
-/// to N times the rate (decision 0022). Memory follows the requests of the
-/// last window, not the keys ever seen: only buckets that are not full are
-/// kept (a full one is the same as none), and full ones are swept out
-/// whenever the table has doubled since the last sweep, which costs
-/// amortized O(1) per request. A bucket that is kept stands for an
-/// admitted request within its window, and each caller's admissions are
-/// bounded by its own rate, so the table is bounded by the callers active
-/// in the last window times their rate.
+/// to N times the rate (decision 0022). The buckets are kept in a
+/// `TokenBucketTable`, whose memory follows the callers active in the last
+/// window.
 final class RateLimiter: Sendable {
     typealias Instant = ContinuousClock.Instant
 
@@ -36,22 +31,17 @@ final class RateLimiter: Sendable {
     /// reach a watch or webhook, so for real ones this is the same as the
     /// subject alone, and a caller naming someone else's id (a 404) cannot
     /// use up the owner's bucket.
-    private enum Key: Hashable {
+    private enum Key: Hashable, Sendable {
         case caller(UUID)
         case subject(caller: UUID?, id: UUID)
     }
 
-    private struct State {
-        var buckets: [Key: TokenBucket<Instant>] = [:]
-        var sweepAt = RateLimiter.smallestSweepThreshold
-    }
-
     /// Below this many buckets the table is never swept.
-    static let smallestSweepThreshold = 1024
+    static var smallestSweepThreshold: Int { TokenBucketTable<Key>.smallestSweepThreshold }
 
     let perCaller: RatePolicy
     let perSubject: RatePolicy
-    private let state = AdaptiveMutex(State())
+    private let buckets = AdaptiveMutex(TokenBucketTable<Key>())
 
     init(perCaller: RatePolicy, perSubject: RatePolicy) {
         self.perCaller = perCaller
@@ -61,11 +51,11 @@ final class RateLimiter: Sendable {
     /// Admits one request of `caller` (nil: a caller without its own limit,
     /// the admin) about `subject` at `now`, or says how long to wait.
     func admit(caller: UUID?, subject: UUID, now: Instant = .now) -> Admission {
-        state.withLock { state -> Admission in
+        buckets.withLock { buckets -> Admission in
             let callerKey = caller.map(Key.caller)
             let subjectKey = Key.subject(caller: caller, id: subject)
-            let callerBucket = callerKey.map { state.buckets[$0] ?? TokenBucket(policy: perCaller) }
-            var subjectBucket = state.buckets[subjectKey] ?? TokenBucket(policy: perSubject)
+            let callerBucket = callerKey.map { buckets.bucket($0, policy: perCaller) }
+            var subjectBucket = buckets.bucket(subjectKey, policy: perSubject)
 
             var wait: (retryAfter: Duration, scope: Scope)?
             if case .limited(let retryAfter) = callerBucket?.decision(now: now) {
@@ -78,25 +68,16 @@ final class RateLimiter: Sendable {
 
             if let callerKey, var bucket = callerBucket {
                 _ = bucket.take(now: now)
-                state.buckets[callerKey] = bucket
+                buckets.store(bucket, for: callerKey, now: now)
             }
             _ = subjectBucket.take(now: now)
-            state.buckets[subjectKey] = subjectBucket
-            Self.sweepIfDue(&state, now: now)
+            buckets.store(subjectBucket, for: subjectKey, now: now)
             return .admitted
         }
     }
 
     /// Buckets held now (for tests and metrics).
     var bucketCount: Int {
-        state.withLock { $0.buckets.count }
-    }
-
-    /// Drops the full buckets once the table has doubled since the last
-    /// sweep; the next sweep waits until it doubles again.
-    private static func sweepIfDue(_ state: inout State, now: Instant) {
-        guard state.buckets.count >= state.sweepAt else { return }
-        state.buckets = state.buckets.filter { !$0.value.isFull(now: now) }
-        state.sweepAt = max(smallestSweepThreshold, state.buckets.count * 2)
+        buckets.withLock { $0.count }
     }
 }

@@ -10,11 +10,24 @@ struct Authenticator: Sendable {
     private let adminToken: ExpectedToken?
     private let accounts: AccountStore
     private let cache: CredentialCache?
+    private let failures: AuthenticationFailureLimiter?
 
-    init(adminToken: String?, accounts: AccountStore, cache: CredentialCache? = nil) {
+    init(adminToken: String?, accounts: AccountStore, cache: CredentialCache? = nil, failures: AuthenticationFailureLimiter? = nil) {
         self.adminToken = adminToken.map(ExpectedToken.init)
         self.accounts = accounts
         self.cache = cache
+        self.failures = failures
+    }
+
+    /// Looks a credential up in the database unless the client has failed
+    /// too often (429), and counts a lookup that finds nothing as a failure:
+    /// the one way an unknown credential reaches the database.
+    func lookUp<T>(credentialOf request: HTTPRequest, _ lookup: () throws -> T?) throws -> T? {
+        let client = failures == nil ? nil : AuthenticationFailureLimiter.client(of: request)
+        try failures?.admit(client)
+        let found = try lookup()
+        if found == nil { failures?.failed(client) }
+        return found
     }
 
     /// Forgets cached credentials at once after a revocation or deletion
@@ -64,7 +77,7 @@ struct Authenticator: Sendable {
             return .user(cached.key.userID)
         }
         let generation = cache?.generation
-        guard let key = try accounts.authenticate(token: token) else {
+        guard let key = try lookUp(credentialOf: request, { try accounts.authenticate(token: token) }) else {
             throw BearerCredential.unauthorized("The API key is unknown or revoked.")
         }
         cache?.store(key, for: tokenHash, generation: generation)
