@@ -648,3 +648,49 @@ def test_a_reader_that_never_reads_does_not_hold_up_others(tidings, peer, victim
         victim_hears_its_own_event(tidings, victim)
         assert time.monotonic() - started < 10, "the victim's event waited behind the attacker's backlog"
         others_still_served(tidings, peer, victim)
+
+
+# Issue 30, item 1: a tenant attaches 200 watches with heavy distinct rules
+# to the URL another tenant watches. The URL takes at most
+# TIDINGS_MAX_RULES_PER_TARGET (32) distinct rules, the rest are 422 naming
+# extract; the tenant's accepted rules run in its own lane within one
+# extraction budget, so the victim's check still ends within its own.
+# Before, they ran one after another: 31 x 2.5 s, past the 60 s deadline.
+def test_many_heavy_rules_on_anothers_url_do_not_slow_its_check(tidings, peer, victim, attacker):
+    url = f"{peer.base_url}/flat?shared"
+    status, own = tidings.call("POST", "/v1/watches", victim["key"], {"url": url, "interval_seconds": 60, "extract": {"css": "p:first-child"}})
+    assert status == 201, own
+    accepted, refused = 0, 0
+    for index in range(200):
+        status, body = tidings.call("POST", "/v1/watches", attacker, {
+            "url": url, "interval_seconds": 60, "extract": {"xpath": f"count(//node()//node()[{index + 1}])"},
+        })
+        if status == 201:
+            accepted += 1
+        else:
+            assert status == 422 and body["field"] == "extract", body
+            refused += 1
+    assert accepted == 31 and refused == 169, (accepted, refused)
+    body = timed_check(tidings, victim["key"], own["id"], bound=BUDGET_BOUND + 4)
+    assert body["result"] == "baseline", body
+    assert body["error"] is None, body
+    others_still_served(tidings, peer, victim)
+
+
+# Issue 30, item 5: a Retry-After of a day from one host holds that host
+# for at most TIDINGS_MAX_RETRY_AFTER (1 h by default), and nothing else.
+def test_a_day_of_retry_after_holds_only_its_host_for_at_most_an_hour(tidings, peer, victim, attacker):
+    status, watch = tidings.call("POST", "/v1/watches", attacker, {"url": f"{peer.base_url}/retry-after/86400", "interval_seconds": 60})
+    assert status == 201, watch
+    body = timed_check(tidings, attacker, watch["id"])
+    assert body["result"] == "failed" and body["error"] == "the server answered HTTP 429", body
+    due = time.time() + 3600 + 120
+    status, stored = tidings.call("GET", f"/v1/watches/{watch['id']}", attacker)
+    assert status == 200, stored
+    next_check = stored["next_check_at"]
+    parsed = time.mktime(time.strptime(next_check[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+    assert parsed <= due, f"held until {next_check}, past TIDINGS_MAX_RETRY_AFTER"
+    # The held host fails at once, without a request; other hosts are served.
+    held = timed_check(tidings, attacker, watch["id"], bound=5)
+    assert held["result"] == "failed" and "Retry-After" in held["error"], held
+    others_still_served(tidings, peer, victim)
