@@ -97,20 +97,17 @@ final class HostLimiter: Sendable {
     /// (closed, or the host held for long).
     func acquire(site: String, host: String, user: UUID?) async -> Admission {
         while true {
-            switch hostAdmission(host) {
-            case .granted:
-                break
-            case .held(let until) where ContinuousClock.now.duration(to: until) <= Self.longestHoldWait:
-                // A short hold is waited out, then the host is asked again.
-                try? await Task.sleep(until: until, clock: .continuous)
-                continue
-            case let answer:
-                return answer
-            }
             // A site with a free slot and nobody queued (the usual case)
             // starts at once, without suspending the task for a round trip
             // through the executor.
-            if let immediate = tryAcquire(site: site) { return immediate }
+            if let immediate = tryAcquire(site: site, host: host) {
+                if case .held(let until) = immediate, ContinuousClock.now.duration(to: until) <= Self.longestHoldWait {
+                    // A short hold is waited out, then the host is asked again.
+                    try? await Task.sleep(until: until, clock: .continuous)
+                    continue
+                }
+                return immediate
+            }
             return await withCheckedContinuation { continuation in
                 let resumed = state.withLock { state -> [(Waiter, Admission)] in
                     guard !state.isClosed else { return [(continuation, .closed)] }
@@ -123,21 +120,13 @@ final class HostLimiter: Sendable {
         }
     }
 
-    /// `.granted` when `host` is not held (the site decides next).
-    private func hostAdmission(_ host: String) -> Admission {
-        let now = Instant.now
-        return state.withLock { state in
-            guard !state.isClosed else { return .closed }
-            return state.holds.heldUntil(host, now: now).map { .held(until: $0) } ?? .granted
-        }
-    }
-
-    /// The answer `acquire` can give without waiting, nil when it must
-    /// queue.
-    private func tryAcquire(site name: String) -> Admission? {
+    /// The answer `acquire` can give without waiting (closed, the host
+    /// held, or a slot), nil when it must queue.
+    private func tryAcquire(site name: String, host: String) -> Admission? {
         let now = Instant.now
         return state.withLock { state -> Admission? in
             guard !state.isClosed else { return .closed }
+            if let until = state.holds.heldUntil(host, now: now) { return .held(until: until) }
             let gap = state.minimumGap
             var site = state.sites[name] ?? Site(gate: HostGateState(concurrency: state.concurrency))
             guard site.waiting.isEmpty, !site.timerArmed else { return nil }

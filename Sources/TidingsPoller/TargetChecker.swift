@@ -188,6 +188,10 @@ struct TargetChecker: Sendable {
         var rules: [String?: ExtractionRule?] = [:]
         for watch in target.watches where rules[watch.extractJSON] == nil { rules[watch.extractJSON] = watch.extract }
         let known = rules
+        // One lane (one watcher, or all with one rule): no task to start.
+        if lanes.count == 1, let lane = lanes.first {
+            return await extract(lane.rules.map { (key: $0, rule: known[$0] ?? nil) }, owner: lane.owner, from: response, target: target)
+        }
         return await withTaskGroup(of: [String?: Result<ExtractedContent, Error>].self) { group in
             for lane in lanes {
                 let rules = lane.rules.map { (key: $0, rule: known[$0] ?? nil) }
