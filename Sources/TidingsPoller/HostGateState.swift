@@ -1,7 +1,7 @@
-/// The politeness rules for one host as a value-type state machine, so the
+/// The politeness rules for one site as a value-type state machine, so the
 /// timing is testable with made-up instants: at most `concurrency` requests
-/// at once, `minimumGap` between request starts, and nothing before
-/// `notBefore` (a Retry-After the host sent).
+/// at once and `minimumGap` between request starts. A Retry-After holds
+/// only the host that sent it (`HostHolds`), not the site.
 struct HostGateState<Instant: Comparable & Sendable>: Sendable {
     enum Decision: Equatable {
         case start
@@ -9,14 +9,11 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
         case waitForSlot
         /// Blocked by the minimum gap: ask again at this instant.
         case waitUntil(Instant)
-        /// Closed by a Retry-After the host sent, until this instant.
-        case heldUntil(Instant)
     }
 
     private(set) var concurrency: Int
     private(set) var active = 0
     private(set) var lastStart: Instant?
-    private(set) var notBefore: Instant?
 
     init(concurrency: Int) {
         self.concurrency = max(concurrency, 1)
@@ -24,7 +21,6 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
 
     /// Whether a request may start at `now`; `.start` counts it as started.
     mutating func tryStart(now: Instant, earliestAfterLastStart: (Instant) -> Instant) -> Decision {
-        if let notBefore, now < notBefore { return .heldUntil(notBefore) }
         guard active < concurrency else { return .waitForSlot }
         if let lastStart {
             let earliest = earliestAfterLastStart(lastStart)
@@ -45,15 +41,8 @@ struct HostGateState<Instant: Comparable & Sendable>: Sendable {
         active = max(active - 1, 0)
     }
 
-    /// Nothing starts before `instant` (a later hold already set stays).
-    mutating func hold(until instant: Instant) {
-        if notBefore.map({ instant > $0 }) ?? true {
-            notBefore = instant
-        }
-    }
-
     /// Nothing in flight and no rule that outlives `now`: the state can go.
     func isIdle(now: Instant, earliestAfterLastStart: (Instant) -> Instant) -> Bool {
-        active == 0 && notBefore.map { now >= $0 } ?? true && lastStart.map { now >= earliestAfterLastStart($0) } ?? true
+        active == 0 && lastStart.map { now >= earliestAfterLastStart($0) } ?? true
     }
 }

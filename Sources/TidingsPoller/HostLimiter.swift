@@ -1,16 +1,23 @@
+import FoundationEssentials
 import TidingsDomain
 import TidingsSynchronization
 
 /// Per-host politeness for every check of one poller: `HostGateState` per
 /// site and port (`HTTPOrigin.siteAndPort`: every name under one
 /// registrable domain is one site), with the requests that must wait
-/// queued in arrival order. Waiting costs a suspended task, not a thread;
-/// the process's `DeadlineTimer` wakes hosts blocked by the minimum gap or
-/// a short Retry-After. A host closed for longer than `longestHoldWait`
-/// answers at once with `.held`, so a host asking for hours holds no check
-/// slot (and no `POST /check` thread) meanwhile.
-/// States of idle hosts are dropped, so memory follows the hosts in flight,
-/// not the hosts ever seen.
+/// queued in a `FairQueue` by user, so one tenant's many targets on a
+/// popular site take turns with everyone else's instead of filling its
+/// queue. Waiting costs a suspended task, not a thread; the process's
+/// `DeadlineTimer` wakes sites blocked by the minimum gap.
+///
+/// A Retry-After holds the host that sent it (`host:port`, `HostHolds`),
+/// never its whole site, for at most `longestHold`
+/// (`TIDINGS_MAX_RETRY_AFTER`). A host held for longer than
+/// `longestHoldWait` answers at once with `.held`, so a host asking for an
+/// hour holds no check slot (and no `POST /check` thread) meanwhile; a
+/// shorter hold is waited out.
+/// States of idle sites are dropped, so memory follows the sites in
+/// flight, not the sites ever seen.
 ///
 /// The configured concurrency and gap are the deployment's: with N live
 /// pollers (`share(among:)`, from the heartbeat) each takes `1/N` of the
@@ -18,6 +25,7 @@ import TidingsSynchronization
 /// stay within them (decision 0029).
 final class HostLimiter: Sendable {
     typealias Instant = ContinuousClock.Instant
+    private typealias Waiter = CheckedContinuation<Admission, Never>
 
     enum Admission: Equatable {
         /// The request may start; `release` must follow.
@@ -32,17 +40,16 @@ final class HostLimiter: Sendable {
     /// hold fails the check at once.
     static let longestHoldWait: Duration = .seconds(5)
 
-    private struct Host {
+    private struct Site {
         var gate: HostGateState<Instant>
-        var waiting: [CheckedContinuation<Admission, Never>] = []
-        var head = 0
+        /// Requests waiting for a slot, in turns by user.
+        var waiting = FairQueue<UUID?, Waiter>()
         var timerArmed = false
-
-        var hasWaiting: Bool { head < waiting.count }
     }
 
     private struct State {
-        var hosts: [String: Host] = [:]
+        var sites: [String: Site] = [:]
+        var holds = HostHolds<Instant>()
         var isClosed = false
         /// This process's share of the configured concurrency and gap.
         var concurrency: Int
@@ -51,15 +58,18 @@ final class HostLimiter: Sendable {
 
     private let configuredConcurrency: Int
     private let configuredMinimumGap: Duration
+    /// The longest hold a Retry-After may set (`TIDINGS_MAX_RETRY_AFTER`).
+    let longestHold: Duration
     private let state: AdaptiveMutex<State>
 
-    init(concurrency: Int, minimumGap: Duration) {
+    init(concurrency: Int, minimumGap: Duration, longestHold: Duration = .seconds(3600)) {
         configuredConcurrency = concurrency
         configuredMinimumGap = minimumGap
+        self.longestHold = longestHold
         state = AdaptiveMutex(State(concurrency: concurrency, minimumGap: minimumGap))
     }
 
-    /// This process's concurrency per host now.
+    /// This process's concurrency per site now.
     var concurrency: Int {
         state.withLock { $0.concurrency }
     }
@@ -69,12 +79,12 @@ final class HostLimiter: Sendable {
     func share(among owners: LiveOwners) {
         let concurrency = owners.share(of: configuredConcurrency)
         let gap = configuredMinimumGap * owners.count
-        let resumed = state.withLock { state -> [(CheckedContinuation<Admission, Never>, Admission)] in
+        let resumed = state.withLock { state -> [(Waiter, Admission)] in
             state.concurrency = concurrency
             state.minimumGap = gap
-            var resumed: [(CheckedContinuation<Admission, Never>, Admission)] = []
-            for name in Array(state.hosts.keys) {
-                state.hosts[name]?.gate.limit(to: concurrency)
+            var resumed: [(Waiter, Admission)] = []
+            for name in Array(state.sites.keys) {
+                state.sites[name]?.gate.limit(to: concurrency)
                 resumed += pump(name, in: &state)
             }
             return resumed
@@ -82,95 +92,97 @@ final class HostLimiter: Sendable {
         for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 
-    /// Waits until a request to `site` may start, or answers at once that
-    /// it may not (closed, or held for long).
-    func acquire(site host: String) async -> Admission {
-        // A host with a free slot and nobody queued (the usual case) starts
-        // at once, without suspending the task for a round trip through
-        // the executor.
-        if let immediate = tryAcquire(host: host) { return immediate }
-        return await withCheckedContinuation { continuation in
-            let resumed = state.withLock { state -> [(CheckedContinuation<Admission, Never>, Admission)] in
-                guard !state.isClosed else { return [(continuation, .closed)] }
-                state.hosts[host, default: Host(gate: HostGateState(concurrency: state.concurrency))].waiting.append(continuation)
-                return pump(host, in: &state)
+    /// Waits until a request to `host` (`host:port`) on `site` may start,
+    /// queued in `user`'s turn, or answers at once that it may not
+    /// (closed, or the host held for long).
+    func acquire(site: String, host: String, user: UUID?) async -> Admission {
+        while true {
+            // A site with a free slot and nobody queued (the usual case)
+            // starts at once, without suspending the task for a round trip
+            // through the executor.
+            if let immediate = tryAcquire(site: site, host: host) {
+                if case .held(let until) = immediate, ContinuousClock.now.duration(to: until) <= Self.longestHoldWait {
+                    // A short hold is waited out, then the host is asked again.
+                    try? await Task.sleep(until: until, clock: .continuous)
+                    continue
+                }
+                return immediate
             }
-            for (waiter, admission) in resumed { waiter.resume(returning: admission) }
+            return await withCheckedContinuation { continuation in
+                let resumed = state.withLock { state -> [(Waiter, Admission)] in
+                    guard !state.isClosed else { return [(continuation, .closed)] }
+                    state.sites[site, default: Site(gate: HostGateState(concurrency: state.concurrency))]
+                        .waiting.append(continuation, key: user)
+                    return pump(site, in: &state)
+                }
+                for (waiter, admission) in resumed { waiter.resume(returning: admission) }
+            }
         }
     }
 
-    /// The answer `acquire` can give without waiting, nil when it must
-    /// queue.
-    private func tryAcquire(host: String) -> Admission? {
+    /// The answer `acquire` can give without waiting (closed, the host
+    /// held, or a slot), nil when it must queue.
+    private func tryAcquire(site name: String, host: String) -> Admission? {
         let now = Instant.now
         return state.withLock { state -> Admission? in
             guard !state.isClosed else { return .closed }
+            if let until = state.holds.heldUntil(host, now: now) { return .held(until: until) }
             let gap = state.minimumGap
-            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: state.concurrency))
-            guard !entry.hasWaiting, !entry.timerArmed else { return nil }
-            switch entry.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) {
-            case .start:
-                state.hosts[host] = entry
-                return .granted
-            case .heldUntil(let instant) where now.duration(to: instant) > Self.longestHoldWait:
-                return .held(until: instant)
-            default:
-                return nil
-            }
+            var site = state.sites[name] ?? Site(gate: HostGateState(concurrency: state.concurrency))
+            guard site.waiting.isEmpty, !site.timerArmed else { return nil }
+            guard site.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) == .start else { return nil }
+            state.sites[name] = site
+            return .granted
         }
     }
 
     /// Ends a request started by `acquire`.
-    func release(site host: String) {
+    func release(site name: String) {
         let resumed = state.withLock { state in
-            state.hosts[host]?.gate.finish()
-            return pump(host, in: &state)
+            state.sites[name]?.gate.finish()
+            return pump(name, in: &state)
         }
         for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 
-    /// Closes `site` for `duration` (a Retry-After one of its hosts sent).
-    func hold(site host: String, for duration: Duration) {
-        let until = Instant.now + duration.clamped(to: .zero...Duration.longestRepresentable)
-        let resumed = state.withLock { state in
-            var entry = state.hosts[host] ?? Host(gate: HostGateState(concurrency: state.concurrency))
-            entry.gate.hold(until: until)
-            state.hosts[host] = entry
-            return pump(host, in: &state)
+    /// Closes `host` for `duration` (a Retry-After it sent), at most
+    /// `longestHold`.
+    func hold(host: String, for duration: Duration) {
+        let now = Instant.now
+        let longest = longestHold
+        let until = now + duration.clamped(to: .zero...longest)
+        state.withLock { state in
+            state.holds.hold(host, until: until, now: now, atMost: { $0 + longest })
         }
-        for (waiter, admission) in resumed { waiter.resume(returning: admission) }
     }
 
     /// Fails every waiting and future `acquire`.
     func close() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Admission, Never>] in
+        let waiters = state.withLock { state -> [Waiter] in
             state.isClosed = true
-            let waiters = state.hosts.values.flatMap { $0.waiting[$0.head...] }
-            state.hosts.removeAll()
+            var waiters: [Waiter] = []
+            for name in Array(state.sites.keys) { waiters += state.sites[name]?.waiting.removeAll() ?? [] }
+            state.sites.removeAll()
             return waiters
         }
         for waiter in waiters { waiter.resume(returning: .closed) }
     }
 
-    /// Answers as many waiting requests of `host` as its gate allows now
-    /// (started, or held for long) and arms a timer when a short wait is
+    /// Starts as many waiting requests of site `name` as its gate allows
+    /// now, one per user in turn, and arms a timer when the minimum gap is
     /// what blocks the rest.
-    private func pump(_ name: String, in state: inout State) -> [(CheckedContinuation<Admission, Never>, Admission)] {
-        guard var host = state.hosts[name] else { return [] }
+    private func pump(_ name: String, in state: inout State) -> [(Waiter, Admission)] {
+        guard var site = state.sites[name] else { return [] }
         let now = Instant.now
         let gap = state.minimumGap
-        var answered: [(CheckedContinuation<Admission, Never>, Admission)] = []
-        waiting: while host.hasWaiting {
-            switch host.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) {
+        var answered: [(Waiter, Admission)] = []
+        waiting: while !site.waiting.isEmpty {
+            switch site.gate.tryStart(now: now, earliestAfterLastStart: { $0 + gap }) {
             case .start:
-                answered.append((host.waiting[host.head], .granted))
-                host.head += 1
-            case .heldUntil(let instant) where now.duration(to: instant) > Self.longestHoldWait:
-                answered.append((host.waiting[host.head], .held(until: instant)))
-                host.head += 1
-            case .heldUntil(let instant), .waitUntil(let instant):
-                if !host.timerArmed {
-                    host.timerArmed = true
+                if let waiter = site.waiting.popFirst() { answered.append((waiter, .granted)) }
+            case .waitUntil(let instant):
+                if !site.timerArmed {
+                    site.timerArmed = true
                     DeadlineTimer.shared.schedule(at: instant) { [weak self] in self?.timerFired(name) }
                 }
                 break waiting
@@ -178,21 +190,17 @@ final class HostLimiter: Sendable {
                 break waiting
             }
         }
-        if host.head > 64 && host.head * 2 > host.waiting.count {
-            host.waiting.removeFirst(host.head)
-            host.head = 0
-        }
-        if !host.hasWaiting && !host.timerArmed && host.gate.isIdle(now: now, earliestAfterLastStart: { $0 + gap }) {
-            state.hosts[name] = nil
+        if site.waiting.isEmpty && !site.timerArmed && site.gate.isIdle(now: now, earliestAfterLastStart: { $0 + gap }) {
+            state.sites[name] = nil
         } else {
-            state.hosts[name] = host
+            state.sites[name] = site
         }
         return answered
     }
 
     private func timerFired(_ name: String) {
         let resumed = state.withLock { state in
-            state.hosts[name]?.timerArmed = false
+            state.sites[name]?.timerArmed = false
             return pump(name, in: &state)
         }
         for (waiter, admission) in resumed { waiter.resume(returning: admission) }

@@ -11,24 +11,21 @@ import TidingsSynchronization
 /// changes), each set-based whatever the batch size. Diffs are computed
 /// here, on a writer thread, never on the HTTP driver thread.
 final class OutcomeWriter: Sendable {
+    /// Results wait in turns by user (the target's tenant, as for
+    /// extraction): a batch takes one result per user in turn, so one
+    /// tenant's thousands of changes, and the diffs they need, delay
+    /// another's result by at most one result per other user with results
+    /// waiting, not by a whole backlog.
     private struct Queue {
-        var pending: [CheckOutcome] = []
-        var head = 0
+        var pending = FairQueue<UUID?, CheckOutcome>()
         var isStopped = false
 
-        var count: Int { pending.count - head }
+        var count: Int { pending.count }
 
         mutating func take(_ limit: Int) -> [CheckOutcome] {
-            let end = head + min(limit, count)
-            let batch = Array(pending[head..<end])
-            head = end
-            if head == pending.count {
-                pending.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head > 4096 && head * 2 > pending.count {
-                pending.removeFirst(head)
-                head = 0
-            }
+            var batch: [CheckOutcome] = []
+            batch.reserveCapacity(min(limit, count))
+            while batch.count < limit, let next = pending.popFirst() { batch.append(next) }
             return batch
         }
     }
@@ -71,7 +68,7 @@ final class OutcomeWriter: Sendable {
     func submit(_ outcome: CheckOutcome) {
         let count = queue.withLock { queue -> Int? in
             guard !queue.isStopped else { return nil }
-            queue.pending.append(outcome)
+            queue.pending.append(outcome, key: outcome.target.tenant)
             return queue.count
         }
         // A writer waits for the first result, then for the batch to fill

@@ -118,7 +118,11 @@ package final class Poller: TargetCheckRunner, Sendable {
             abandonedThreadLimit: Self.abandonedExtractionsPerThread * max(configuration.extractionThreads, 1)
         )
         self.extraction = extraction
-        self.limiter = HostLimiter(concurrency: configuration.hostConcurrency, minimumGap: configuration.hostMinimumGap)
+        self.limiter = HostLimiter(
+            concurrency: configuration.hostConcurrency,
+            minimumGap: configuration.hostMinimumGap,
+            longestHold: configuration.maximumRetryAfter
+        )
         self.logger = logger
         self.metrics = PollerMetrics(registry: metrics)
         self.metrics.abandonedExtractionThreads.observe { [weak extraction] in Double(extraction?.abandonedThreadCount ?? 0) }

@@ -21,6 +21,10 @@ package struct PollerConfiguration: Sendable {
     package var failureThreshold = 3
     /// Longest delay error back-off and Retry-After can push a check (`TIDINGS_MAX_INTERVAL`).
     package var maximumBackoff: Duration = .seconds(86_400)
+    /// Longest a Retry-After holds the host that sent it
+    /// (`TIDINGS_MAX_RETRY_AFTER`): the answer may come from a tenant's own
+    /// server, or from a limit one tenant tripped for everyone.
+    package var maximumRetryAfter: Duration = .seconds(3600)
     /// How long a claimed target stays this poller's: longer than a check
     /// can take, so only a crashed replica's leases expire.
     package var lease: Duration = .seconds(120)

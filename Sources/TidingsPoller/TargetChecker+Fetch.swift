@@ -22,8 +22,12 @@ extension TargetChecker {
     ///   endpoint's to the version URL's): never to another host, another
     ///   port, or from https down to http (libcurl would drop only
     ///   Authorization and Cookie);
-    /// - a 429 or 503 with Retry-After closes the site that sent it for that
-    ///   long, capped at the longest back-off, for every target on it.
+    /// - it waits for that slot in the turn of the target's tenant
+    ///   (`ClaimedTarget.tenant`), so one user's many targets on a popular
+    ///   site take turns with other users' instead of filling its queue;
+    /// - a 429 or 503 with Retry-After closes the host that sent it (host
+    ///   and port, not its whole site) for that long, capped at
+    ///   `TIDINGS_MAX_RETRY_AFTER`, for every target on that host.
     /// The response carries the bytes and time of every hop.
     ///
     /// `headers` are the target's, already opened (`TargetChecker.check`).
@@ -36,7 +40,8 @@ extension TargetChecker {
                 return .failure(HTTPClientError(code: .invalidURL, message: "not an http(s) URL with a host"))
             }
             let site = origin.siteAndPort
-            switch await limiter.acquire(site: site) {
+            let host = "\(origin.host):\(origin.port)"
+            switch await limiter.acquire(site: site, host: host, user: target.tenant) {
             case .granted: break
             case .closed: return .abandoned
             case .held(let until): return .held(ContinuousClock.now.duration(to: until))
@@ -76,10 +81,10 @@ extension TargetChecker {
 
             var retryAfter: Duration?
             if response.status == 429 || response.status == 503, let value = response.header("Retry-After") {
-                retryAfter = RetryAfter.delay(from: value, now: Date(), atMost: configuration.maximumBackoff)
+                retryAfter = RetryAfter.delay(from: value, now: Date(), atMost: min(configuration.maximumBackoff, limiter.longestHold))
             }
             if let retryAfter {
-                limiter.hold(site: site, for: retryAfter)
+                limiter.hold(host: host, for: retryAfter)
             }
             return .response(response, retryAfter: retryAfter)
         }

@@ -8,7 +8,8 @@ import TidingsSynchronization
 /// Runs one check of a target, version-first: the version endpoint (if the
 /// target has one), then a conditional GET with the validators stored with
 /// the last full content, then extraction and hashing per distinct rule on
-/// the `extraction` threads. Touches no database: the result is a
+/// the `extraction` threads, each rule charged to a user who watches with
+/// it (`ExtractionLanes`). Touches no database: the result is a
 /// `CheckOutcome` for `OutcomeWriter`.
 struct TargetChecker: Sendable {
     /// How long past its time limit an extraction may run before the check
@@ -120,8 +121,8 @@ struct TargetChecker: Sendable {
 
     /// A full response: a body that hashes as the last one every watch
     /// extracted from is unchanged for all of them; otherwise extract per
-    /// watch (once per distinct rule, parsing once), then decide which
-    /// validators may be kept with the content.
+    /// watch (once per distinct rule, in its owner's lane, `ExtractionLanes`),
+    /// then decide which validators may be kept with the content.
     private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) async -> CheckOutcome {
         var record = record
         let bodyHash = await extraction.run(fairnessKey: target.tenant) { ContentExtractor.bodyHash(response.body) }
@@ -131,27 +132,19 @@ struct TargetChecker: Sendable {
         let bodyUnchanged = bodyHash == target.bodySHA256
             && target.watches.allSatisfy { $0.contentHash != nil && !$0.quietRebaseline }
         if bodyUnchanged { metrics.unchangedBodies.increment() }
-        // Built when a rule first needs it: an unchanged body needs none.
-        var content: ResponseContent?
-        var extracted: [String?: Result<ExtractedContent, Error>] = [:]
+        let extracted = bodyUnchanged ? [:] : await extractAll(target, response: response)
         var watches: [WatchCheckRecord] = []
         for watch in target.watches {
             if bodyUnchanged {
                 watches.append(WatchCheckRecord(watch: watch, kind: .quiet(.unchanged)))
                 continue
             }
-            let result: Result<ExtractedContent, Error>
-            if let known = extracted[watch.extractJSON] {
-                result = known
-            } else {
-                let current = content ?? ResponseContent(body: response.body, contentType: response.header("Content-Type"))
-                let attempt = await extract(from: current, rule: watch.extract, target: target)
-                result = attempt.result
-                // The abandoned job may still be using the parsed body: the
-                // next rule gets a fresh one.
-                content = attempt.abandoned ? nil : current
+            // Every rule is in some lane (`ExtractionLanes`); were one not,
+            // its watches fail rather than record nothing.
+            guard let result = extracted[watch.extractJSON] else {
+                watches.append(WatchCheckRecord(watch: watch, kind: .failed("check failed: the watch's rule was not run")))
+                continue
             }
-            extracted[watch.extractJSON] = result
             switch result {
             case .success(let content):
                 let snapshot = content.text.prefix(utf8Bytes: configuration.snapshotByteLimit)
@@ -186,21 +179,71 @@ struct TargetChecker: Sendable {
         return CheckOutcome(target: target, record: record, watches: watches, summary: .fetched)
     }
 
-    /// One rule's extraction, as a job of its own so that only this rule's
-    /// watches fail when it has to be abandoned. The jobs of one response
-    /// run one after another on the same parsed `content` (decision 0027).
-    private func extract(from content: ResponseContent, rule: ExtractionRule?, target: ClaimedTarget) async -> (result: Result<ExtractedContent, Error>, abandoned: Bool) {
-        let limits = configuration.extractionLimits
-        let spec = Self.spec(for: rule)
-        switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, fairnessKey: target.tenant, {
-            Result { try ContentExtractor.extract(from: content, spec: spec, limits: limits) }
-        }) {
-        case .finished(let result):
-            return (result, false)
-        case .abandoned(let report):
-            noteAbandoned(report, target: target, selector: Self.selectorName(rule))
-            return (.failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "abandoned: it could not be interrupted")), true)
+    /// Every distinct rule's result, keyed by the stored rule. The lanes
+    /// (one per owner with a rule to run) run side by side; within one,
+    /// rules run one after another on one parsed body, the owner's time
+    /// budget shared between them.
+    private func extractAll(_ target: ClaimedTarget, response: HTTPClientResponse) async -> [String?: Result<ExtractedContent, Error>] {
+        let lanes = ExtractionLanes(watches: target.watches.map { (owner: $0.userID, rule: $0.extractJSON) }).lanes
+        var rules: [String?: ExtractionRule?] = [:]
+        for watch in target.watches where rules[watch.extractJSON] == nil { rules[watch.extractJSON] = watch.extract }
+        let known = rules
+        // One lane (one watcher, or all with one rule): no task to start.
+        if lanes.count == 1, let lane = lanes.first {
+            return await extract(lane.rules.map { (key: $0, rule: known[$0] ?? nil) }, owner: lane.owner, from: response, target: target)
         }
+        return await withTaskGroup(of: [String?: Result<ExtractedContent, Error>].self) { group in
+            for lane in lanes {
+                let rules = lane.rules.map { (key: $0, rule: known[$0] ?? nil) }
+                let owner = lane.owner
+                group.addTask { await extract(rules, owner: owner, from: response, target: target) }
+            }
+            var all: [String?: Result<ExtractedContent, Error>] = [:]
+            for await results in group { all.merge(results) { first, _ in first } }
+            return all
+        }
+    }
+
+    /// One owner's rules, each as a job of its own in the owner's turn of
+    /// the pool, so that only this rule's watches fail when it has to be
+    /// abandoned. The jobs run one after another on the same parsed
+    /// content (decision 0027), and together within one extraction time
+    /// limit: a rule gets what the owner's earlier rules left of it.
+    private func extract(
+        _ rules: [(key: String?, rule: ExtractionRule?)], owner: UUID, from response: HTTPClientResponse, target: ClaimedTarget
+    ) async -> [String?: Result<ExtractedContent, Error>] {
+        let limits = configuration.extractionLimits
+        var content: ResponseContent?
+        var spent: Duration = .zero
+        var results: [String?: Result<ExtractedContent, Error>] = [:]
+        for (key, rule) in rules {
+            var left = limits
+            left.timeLimit = limits.timeLimit - spent
+            let ruleLimits = left
+            guard ruleLimits.timeLimit > .zero else {
+                results[key] = .failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "spent by this user's other rules on the same page"))
+                continue
+            }
+            let current = content ?? ResponseContent(body: response.body, contentType: response.header("Content-Type"))
+            let spec = Self.spec(for: rule)
+            switch await extraction.run(timeLimit: ruleLimits.timeLimit + Self.abandonGrace, fairnessKey: owner, {
+                let started = ContinuousClock.now
+                let result = Result { try ContentExtractor.extract(from: current, spec: spec, limits: ruleLimits) }
+                return (result, ContinuousClock.now - started)
+            }) {
+            case .finished(let (result, elapsed)):
+                results[key] = result
+                spent += elapsed
+                content = current
+            case .abandoned(let report):
+                noteAbandoned(report, target: target, selector: Self.selectorName(rule))
+                results[key] = .failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "abandoned: it could not be interrupted"))
+                spent = limits.timeLimit
+                // The abandoned job may still be using the parsed body.
+                content = nil
+            }
+        }
+        return results
     }
 
     /// Counts and logs an extraction the check stopped waiting for: it goes

@@ -4,10 +4,10 @@ import Testing
 import TidingsDomain
 @testable import TidingsPoller
 
-/// A `Retry-After` holds only the site that sent it: after a redirect, the
-/// last hop's site and port (`HTTPOrigin.siteAndPort`), not the host of the
-/// URL the check started from. Two loopback servers on different ports are
-/// two hosts.
+/// A `Retry-After` holds only the host that sent it: after a redirect, the
+/// last hop's host and port, not the host of the URL the check started
+/// from, and for at most `TIDINGS_MAX_RETRY_AFTER`. Two loopback servers on
+/// different ports are two hosts.
 @Suite(.serialized) struct RetryAfterScopeTests {
     @Test func aRetryAfterAtTheEndOfARedirectHoldsTheLastHopsHostOnly() async throws {
         let context = try PollerTestContext()
@@ -54,5 +54,27 @@ import TidingsDomain
         #expect(again.error?.contains("Retry-After") == true, "\(again.error ?? "")")
         #expect(redirectorScript.requestCount(path: "/start") == 2)
         #expect(limitedScript.requests.count == 1)
+    }
+
+    /// A day asked for is held for `maximumRetryAfter` at most: once that
+    /// has passed the host is requested again.
+    @Test func aRetryAfterOfADayHoldsTheHostForTheCapOnly() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try script.origin { _ in
+            TestResponse(status: 429, headers: [("Retry-After", "86400")], body: Array("slow down".utf8))
+        }
+        let poller = try context.poller { $0.maximumRetryAfter = .seconds(1) }
+        defer { poller.shutdown(); origin.stop(); context.close() }
+        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/limited")
+        #expect(try await context.check(watch, with: poller).result == .failed)
+        #expect(script.requests.count == 1)
+        // Held for the cap, not a day: the next check waits it out and asks.
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(try await context.check(watch, with: poller).result == .failed)
+        #expect(script.requests.count == 2, "the host was held past TIDINGS_MAX_RETRY_AFTER")
+        let due = try context.database.query("SELECT extract(epoch FROM next_check_at - now())::float8 AS s FROM targets")[0]
+            .decode("s", as: Double.self)
+        #expect(due < 200, "the next check was pushed \(due) s by a Retry-After the cap cuts to 1 s")
     }
 }

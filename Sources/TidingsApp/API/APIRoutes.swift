@@ -62,10 +62,11 @@ struct APIRoutes {
         ).register(on: &router)
         WebPushController(apps: PushAppStore(database: database, secrets: secrets), authenticator: authenticator).register(on: &router)
         WatchesController(
-            watches: WatchStore(database: database, secrets: secrets),
+            watches: WatchStore(database: database, secrets: secrets, maxRulesPerTarget: configuration.maxRulesPerTarget),
             authenticator: authenticator,
             intervals: IntervalBounds(configuration: configuration),
-            addresses: addresses
+            addresses: addresses,
+            checkRates: checkRates
         ).register(on: &router)
         let badges = BadgeStore(database: database)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)

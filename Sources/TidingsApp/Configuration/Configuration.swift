@@ -83,6 +83,10 @@ package struct Configuration: Sendable {
     package var userPollConcurrency: Int?
     package var hostConcurrency = 2
     package var hostMinimumGap: Duration = .zero
+    /// Longest a Retry-After holds the host that sent it (`TIDINGS_MAX_RETRY_AFTER`).
+    package var maxRetryAfter: Duration = .seconds(3600)
+    /// Distinct extraction rules one target may carry (`TIDINGS_MAX_RULES_PER_TARGET`).
+    package var maxRulesPerTarget = WatchStore.defaultMaxRulesPerTarget
     /// The poller's response cap; nil: `outboundMaxResponseSize`.
     package var pollerMaxResponseSize: Int?
     package var unconditionalEvery = 24
@@ -271,6 +275,8 @@ package struct Configuration: Sendable {
         userPollConcurrency = try reader.parsed("TIDINGS_USER_POLL_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? userPollConcurrency
         hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? hostConcurrency
         hostMinimumGap = try reader.duration("TIDINGS_HOST_MIN_GAP", allowZero: true) ?? hostMinimumGap
+        maxRetryAfter = try reader.duration("TIDINGS_MAX_RETRY_AFTER", allowZero: true) ?? maxRetryAfter
+        maxRulesPerTarget = try reader.parsed("TIDINGS_MAX_RULES_PER_TARGET", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxRulesPerTarget
         // TIDINGS_MAX_BODY is the older, easily confused name (TIDINGS_MAX_BODY_SIZE limits request bodies).
         let olderPollerMaxResponseSize = try reader.size("TIDINGS_MAX_BODY")
         pollerMaxResponseSize = try reader.size("TIDINGS_POLLER_MAX_RESPONSE_SIZE") ?? olderPollerMaxResponseSize
@@ -306,6 +312,7 @@ package struct Configuration: Sendable {
         poller.unconditionalEvery = unconditionalEvery
         poller.failureThreshold = failureThreshold
         poller.maximumBackoff = maximumInterval
+        poller.maximumRetryAfter = maxRetryAfter
         // A lease outlives the longest check: a version request and a page
         // request, each within the outbound timeout, plus waiting for the host.
         poller.lease = max(.seconds(60), outboundTimeout * 4)

@@ -17,13 +17,19 @@ import TidingsPostgres
 package struct WatchStore: Sendable {
     private let database: PostgresClient
     private let secrets: StoredSecrets
+    private let maxRulesPerTarget: Int
     private let reads: BatchingQueue<WatchKey, Watch?>
+
+    /// Distinct extraction rules one target may carry unless configured
+    /// (`TIDINGS_MAX_RULES_PER_TARGET`, docs/LIMITS.md).
+    package static let defaultMaxRulesPerTarget = 32
 
     /// `secrets` seals header values on the way in; reads of a watch never
     /// open them (only `update` does, to compare and to move them).
-    package init(database: PostgresClient, secrets: StoredSecrets) {
+    package init(database: PostgresClient, secrets: StoredSecrets, maxRulesPerTarget: Int = defaultMaxRulesPerTarget) {
         self.database = database
         self.secrets = secrets
+        self.maxRulesPerTarget = maxRulesPerTarget
         reads = BatchingQueue(
             runBatch: { try Self.watches($0, on: database) },
             runOne: { try Self.watch($0, on: database) }
@@ -33,11 +39,17 @@ package struct WatchStore: Sendable {
     /// Creates a watch, attaching it to the target for its URL and headers
     /// (created if needed), in one transaction. Throws `UserLimitExceeded`
     /// when the user already has as many watches as it may (migration
-    /// 0018); the target's upsert is rolled back with it.
-    package func create(userID: UUID, settings: WatchSettings) throws -> Watch {
+    /// 0018), and `RulesPerTargetExceeded` when the target would carry too
+    /// many distinct rules; the target's upsert is rolled back with it.
+    ///
+    /// `dueNow`: the target is made due now for the new watch's baseline.
+    /// False (the user's check rate is spent) leaves an existing target's
+    /// schedule alone, and schedules a new one an interval from now: the
+    /// watch is `pending` until then.
+    package func create(userID: UUID, settings: WatchSettings, dueNow: Bool = true) throws -> Watch {
         try UserLimitExceeded.mapping(.watches) {
             try database.withRetryingTransaction(foreignKeyRaces: true) { connection in
-                let targetID = try Self.attachTarget(settings, secrets: secrets, on: connection)
+                let targetID = try Self.attachTarget(settings, dueNow: dueNow, secrets: secrets, on: connection)
                 let id = try connection.query("""
                     INSERT INTO watches (user_id, target_id, name, interval_seconds, max_interval_seconds, max_interval_chosen,
                                          extract, paused, notify)
@@ -46,6 +58,7 @@ package struct WatchStore: Sendable {
                             \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused), \(settings.notify))
                     RETURNING id
                     """).single().decode("id", as: UUID.self)
+                try requireRuleRoom(targetID: targetID, on: connection)
                 return try Self.requireWatch(userID: userID, id: id, on: connection)
             }
         }
@@ -106,8 +119,12 @@ package struct WatchStore: Sendable {
     /// A new URL or new headers move the watch to another target. When what
     /// the watch compares changes, its hash and check state start over
     /// (`pending`), and a changed extraction rule drops the target's
-    /// validators so the next fetch returns a full body to hash.
-    package func update(userID: UUID, id: UUID, _ edit: (inout WatchSettings) throws -> Void) throws -> Watch? {
+    /// validators so the next fetch returns a full body to hash; the target
+    /// is made due now unless `dueNow` (asked only then) says no, as for
+    /// `create`. Throws `RulesPerTargetExceeded` as `create` does.
+    package func update(
+        userID: UUID, id: UUID, dueNow: () -> Bool = { true }, _ edit: (inout WatchSettings) throws -> Void
+    ) throws -> Watch? {
         try database.withRetryingTransaction(foreignKeyRaces: true) { connection in
             guard let row = try connection.query("""
                 SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
@@ -129,9 +146,9 @@ package struct WatchStore: Sendable {
             var targetID = try row.decode("target_id", as: UUID.self)
             if !updated.fetchesSameTarget(as: current) {
                 try Self.lockTargets(targetID, andTheOneOf: updated, secrets: secrets, on: connection)
-                targetID = try Self.attachTarget(updated, secrets: secrets, on: connection)
+                targetID = try Self.attachTarget(updated, dueNow: dueNow(), secrets: secrets, on: connection)
             } else if updated.extract != current.extract {
-                try Self.requireFullFetch(targetID: targetID, on: connection)
+                try Self.requireFullFetch(targetID: targetID, dueNow: dueNow(), on: connection)
             }
             // A watch moving to another target starts its statistics from
             // that target's totals (migration 0021: no trigger does it).
@@ -150,6 +167,9 @@ package struct WatchStore: Sendable {
                 FROM watch_statistics_base(\(targetID)) AS b
                 WHERE w.id = \(id)
                 """)
+            if updated.extract != current.extract || moved {
+                try requireRuleRoom(targetID: targetID, on: connection)
+            }
             if !updated.comparesSameContent(as: current) {
                 try connection.execute("""
                     UPDATE watches
@@ -194,14 +214,15 @@ package struct WatchStore: Sendable {
     /// sees this watch and keeps the target.
     ///
     /// A watch joining a target needs a baseline from a full body, so the
-    /// target's validators are dropped and it becomes due now.
+    /// target's validators are dropped and it becomes due now (unless not
+    /// `dueNow`: then at its next check).
     ///
     /// Header values (the page's and the version endpoint's) are sealed (a
     /// fresh nonce each time, so the stored text differs per insert); the
     /// identity is the keyed fingerprint of the plain values, so equal
     /// headers still find the same target, and a target that exists keeps
     /// its sealed values.
-    private static func attachTarget(_ settings: WatchSettings, secrets: StoredSecrets, on connection: PostgresConnection) throws -> UUID {
+    private static func attachTarget(_ settings: WatchSettings, dueNow: Bool, secrets: StoredSecrets, on connection: PostgresConnection) throws -> UUID {
         let versionHeaders = settings.versionCheck?.headers ?? .none
         let sealedHeaders = try headersJSON(secrets.sealHeaders(settings.headers.fields))
         let sealedVersionHeaders = try headersJSON(secrets.sealHeaders(versionHeaders.fields, in: .versionHeaders))
@@ -211,7 +232,8 @@ package struct WatchStore: Sendable {
         for _ in 0..<attachAttempts {
             if let existing = try connection.query("""
                 UPDATE targets t
-                SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(t.next_check_at, now())
+                SET etag = NULL, last_modified = NULL, last_version = NULL,
+                    next_check_at = CASE WHEN \(dueNow) THEN least(t.next_check_at, now()) ELSE t.next_check_at END
                 FROM target_identities i
                 WHERE t.id = i.target_id AND i.url = \(url) AND i.headers_fingerprint = \(fingerprint)
                   AND i.version_url IS NOT DISTINCT FROM \(versionURL) AND i.version_pointer IS NOT DISTINCT FROM \(versionPointer)
@@ -228,9 +250,12 @@ package struct WatchStore: Sendable {
                     ON CONFLICT ON CONSTRAINT target_identities_key DO NOTHING
                     RETURNING target_id
                 )
-                INSERT INTO targets (id, url, headers, headers_fingerprint, secrets_sealed, version_url, version_pointer, version_headers)
+                INSERT INTO targets (id, url, headers, headers_fingerprint, secrets_sealed, version_url, version_pointer, version_headers,
+                                     next_check_at)
                 SELECT target_id, \(url), \(sealedHeaders)::jsonb, \(fingerprint), true,
-                       \(versionURL), \(versionPointer), \(sealedVersionHeaders)::jsonb
+                       \(versionURL), \(versionPointer), \(sealedVersionHeaders)::jsonb,
+                       -- Not due now: the watches trigger brings it to an interval from now.
+                       CASE WHEN \(dueNow) THEN now() ELSE 'infinity'::timestamptz END
                 FROM identity
                 RETURNING id
                 """).first {
@@ -268,11 +293,23 @@ package struct WatchStore: Sendable {
             """)
     }
 
-    private static func requireFullFetch(targetID: UUID, on connection: PostgresConnection) throws {
+    private static func requireFullFetch(targetID: UUID, dueNow: Bool, on connection: PostgresConnection) throws {
         try connection.execute("""
             UPDATE targets SET etag = NULL, last_modified = NULL, last_version = NULL, body_sha256 = NULL,
-                next_check_at = least(next_check_at, now())
+                next_check_at = CASE WHEN \(dueNow) THEN least(next_check_at, now()) ELSE next_check_at END
             WHERE id = \(targetID)
             """)
+    }
+
+    /// Throws `RulesPerTargetExceeded` when the target's watches carry more
+    /// distinct rules than allowed (no rule, the readable default, is one).
+    /// The target row is locked first, so concurrent writers of one target
+    /// count one after another, each seeing what the other committed.
+    private func requireRuleRoom(targetID: UUID, on connection: PostgresConnection) throws {
+        _ = try connection.query("SELECT id FROM targets WHERE id = \(targetID) FOR NO KEY UPDATE")
+        let rules = try connection.query("""
+            SELECT count(DISTINCT coalesce(extract, 'null'::jsonb)) AS rules FROM watches WHERE target_id = \(targetID)
+            """).single().decode("rules", as: Int.self)
+        if rules > maxRulesPerTarget { throw RulesPerTargetExceeded(maximum: maxRulesPerTarget) }
     }
 }

@@ -67,7 +67,9 @@ import TidingsPostgres
     @Test func checksPerUserCountEveryWatchAndMissingOnesToo() async throws {
         let server = try APITestServer {
             $0.allowPrivateTargets = true
-            $0.checkNowUserRate = RatePolicy(count: 3, per: .seconds(3600))
+            // Two watch creations (each makes its target due now), two
+            // checks and a missing watch.
+            $0.checkNowUserRate = RatePolicy(count: 5, per: .seconds(3600))
         }
         defer { server.shutdown() }
         let owner = try await server.createUser()

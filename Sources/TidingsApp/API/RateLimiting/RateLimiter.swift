@@ -76,6 +76,20 @@ final class RateLimiter: Sendable {
         }
     }
 
+    /// Takes a token from `caller`'s own bucket only, if it has one: for
+    /// work a request causes besides the action itself (a watch created or
+    /// edited makes its target due now, as a check would).
+    func admitCaller(_ caller: UUID, now: Instant = .now) -> Bool {
+        state.withLock { state -> Bool in
+            var bucket = state.buckets[.caller(caller)] ?? TokenBucket(policy: perCaller)
+            guard case .admitted = bucket.decision(now: now) else { return false }
+            _ = bucket.take(now: now)
+            state.buckets[.caller(caller)] = bucket
+            Self.sweepIfDue(&state, now: now)
+            return true
+        }
+    }
+
     /// Buckets held now (for tests and metrics).
     var bucketCount: Int {
         buckets.withLock { $0.count }

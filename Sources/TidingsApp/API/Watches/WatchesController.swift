@@ -5,11 +5,19 @@ import TidingsHTTPServer
 /// A user's watches. Every handler is scoped by the caller: another user's
 /// watch is "not found". Logs carry ids only: URLs may hold tokens in their
 /// query, and header values are secrets.
+///
+/// A watch created, or edited so that it compares something new, makes its
+/// target due now for a baseline, which is a check: it takes a token from
+/// the user's `check` rate (`TIDINGS_CHECK_NOW_USER_RATE`). Without one the
+/// watch is still written, and waits for the target's schedule (a new
+/// target: an interval from now), so creating and deleting watches in a
+/// loop cannot force checks of a target.
 struct WatchesController: Sendable {
     let watches: WatchStore
     let authenticator: Authenticator
     let intervals: IntervalBounds
     let addresses: TargetAddressPolicy
+    let checkRates: RateLimitedAction
 
     func register(on router: inout Router) {
         router.post("/v1/watches", use: create)
@@ -41,7 +49,10 @@ struct WatchesController: Sendable {
             notify: body.notify ?? .badge
         )
         try intervals.settle(&settings, maximumGiven: body.maxIntervalSeconds != nil)
-        let watch = try HTTPError.mappingLimits { try watches.create(userID: userID, settings: settings) }
+        let dueNow = checkRates.limiter.admitCaller(userID)
+        let watch = try Self.mappingRuleLimit {
+            try HTTPError.mappingLimits { try watches.create(userID: userID, settings: settings, dueNow: dueNow) }
+        }
         context.logger.info("watch created", metadata: Self.metadata(watch))
         return .json(WatchRepresentation(watch), status: .created)
     }
@@ -66,7 +77,12 @@ struct WatchesController: Sendable {
         if let maximum = body.maxIntervalSeconds ?? nil { try intervals.validateMaximum(maximum) }
         if let url = body.url { try addresses.check(host: url.host, field: "url") }
         if let versionURL = body.versionURL ?? nil { try addresses.check(host: versionURL.host, field: "version_url") }
-        guard let watch = try watches.update(userID: userID, id: id, { try body.apply(to: &$0, intervals: intervals) }) else { throw Self.notFound }
+        let update = {
+            try watches.update(userID: userID, id: id, dueNow: { checkRates.limiter.admitCaller(userID) }) {
+                try body.apply(to: &$0, intervals: intervals)
+            }
+        }
+        guard let watch = try Self.mappingRuleLimit(update) else { throw Self.notFound }
         context.logger.info("watch updated", metadata: Self.metadata(watch))
         return .json(WatchRepresentation(watch))
     }
@@ -117,6 +133,19 @@ struct WatchesController: Sendable {
             filter.state = state
         }
         return filter
+    }
+
+    /// 422 naming `extract`: the watch's target would carry too many
+    /// distinct rules (`TIDINGS_MAX_RULES_PER_TARGET`).
+    private static func mappingRuleLimit<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let exceeded as RulesPerTargetExceeded {
+            throw HTTPError.field(
+                "extract",
+                "the URL already carries \(exceeded.maximum) distinct extraction rules from its watchers, the most one URL may; use one of the rules it has, or no rule"
+            )
+        }
     }
 
     private static func metadata(_ watch: Watch) -> [String: String] {
