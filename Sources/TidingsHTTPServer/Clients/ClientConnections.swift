@@ -21,10 +21,17 @@ final class ClientConnections: Sendable {
         var open: [ObjectIdentifier: ClientConnection] = [:]
         /// Open connections per `ClientConnection.shareKey`.
         var perClient: [IPAddress: Int] = [:]
+        /// How many clients hold each count of connections, so a newcomer
+        /// that nobody holds two more than is refused without a scan (the
+        /// common case under attack, when every address holds its share).
+        var holders: [Int: Int] = [:]
 
         mutating func add(_ connection: ClientConnection) {
             open[ObjectIdentifier(connection)] = connection
-            if let key = connection.shareKey { perClient[key, default: 0] += 1 }
+            guard let key = connection.shareKey else { return }
+            let count = perClient[key, default: 0]
+            perClient[key] = count + 1
+            moveHolder(from: count, to: count + 1)
         }
 
         /// False when it was not registered (any more): shed already.
@@ -32,8 +39,17 @@ final class ClientConnections: Sendable {
             guard open.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return false }
             if let key = connection.shareKey, let count = perClient[key] {
                 perClient[key] = count > 1 ? count - 1 : nil
+                moveHolder(from: count, to: count - 1)
             }
             return true
+        }
+
+        private mutating func moveHolder(from old: Int, to new: Int) {
+            if old > 0 {
+                let remaining = holders[old, default: 0] - 1
+                holders[old] = remaining > 0 ? remaining : nil
+            }
+            if new > 0 { holders[new, default: 0] += 1 }
         }
 
         /// The connection to shed for a newcomer whose client holds `held`:
@@ -43,6 +59,7 @@ final class ClientConnections: Sendable {
         /// longest among equals. Marked shed under its own lock, so it
         /// cannot start anything meanwhile; nil when none may go.
         func markVictim(newcomerHolds held: Int) -> ClientConnection? {
+            guard let most = holders.keys.max(), most >= held + 2 else { return nil }
             typealias Candidate = (connection: ClientConnection, holds: Int, rank: Int, since: ContinuousClock.Instant)
             var best: Candidate?
             for connection in open.values {
