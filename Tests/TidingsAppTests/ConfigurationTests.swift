@@ -39,6 +39,7 @@ import TidingsTestSupport
         #expect(configuration.maxHeaderBytes == 8 * 1024)
         #expect(configuration.httpIdleTimeout == .seconds(30))
         #expect(configuration.httpRequestTimeout == .seconds(30))
+        #expect(configuration.httpResponseTimeout == .seconds(30))
         #expect(configuration.httpConnectionsPerClient == 64)
         #expect(configuration.trustedProxies.isEmpty)
         #expect(configuration.httpThreading == .suspending(pollingThreads: 2, handlerThreads: 64))
@@ -59,6 +60,7 @@ import TidingsTestSupport
             "TIDINGS_HTTP_CONNECTION_LIMIT": "64",
             "TIDINGS_HTTP_IDLE_TIMEOUT": "1500ms",
             "TIDINGS_HTTP_REQUEST_TIMEOUT": "1m30s",
+            "TIDINGS_HTTP_RESPONSE_TIMEOUT": "45s",
             "TIDINGS_HTTP_CONNECTIONS_PER_CLIENT": "8",
             "TIDINGS_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,fd00::/8",
             "TIDINGS_MAX_BODY_SIZE": "2MiB",
@@ -80,6 +82,8 @@ import TidingsTestSupport
         #expect(configuration.httpConnectionLimit == 64)
         #expect(configuration.httpIdleTimeout == .milliseconds(1500))
         #expect(configuration.httpRequestTimeout == .seconds(90))
+        #expect(configuration.httpResponseTimeout == .seconds(45))
+        #expect(configuration.httpServerConfiguration.responseTimeout == .seconds(45))
         #expect(configuration.httpConnectionsPerClient == 8)
         #expect(configuration.trustedProxies.description == "10.0.0.0/8,192.0.2.7,fd00::/8")
         let server = configuration.httpServerConfiguration
@@ -171,6 +175,8 @@ import TidingsTestSupport
         ("TIDINGS_HTTP_REQUEST_TIMEOUT", "-5s"),
         ("TIDINGS_HTTP_REQUEST_TIMEOUT", "99999999999999999999s"),
         ("TIDINGS_HTTP_REQUEST_TIMEOUT", "30"),
+        ("TIDINGS_HTTP_RESPONSE_TIMEOUT", "500ms"),
+        ("TIDINGS_HTTP_RESPONSE_TIMEOUT", "-5s"),
         ("TIDINGS_HTTP_CONNECTIONS_PER_CLIENT", "0"),
         ("TIDINGS_HTTP_CONNECTIONS_PER_CLIENT", "-3"),
         ("TIDINGS_HTTP_CONNECTIONS_PER_CLIENT", "99999999999999999999999"),

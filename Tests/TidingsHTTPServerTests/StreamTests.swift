@@ -109,6 +109,41 @@ import TidingsSynchronization
         #expect(throws: RawHTTPConnection.Failure.self) { try Self.readToEnd(connection) }
     }
 
+    @Test func aStreamWhoseClientKeepsUpOutlivesTheResponseTimeout() throws {
+        let (server, source) = try Self.makeServer { $0.responseTimeout = .seconds(1) }
+        let connection = try server.connect()
+        _ = try Self.openStream(connection)
+        let stream = try #require(source.next())
+        for index in 0..<10 {
+            usleep(300_000)
+            let event = Array("data: \(index)\n\n".utf8)
+            #expect(stream.send(event))
+            #expect(try connection.readChunk() == event)
+        }
+        #expect(source.closeReasons.isEmpty)
+        stream.finish()
+        #expect(try connection.readChunk() == nil)
+    }
+
+    @Test func aStreamWhoseClientFallsBehindIsCutAtTheResponseTimeout() throws {
+        let (server, source) = try Self.makeServer({ $0.responseTimeout = .seconds(1) }, bufferLimit: 256 << 20)
+        let connection = try server.connect()
+        _ = try Self.openStream(connection)
+        let stream = try #require(source.next())
+
+        // The socket buffers fill first; then bytes wait in the stream, and
+        // a send a second later finds the client still behind.
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+        let started = ContinuousClock.now
+        while stream.send(chunk), ContinuousClock.now - started < .seconds(20) { usleep(20_000) }
+        #expect(poll(timeout: .seconds(10)) { source.closeReasons == [.responseTimeout] })
+        let closed = server.metrics.counter("tidings_http_streams_closed_total", help: "")
+        #expect(poll { closed.value(labels: ["reason": "response_timeout"]) == 1 })
+        let timeouts = server.metrics.counter("tidings_http_response_timeouts_total", help: "")
+        #expect(timeouts.value() == 1)
+        #expect(throws: RawHTTPConnection.Failure.self) { try Self.readToEnd(connection) }
+    }
+
     @Test func aWaitingStreamOutlivesTheIdleTimeout() throws {
         let (server, source) = try Self.makeServer { $0.connectionIdleTimeout = .seconds(1) }
         let connection = try server.connect()

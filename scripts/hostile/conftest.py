@@ -16,6 +16,9 @@ import pytest
 from hostile_peer import Peer
 
 ADMIN = "hostile-suite-admin-token-0123456789abcdef"
+# One per run: every Tidings of the suite shares the database, which keeps
+# the key its secrets are encrypted with.
+SECRET_KEY = secrets.token_hex(32)
 
 
 def free_port():
@@ -104,7 +107,7 @@ def tidings(tmp_path_factory):
         TIDINGS_DATABASE_URL=os.environ["TIDINGS_HOSTILE_DATABASE_URL"],
         # A deployment with its own database must bring the key that
         # encrypts the stored secrets.
-        TIDINGS_SECRET_KEY=secrets.token_hex(32),
+        TIDINGS_SECRET_KEY=SECRET_KEY,
         TIDINGS_LISTEN=f"127.0.0.1:{port}",
         TIDINGS_ADMIN_TOKEN=ADMIN,
         TIDINGS_ALLOW_PRIVATE_TARGETS="true",

@@ -45,6 +45,7 @@ package struct Configuration: Sendable {
     package var httpConnectionLimit = 1024
     package var httpIdleTimeout: Duration = .seconds(30)
     package var httpRequestTimeout: Duration = .seconds(30)
+    package var httpResponseTimeout: Duration = .seconds(30)
     package var httpConnectionsPerClient = 64
     package var trustedProxies = TrustedProxies()
     package var maxBodySize = 1 << 20
@@ -201,6 +202,10 @@ package struct Configuration: Sendable {
         httpRequestTimeout = try reader.duration("TIDINGS_HTTP_REQUEST_TIMEOUT") ?? httpRequestTimeout
         if httpRequestTimeout < .seconds(1) {
             throw ConfigurationError(variable: "TIDINGS_HTTP_REQUEST_TIMEOUT", message: "must be at least 1s")
+        }
+        httpResponseTimeout = try reader.duration("TIDINGS_HTTP_RESPONSE_TIMEOUT") ?? httpResponseTimeout
+        if httpResponseTimeout < .seconds(1) {
+            throw ConfigurationError(variable: "TIDINGS_HTTP_RESPONSE_TIMEOUT", message: "must be at least 1s")
         }
         httpConnectionsPerClient = try reader.parsed(
             "TIDINGS_HTTP_CONNECTIONS_PER_CLIENT",
@@ -374,6 +379,7 @@ package struct Configuration: Sendable {
         server.connectionLimit = httpConnectionLimit
         server.connectionIdleTimeout = httpIdleTimeout
         server.requestTimeout = httpRequestTimeout
+        server.responseTimeout = httpResponseTimeout
         server.connectionsPerClient = httpConnectionsPerClient
         server.trustedProxies = trustedProxies
         server.maxBodySize = maxBodySize

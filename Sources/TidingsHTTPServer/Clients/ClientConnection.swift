@@ -1,10 +1,11 @@
 import TidingsSynchronization
 
 /// One open TCP connection as the server tracks it: who is at the other end
-/// and when the request it is receiving must be complete. Registered when
+/// and by when what it is doing must be done. Registered when
 /// libmicrohttpd reports the connection started and dropped when it reports
 /// it closed, which it does before closing the socket, so `socket` is valid
-/// for as long as the connection is registered.
+/// for as long as the connection is registered. A connection shed at the
+/// limit is dropped at once, and its socket not touched again.
 final class ClientConnection: Sendable {
     let socket: Int32
     /// The address the TCP connection comes from; nil for a non-IP peer.
@@ -14,9 +15,9 @@ final class ClientConnection: Sendable {
     /// True when `peer` is a trusted proxy: its `X-Forwarded-For` is
     /// believed and it is exempt from the per-client cap.
     let isTrustedProxy: Bool
-    let deadline: AdaptiveMutex<ReceiveDeadline>
+    let deadline: AdaptiveMutex<ConnectionDeadline>
 
-    init(socket: Int32, peer: IPAddress?, isTrustedProxy: Bool, deadline: ReceiveDeadline) {
+    init(socket: Int32, peer: IPAddress?, isTrustedProxy: Bool, deadline: ConnectionDeadline) {
         self.socket = socket
         self.peer = peer
         peerDescription = peer?.description
@@ -28,5 +29,12 @@ final class ClientConnection: Sendable {
     /// when it does not count (a trusted proxy speaks for many clients).
     var capKey: IPAddress? {
         isTrustedProxy ? nil : peer?.clientKey
+    }
+
+    /// The key its share of the connection limit is counted under: the
+    /// peer's address (IPv6 /64), a trusted proxy's too, whose idle
+    /// connections are shed like anyone's.
+    var shareKey: IPAddress? {
+        peer?.clientKey
     }
 }

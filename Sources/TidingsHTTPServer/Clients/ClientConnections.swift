@@ -2,30 +2,100 @@ import Dispatch
 import TidingsObservability
 import TidingsSynchronization
 
-/// The open connections, counted per client address, and the watchdog that
-/// closes those whose request is not in by its deadline.
+/// The open connections, counted per client address; the connection limit,
+/// at which a newcomer takes the place of an idle or slow connection of the
+/// client holding the most; and the watchdog that closes connections whose
+/// request is not in, or whose response not taken, by its deadline.
 ///
-/// libmicrohttpd has no deadline for a whole request (its connection
-/// timeout is an idle timeout, reset by every byte), and its own per-IP
-/// limit cannot exempt a proxy, so both live here. A connection over its
-/// client's cap is refused by the accept policy before it costs a thread;
-/// the count is kept from libmicrohttpd's start and close notifications,
-/// which always come in pairs, unlike the accept policy's verdict.
+/// libmicrohttpd has no deadline for a whole request or response (its
+/// connection timeout is an idle timeout, reset by every byte), its own
+/// per-IP limit cannot exempt a proxy, and at its connection limit it
+/// stops accepting, so a few hundred addresses holding slow connections
+/// would keep everyone else out (docs/decisions/0045). A connection over
+/// its client's cap is refused by the accept policy before it costs a
+/// thread; the count is kept from libmicrohttpd's start and close
+/// notifications, which always come in pairs, unlike the accept policy's
+/// verdict.
 final class ClientConnections: Sendable {
     private struct Table {
         var open: [ObjectIdentifier: ClientConnection] = [:]
+        /// Open connections per `ClientConnection.shareKey`.
         var perClient: [IPAddress: Int] = [:]
+        /// How many clients hold each count of connections, so a newcomer
+        /// that nobody holds two more than is refused without a scan (the
+        /// common case under attack, when every address holds its share).
+        var holders: [Int: Int] = [:]
+
+        mutating func add(_ connection: ClientConnection) {
+            open[ObjectIdentifier(connection)] = connection
+            guard let key = connection.shareKey else { return }
+            let count = perClient[key, default: 0]
+            perClient[key] = count + 1
+            moveHolder(from: count, to: count + 1)
+        }
+
+        /// False when it was not registered (any more): shed already.
+        mutating func remove(_ connection: ClientConnection) -> Bool {
+            guard open.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return false }
+            if let key = connection.shareKey, let count = perClient[key] {
+                perClient[key] = count > 1 ? count - 1 : nil
+                moveHolder(from: count, to: count - 1)
+            }
+            return true
+        }
+
+        private mutating func moveHolder(from old: Int, to new: Int) {
+            if old > 0 {
+                let remaining = holders[old, default: 0] - 1
+                holders[old] = remaining > 0 ? remaining : nil
+            }
+            if new > 0 { holders[new, default: 0] += 1 }
+        }
+
+        /// The connection to shed for a newcomer whose client holds `held`:
+        /// one of a client holding at least two more, so shares never swap
+        /// places; of the client holding the most, its most readily shed
+        /// connection (`ConnectionDeadline.sheddingRank`), the one stuck
+        /// longest among equals. Marked shed under its own lock, so it
+        /// cannot start anything meanwhile; nil when none may go.
+        func markVictim(newcomerHolds held: Int) -> ClientConnection? {
+            guard let most = holders.keys.max(), most >= held + 2 else { return nil }
+            typealias Candidate = (connection: ClientConnection, holds: Int, rank: Int, since: ContinuousClock.Instant)
+            var best: Candidate?
+            for connection in open.values {
+                guard let key = connection.shareKey, let holds = perClient[key], holds >= held + 2 else { continue }
+                if let best, holds < best.holds { continue }
+                guard let (rank, since) = connection.deadline.withLock({ deadline in
+                    deadline.sheddingRank.map { ($0, deadline.phaseBegan) }
+                }) else { continue }
+                if let best, holds == best.holds, (rank, since) >= (best.rank, best.since) { continue }
+                best = (connection, holds, rank, since)
+            }
+            // A rare race (its request completed meanwhile): nothing is shed.
+            guard let victim = best?.connection, victim.deadline.withLock({ $0.shed() }) else { return nil }
+            return victim
+        }
+    }
+
+    /// What `opened` decided about a new connection, acted on outside the lock.
+    private enum Admission {
+        case admitted(shed: ClientConnection?, shedFailure: Int32?)
+        case overCap
+        case atLimit
     }
 
     /// A connection the watchdog closed: logged after the lock is released.
     private struct Cut {
+        let kind: ConnectionDeadline.Cut
         let client: String?
         let requestID: String?
         let failure: Int32?
     }
 
+    let connectionLimit: Int
     let requestTimeout: Duration
     let idleTimeout: Duration
+    let responseTimeout: Duration
     let connectionsPerClient: Int
     let trustedProxies: TrustedProxies
     private let logger: Logger
@@ -34,72 +104,121 @@ final class ClientConnections: Sendable {
     private let watchdog = AdaptiveMutex<(any DispatchSourceTimer)?>(nil)
 
     init(configuration: HTTPServerConfiguration, logger: Logger, metrics: HTTPServerMetrics) {
+        connectionLimit = configuration.connectionLimit
         requestTimeout = configuration.requestTimeout
         idleTimeout = configuration.connectionIdleTimeout
+        responseTimeout = configuration.responseTimeout
         connectionsPerClient = configuration.connectionsPerClient
         trustedProxies = configuration.trustedProxies
         self.logger = logger
         self.metrics = metrics
     }
 
-    // MARK: Per-client cap
+    /// libmicrohttpd's own limit: above ours, so that a connection arriving
+    /// at our limit is accepted and reaches `opened`, which sheds one for
+    /// it (libmicrohttpd would leave it in the listen backlog, or close it
+    /// unseen). The margin holds the shed connections libmicrohttpd has not
+    /// closed yet (a few milliseconds each) and refused ones.
+    static func libraryConnectionLimit(_ configuration: HTTPServerConfiguration) -> Int {
+        configuration.connectionLimit + max(16, configuration.connectionLimit / 8)
+    }
 
-    /// The accept policy's quick check, before libmicrohttpd spends a thread
-    /// or a memory pool on the connection. `opened` decides for certain.
+    // MARK: Per-client cap and the connection limit
+
+    /// The accept policy's quick check of the per-client cap, before
+    /// libmicrohttpd spends a thread or a memory pool on the connection.
+    /// `opened` decides for certain.
     func admits(_ peer: IPAddress?) -> Bool {
         guard let peer, !trustedProxies.contains(peer) else { return true }
         let key = peer.clientKey
         let admitted = table.withLock { $0.perClient[key, default: 0] < connectionsPerClient }
-        if !admitted { refused(peer) }
+        if !admitted { refused(peer, atLimit: false) }
         return admitted
     }
 
-    /// Registers a connection libmicrohttpd has just accepted. When its
+    /// Registers a connection libmicrohttpd has just accepted. At the
+    /// connection limit, a connection of the client holding the most is
+    /// shed for it (`Table.markVictim`) and closed unanswered. When its own
     /// client already holds `connectionsPerClient` connections (several
-    /// threads of a pool can pass `admits` at once) the connection is shut
-    /// down unanswered instead and nil returned: libmicrohttpd's next read
-    /// then ends it.
+    /// threads of a pool can pass `admits` at once), or nothing may be shed
+    /// for it, the new connection is shut down unanswered instead and nil
+    /// returned: libmicrohttpd's next read then ends it.
     func opened(socket: Int32, peer: IPAddress?) -> ClientConnection? {
         let connection = ClientConnection(
             socket: socket,
             peer: peer,
             isTrustedProxy: peer.map(trustedProxies.contains) ?? false,
-            deadline: ReceiveDeadline(openedAt: .now, requestTimeout: requestTimeout, idleTimeout: idleTimeout)
+            deadline: ConnectionDeadline(
+                openedAt: .now,
+                requestTimeout: requestTimeout,
+                idleTimeout: idleTimeout,
+                responseTimeout: responseTimeout
+            )
         )
-        let registered = table.withLock { table in
-            if let key = connection.capKey {
-                let count = table.perClient[key, default: 0]
-                guard count < connectionsPerClient else { return false }
-                table.perClient[key] = count + 1
+        let admission: Admission = table.withLock { table in
+            let held = connection.shareKey.map { table.perClient[$0, default: 0] } ?? 0
+            if connection.capKey != nil, held >= connectionsPerClient { return .overCap }
+            var shed: ClientConnection?
+            var shedFailure: Int32?
+            if table.open.count >= connectionLimit {
+                guard let victim = table.markVictim(newcomerHolds: held) else { return .atLimit }
+                // Still registered, so its socket is open (see `ClientConnection`).
+                shedFailure = ConnectionSocket(descriptor: victim.socket).shutDown()
+                _ = table.remove(victim)
+                shed = victim
             }
-            table.open[ObjectIdentifier(connection)] = connection
-            return true
+            table.add(connection)
+            return .admitted(shed: shed, shedFailure: shedFailure)
         }
-        guard registered else {
-            refused(peer)
-            if let failure = ConnectionSocket(descriptor: socket).shutDown() {
-                logger.warning("could not shut down a refused http connection", metadata: ["errno": String(failure)])
-            }
+        switch admission {
+        case let .admitted(shed, failure):
+            if let shed { wasShed(shed, for: connection, failure: failure) }
+            return connection
+        case .overCap:
+            refuse(socket: socket, peer: peer, atLimit: false)
+            return nil
+        case .atLimit:
+            refuse(socket: socket, peer: peer, atLimit: true)
             return nil
         }
-        return connection
     }
 
-    func closed(_ connection: ClientConnection) {
-        table.withLock { table in
-            table.open[ObjectIdentifier(connection)] = nil
-            guard let key = connection.capKey, let count = table.perClient[key] else { return }
-            table.perClient[key] = count > 1 ? count - 1 : nil
+    private func refuse(socket: Int32, peer: IPAddress?, atLimit: Bool) {
+        refused(peer, atLimit: atLimit)
+        if let failure = ConnectionSocket(descriptor: socket).shutDown() {
+            logger.warning("could not shut down a refused http connection", metadata: ["errno": String(failure)])
         }
     }
 
-    private func refused(_ peer: IPAddress?) {
+    /// libmicrohttpd closed it; a shed connection was let go already.
+    func closed(_ connection: ClientConnection) {
+        _ = table.withLock { $0.remove(connection) }
+    }
+
+    private func wasShed(_ victim: ClientConnection, for newcomer: ClientConnection, failure: Int32?) {
+        metrics.connectionsShed.increment()
+        // Shedding happens under attack, a line each would flood the log.
+        guard logger.isEnabled(.debug) else { return }
+        var metadata = [
+            "client.address": victim.peerDescription ?? "unknown",
+            "http.newcomer.address": newcomer.peerDescription ?? "unknown",
+            "http.connection_limit": String(connectionLimit),
+        ]
+        if let failure { metadata["errno"] = String(failure) }
+        logger.debug("http connection shed at the connection limit for a client holding fewer", metadata: metadata)
+    }
+
+    private func refused(_ peer: IPAddress?, atLimit: Bool) {
         metrics.connectionsRefused.increment()
         // A client hammering the cap should not cost an address to text each time.
         guard logger.isEnabled(.debug) else { return }
-        logger.debug("http connection refused: its client holds the most connections allowed", metadata: [
+        let message = atLimit
+            ? "http connection refused: the server is at its connection limit and no client holds more connections than this one"
+            : "http connection refused: its client holds the most connections allowed"
+        logger.debug(message, metadata: [
             "client.address": peer?.description ?? "unknown",
             "http.connections_per_client": String(connectionsPerClient),
+            "http.connection_limit": String(connectionLimit),
         ])
     }
 
@@ -113,16 +232,17 @@ final class ClientConnections: Sendable {
 
     // MARK: Deadlines
 
-    /// Starts checking deadlines a few times per request timeout (at most
-    /// every second), so a request is cut within a tenth of the timeout or
-    /// a second after it, whichever is less.
+    /// Starts checking deadlines a few times per request or response
+    /// timeout, whichever is shorter (at most every second), so a
+    /// connection is cut within a tenth of its timeout or a second after
+    /// it, whichever is less.
     func startWatchdog() {
-        let period = min(.seconds(1), max(.milliseconds(50), requestTimeout / 10))
+        let period = min(.seconds(1), max(.milliseconds(50), min(requestTimeout, responseTimeout) / 10))
         let interval = period.dispatchInterval
         watchdog.withLock { watchdog in
             let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "tidings.http.deadlines"))
             timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(10))
-            timer.setEventHandler { [weak self] in self?.cutOverdueRequests(now: .now) }
+            timer.setEventHandler { [weak self] in self?.cutOverdueConnections(now: .now) }
             timer.resume()
             watchdog = timer
         }
@@ -135,10 +255,11 @@ final class ClientConnections: Sendable {
         }
     }
 
-    /// Closes every connection whose request is overdue, answering 408 where
-    /// a request was underway. The table stays locked while the sockets are
-    /// touched, so libmicrohttpd cannot close one of them meanwhile (it
-    /// unregisters a connection before closing its socket).
+    /// Closes every connection whose request or response is overdue,
+    /// answering 408 where a request was underway. The table stays locked
+    /// while the sockets are touched, so libmicrohttpd cannot close one of
+    /// them meanwhile (it unregisters a connection before closing its
+    /// socket).
     ///
     /// libmicrohttpd cannot queue a response before the request is complete,
     /// so the 408 is written to the socket directly. Nothing else writes
@@ -146,14 +267,15 @@ final class ClientConnections: Sendable {
     /// moves to answering before a response is queued, and never after a
     /// cut. (libmicrohttpd's own replies to malformed heads and
     /// `100 Continue` are the exception, a race a client has to provoke
-    /// against itself.)
-    func cutOverdueRequests(now: ContinuousClock.Instant) {
+    /// against itself.) An overdue response is cut without a word: part of
+    /// it went out already.
+    func cutOverdueConnections(now: ContinuousClock.Instant) {
         let cuts: [Cut] = table.withLock { table in
             var cuts: [Cut] = []
             for connection in table.open.values {
-                let overdue = connection.deadline.withLock { deadline -> (answer: Bool, requestID: String?)? in
-                    guard deadline.cutIfOverdue(at: now, newRequestID: RequestID.generate) else { return nil }
-                    return (deadline.requestUnderway, deadline.requestID)
+                let overdue = connection.deadline.withLock { deadline -> (kind: ConnectionDeadline.Cut, answer: Bool, requestID: String?)? in
+                    guard let kind = deadline.cutIfOverdue(at: now, newRequestID: RequestID.generate) else { return nil }
+                    return (kind, kind == .request && deadline.requestUnderway, deadline.requestID)
                 }
                 guard let overdue else { continue }
                 let socket = ConnectionSocket(descriptor: connection.socket)
@@ -162,21 +284,25 @@ final class ClientConnections: Sendable {
                     failure = socket.sendWithoutWaiting(requestTimeoutResponse(requestID: overdue.requestID))
                 }
                 failure = socket.shutDown() ?? failure
-                cuts.append(Cut(client: connection.peerDescription, requestID: overdue.requestID, failure: failure))
+                cuts.append(Cut(kind: overdue.kind, client: connection.peerDescription, requestID: overdue.requestID, failure: failure))
             }
             return cuts
         }
         for cut in cuts {
-            metrics.requestTimeouts.increment()
-            var metadata = [
-                "client.address": cut.client ?? "unknown",
-                "http.request_timeout_s": Self.seconds(requestTimeout),
-            ]
+            var metadata = ["client.address": cut.client ?? "unknown"]
             if let requestID = cut.requestID { metadata["request.id"] = requestID }
             // The client has usually stopped reading or gone: a failed write
             // or shutdown is worth a note, not an alarm.
             if let failure = cut.failure { metadata["errno"] = String(failure) }
-            logger.info("http request not received within its deadline; connection closed", metadata: metadata)
+            if cut.kind == .response {
+                metrics.responseTimeouts.increment()
+                metadata["http.response_timeout_s"] = Self.seconds(responseTimeout)
+                logger.info("http response not taken by the client within its deadline; connection closed", metadata: metadata)
+            } else {
+                metrics.requestTimeouts.increment()
+                metadata["http.request_timeout_s"] = Self.seconds(requestTimeout)
+                logger.info("http request not received within its deadline; connection closed", metadata: metadata)
+            }
         }
     }
 

@@ -10,9 +10,13 @@ import TidingsSynchronization
 ///
 /// At most `bufferLimit` bytes wait for a slow reader: a `send` past it
 /// closes the stream (`.bufferOverflow`) and the connection, so the client
-/// sees a cut body, not a clean end, and knows to reconnect. A client gone
-/// while nothing is being sent is noticed at the next `send` (a heartbeat
-/// bounds how late), since a waiting connection is not polled.
+/// sees a cut body, not a clean end, and knows to reconnect. Nor may they
+/// wait long: a `send` while the client has not caught up for the server's
+/// response timeout closes it so too (`.responseTimeout`). A stream as a
+/// whole has no deadline; a client that keeps taking what is sent keeps
+/// it. A client gone, or behind, while nothing is being sent is noticed at
+/// the next `send` (a heartbeat bounds how late), since a waiting
+/// connection is not polled.
 package final class HTTPResponseStream: Sendable {
     package enum CloseReason: String, Sendable {
         /// `finish()` was called and everything sent was handed to the
@@ -23,6 +27,9 @@ package final class HTTPResponseStream: Sendable {
         case clientGone = "client_gone"
         /// A `send` would have buffered more than `bufferLimit`.
         case bufferOverflow = "buffer_overflow"
+        /// A `send` found bytes the client had not taken for longer than
+        /// the response timeout.
+        case responseTimeout = "response_timeout"
         /// The server shut down: what was sent went out, then a clean end.
         case serverShutdown = "server_shutdown"
         /// The response never went out: a threading mode without streams,
@@ -40,7 +47,7 @@ package final class HTTPResponseStream: Sendable {
         case waiting
         /// Finished and drained: end the chunked body cleanly.
         case ended
-        /// Closed abnormally (overflow): drop the connection.
+        /// Closed abnormally (overflow, response timeout): drop the connection.
         case failed
     }
 
@@ -49,12 +56,17 @@ package final class HTTPResponseStream: Sendable {
     private struct Binding {
         let connection: SuspendableConnection
         let socket: Int32
+        /// How long the client may stay behind (the server's response timeout).
+        let responseTimeout: Duration
         var isSuspended = false
     }
 
     private struct State {
         var buffer: [UInt8] = []
         var readOffset = 0
+        /// Since when bytes have been waiting in `buffer` without it once
+        /// being emptied: how long the client has been behind.
+        var behindSince: ContinuousClock.Instant?
         var binding: Binding?
         /// Set by `finish()` or shutdown: drain, then close with this reason.
         var ending: CloseReason?
@@ -68,6 +80,13 @@ package final class HTTPResponseStream: Sendable {
             closed = reason
             buffer = []
             readOffset = 0
+            behindSince = nil
+        }
+
+        /// True when the client has been behind for longer than allowed.
+        func isOverdue(at now: ContinuousClock.Instant) -> Bool {
+            guard let behindSince, let binding else { return false }
+            return now - behindSince > binding.responseTimeout
         }
 
         /// The callbacks not yet run, to run once the lock is released.
@@ -96,16 +115,23 @@ package final class HTTPResponseStream: Sendable {
 
     /// Queues `bytes` for the client. False when the stream no longer takes
     /// bytes: closed, finishing, or closed by this call because the buffer
-    /// would pass `bufferLimit`. Then `onClose` runs (or has run) too.
+    /// would pass `bufferLimit` or the client has been behind for longer
+    /// than the response timeout. Then `onClose` runs (or has run) too.
     /// Cheap once closed, so a broadcaster may keep calling it.
     @discardableResult
     package func send(_ bytes: [UInt8]) -> Bool {
         state.withLock { state in
             guard state.closed == nil, state.ending == nil else { return false }
             guard state.buffered + bytes.count <= bufferLimit else {
-                overflow(&state)
+                cut(&state, .bufferOverflow)
                 return false
             }
+            let now = ContinuousClock.now
+            guard !state.isOverdue(at: now) else {
+                cut(&state, .responseTimeout)
+                return false
+            }
+            if state.buffered == 0 { state.behindSince = now }
             state.buffer.append(contentsOf: bytes)
             state.wake()
             return true
@@ -161,9 +187,14 @@ package final class HTTPResponseStream: Sendable {
         state.withLock { $0.bytesSent }
     }
 
-    /// Its response is queued on `connection`, whose socket is `socket`.
-    func attach(to connection: SuspendableConnection, socket: Int32) {
-        state.withLock { $0.binding = Binding(connection: connection, socket: socket) }
+    /// Its response is queued on `connection`, whose socket is `socket`;
+    /// its client may be behind for up to `responseTimeout`, counted from
+    /// now for what was sent before.
+    func attach(to connection: SuspendableConnection, socket: Int32, responseTimeout: Duration) {
+        state.withLock { state in
+            state.binding = Binding(connection: connection, socket: socket, responseTimeout: responseTimeout)
+            if state.buffered > 0 { state.behindSince = .now }
+        }
     }
 
     /// Copies buffered bytes into `destination`. With none buffered and the
@@ -184,6 +215,7 @@ package final class HTTPResponseStream: Sendable {
                     // Idle streams are many: keep small buffers, not large ones.
                     state.buffer.removeAll(keepingCapacity: state.buffer.capacity <= 4096)
                     state.readOffset = 0
+                    state.behindSince = nil
                 }
                 return (.bytes(count), nil)
             }
@@ -233,13 +265,14 @@ package final class HTTPResponseStream: Sendable {
         run(callbacks, closed)
     }
 
-    /// Closes for overflow and gets the connection dropped: resumed if it
-    /// waits (the reader then fails), and its socket shut down in case
-    /// libmicrohttpd is blocked writing to a client that does not read.
-    /// The socket is open while the stream is bound (see `Binding`).
-    /// Callbacks run when libmicrohttpd reports the request finished.
-    private func overflow(_ state: inout State) {
-        state.close(.bufferOverflow)
+    /// Closes for a client too far behind and gets the connection dropped:
+    /// resumed if it waits (the reader then fails), and its socket shut
+    /// down in case libmicrohttpd is blocked writing to a client that does
+    /// not read. The socket is open while the stream is bound (see
+    /// `Binding`). Callbacks run when libmicrohttpd reports the request
+    /// finished.
+    private func cut(_ state: inout State, _ reason: CloseReason) {
+        state.close(reason)
         state.wake()
         // Fails only for a socket that is no longer connected: then
         // libmicrohttpd is closing the connection already.

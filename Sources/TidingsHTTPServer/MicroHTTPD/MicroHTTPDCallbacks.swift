@@ -154,8 +154,10 @@ enum MicroHTTPDCallbacks {
     private static let contentReaderEnded = -1
     private static let contentReaderFailed = -2
 
-    /// Queues `response`; a stream is bound to the connection first, so
-    /// shutdown can end it and its reader can suspend the connection.
+    /// Queues `response`, whose client now has the response timeout to
+    /// take it; a stream is bound to the connection first, so shutdown can
+    /// end it, its reader can suspend the connection, and it can hold its
+    /// client to the response timeout piece by piece.
     private static func queue(
         _ response: HTTPResponse,
         state: InFlightRequest,
@@ -164,9 +166,16 @@ enum MicroHTTPDCallbacks {
     ) -> MHD_Result {
         state.phase = .responded
         if let stream = response.stream {
-            stream.attach(to: SuspendableConnection(connection), socket: state.client.socket)
+            state.client.deadline.withLock { $0.streamStarted(at: .now) }
+            stream.attach(
+                to: SuspendableConnection(connection),
+                socket: state.client.socket,
+                responseTimeout: pipeline.configuration.responseTimeout
+            )
             state.stream = stream
             pipeline.streamStarted(stream)
+        } else {
+            state.client.deadline.withLock { $0.responseQueued(at: .now) }
         }
         return connection.queue(response)
     }

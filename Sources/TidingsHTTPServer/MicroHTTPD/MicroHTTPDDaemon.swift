@@ -56,7 +56,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
             // with the later options through it.
             let options: [MHD_OptionItem] = [CTidingsShims_MHD_option_logger(logHook)]
                 + Self.threadingOptions(configuration.threading) + [
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: ClientConnections.libraryConnectionLimit(configuration), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds(configuration), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
                 CTidingsShims_MHD_option_uri_log(MicroHTTPDCallbacks.requestLine, pipelinePointer),

@@ -8,9 +8,10 @@ package struct HTTPServerConfiguration: Sendable {
     /// Which thread serves which connection (handlers run inline on it).
     package var threading: HTTPServerThreading
     /// Most connections open at once, and so, with `.threadPerConnection`,
-    /// most connection threads. Beyond it libmicrohttpd 0.9.75 accepts and
-    /// closes new connections at once in `.threadPerConnection`; a `.pool`
-    /// stops accepting, so they wait in the listen backlog.
+    /// most connection threads. At the limit a new connection takes the
+    /// place of an idle or slow one of the client holding the most (at
+    /// least two more than the newcomer's client); when there is none it is
+    /// closed unanswered. Streams and running handlers are never shed.
     package var connectionLimit: Int
     /// A connection with no traffic for this long is closed (whole seconds, at least 1).
     package var connectionIdleTimeout: Duration
@@ -21,6 +22,12 @@ package struct HTTPServerConfiguration: Sendable {
     /// ones (at most `connectionIdleTimeout` after the previous response).
     /// At least 1 second.
     package var requestTimeout: Duration
+    /// A response must be taken by the client within this long of being
+    /// queued (its last byte handed to the kernel); past it the connection
+    /// is closed. A stream has no deadline as a whole: each piece sent on
+    /// it must be taken within this long (`HTTPResponseStream`). At least
+    /// 1 second.
+    package var responseTimeout: Duration
     /// Most connections open at once from one client address (an IPv6
     /// /64), so that a few clients cannot take `connectionLimit` from
     /// everyone. Trusted proxies are exempt.
@@ -51,6 +58,7 @@ package struct HTTPServerConfiguration: Sendable {
         connectionLimit: Int = 1024,
         connectionIdleTimeout: Duration = .seconds(30),
         requestTimeout: Duration = .seconds(30),
+        responseTimeout: Duration = .seconds(30),
         connectionsPerClient: Int = 64,
         trustedProxies: TrustedProxies = TrustedProxies(),
         maxBodySize: Int = 1 << 20,
@@ -65,6 +73,7 @@ package struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.connectionIdleTimeout = connectionIdleTimeout
         self.requestTimeout = requestTimeout
+        self.responseTimeout = responseTimeout
         self.connectionsPerClient = connectionsPerClient
         self.trustedProxies = trustedProxies
         self.maxBodySize = maxBodySize
@@ -83,6 +92,7 @@ package struct HTTPServerConfiguration: Sendable {
         try require(connectionLimit >= 1, "connectionLimit must be at least 1, got \(connectionLimit)")
         try require(connectionIdleTimeout >= .seconds(1), "connectionIdleTimeout must be at least 1 second")
         try require(requestTimeout >= .seconds(1), "requestTimeout must be at least 1 second")
+        try require(responseTimeout >= .seconds(1), "responseTimeout must be at least 1 second")
         try require(connectionsPerClient >= 1, "connectionsPerClient must be at least 1, got \(connectionsPerClient)")
         try require(maxBodySize >= 0, "maxBodySize must not be negative")
         try require(maxURLLength >= 1, "maxURLLength must be at least 1")

@@ -10,7 +10,9 @@ struct HTTPServerMetrics: Sendable {
     let duration: Histogram
     let connectionsOpen: Gauge
     let connectionsRefused: Counter
+    let connectionsShed: Counter
     let requestTimeouts: Counter
+    let responseTimeouts: Counter
     let streamsOpen: Gauge
     let streamsClosed: Counter
 
@@ -29,11 +31,19 @@ struct HTTPServerMetrics: Sendable {
         )
         connectionsRefused = registry.counter(
             "tidings_http_connections_refused_total",
-            help: "Connections closed unanswered because their client address already held the most connections allowed per client."
+            help: "Connections closed unanswered because their client address already held the most connections allowed per client, or because the server was at its connection limit and no client held at least two more."
+        )
+        connectionsShed = registry.counter(
+            "tidings_http_connections_shed_total",
+            help: "Idle or slow connections closed at the connection limit to make room for a client holding fewer."
         )
         requestTimeouts = registry.counter(
             "tidings_http_request_timeouts_total",
             help: "Connections closed because a request was not received completely within the request timeout."
+        )
+        responseTimeouts = registry.counter(
+            "tidings_http_response_timeouts_total",
+            help: "Connections closed because the client did not take a response within the response timeout (streams: a piece sent on it)."
         )
         streamsOpen = registry.gauge(
             "tidings_http_streams_open",
@@ -41,7 +51,7 @@ struct HTTPServerMetrics: Sendable {
         )
         streamsClosed = registry.counter(
             "tidings_http_streams_closed_total",
-            help: "Streamed responses ended, by reason (finished, client_gone, buffer_overflow, server_shutdown)."
+            help: "Streamed responses ended, by reason (finished, client_gone, buffer_overflow, response_timeout, server_shutdown, not_served)."
         )
     }
 

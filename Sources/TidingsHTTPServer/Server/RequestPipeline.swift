@@ -53,7 +53,7 @@ final class RequestPipeline: Sendable {
     // MARK: Lifecycle
 
     /// The request line arrived on `client`: its deadline now runs from
-    /// here (see `ReceiveDeadline`).
+    /// here (see `ConnectionDeadline`).
     func requestStarted(targetLength: Int, client: ClientConnection) -> InFlightRequest {
         inFlight.enter()
         let request = InFlightRequest(targetLength: targetLength, client: client)
@@ -244,18 +244,26 @@ final class RequestPipeline: Sendable {
     func requestFinished(_ state: InFlightRequest, termination: String?) {
         defer { inFlight.leave() }
         var termination = termination
-        let wasCut = state.client.deadline.withLock { deadline in
-            guard deadline.phase == .cut else {
+        let cut = state.client.deadline.withLock { deadline -> ConnectionDeadline.Cut? in
+            guard let cut = deadline.cut else {
                 deadline.responseFinished(at: .now)
-                return false
+                return nil
             }
             if state.requestID.isEmpty { state.requestID = deadline.requestID ?? "" }
-            return true
+            return cut
         }
-        if wasCut {
+        switch cut {
+        case .request:
             // The watchdog answered 408 on the socket and closed it.
             termination = "request_timeout"
             state.status = .requestTimeout
+        case .response:
+            // The response's status stands; its body was cut short.
+            termination = "response_timeout"
+        case .shed:
+            termination = "shed"
+        case nil:
+            break
         }
         var streamEnd: HTTPResponseStream.CloseReason?
         if let stream = state.stream {
@@ -263,6 +271,7 @@ final class RequestPipeline: Sendable {
             suspensions.withLock { _ = $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
             state.bytesOut = stream.bytesSent
             metrics.streamsClosed.increment(labels: ["reason": reason.rawValue])
+            if reason == .responseTimeout { metrics.responseTimeouts.increment() }
             streamEnd = reason
         }
         let elapsed = ContinuousClock.now - state.startedAt
