@@ -212,6 +212,12 @@ let package = Package(
             ]
         ),
         .testTarget(
+            // Against a real Tidings it starts (the server's modules are
+            // test-only dependencies) and against fake servers.
+            name: "TidingsKitTests",
+            dependencies: ["TidingsKit", "TidingsApp", "TidingsCrypto", "TidingsObservability", "TidingsTestSupport"]
+        ),
+        .testTarget(
             name: "TidingsAppTests",
             dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsLocalPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings"]
         ),
