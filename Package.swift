@@ -152,6 +152,12 @@ let package = Package(
         // Foundation only, none of the modules above, so an app that adds
         // the package builds no server code.
         .target(name: "TidingsKit"),
+        // `swift run tidings-example --url ... --key ...`: the README's walk-through.
+        .executableTarget(
+            name: "tidings-example",
+            dependencies: ["TidingsKit"],
+            path: "Examples/tidings-example"
+        ),
 
         // Small real HTTP servers (origins, receivers) shared by the test targets.
         .target(
