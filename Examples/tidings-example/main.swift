@@ -6,6 +6,11 @@
 import Foundation
 import TidingsKit
 
+/// A line on stdout at once (print's buffer would hold a piped stream's lines).
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
 func argument(_ name: String) -> String? {
     let arguments = CommandLine.arguments
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
@@ -22,23 +27,23 @@ do {
     // A fake APNs token: 32 random bytes, registered as hex.
     let token = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
     let device = try await client.registerDevice(.apns(token), name: "tidings-example", locale: "en")
-    print("device \(device.id) registered (\(device.pushToken.prefix(16))...)")
+    say("device \(device.id) registered (\(device.pushToken.prefix(16))...)")
 
-    print("badge: \(try await client.badge().count)")
+    say("badge: \(try await client.badge().count)")
 
     let engine = SyncEngine(client: client, store: DefaultCursorStore.named("example-\(baseURL.host ?? "server")"))
     let result = try await engine.sync()
-    print("sync: \(result.changes.count) new change(s)\(result.resynced ? " (resynced)" : ""), badge \(result.badge.count)")
+    say("sync: \(result.changes.count) new change(s)\(result.resynced ? " (resynced)" : ""), badge \(result.badge.count)")
     for change in result.changes {
-        print("  \(change.detectedAt) \(change.watchName): \(change.diff.split(separator: "\n").first(where: { $0.hasPrefix("+") }) ?? "")")
+        say("  \(change.detectedAt) \(change.watchName): \(change.diff.split(separator: "\n").first { $0.hasPrefix("+") && !$0.hasPrefix("+++") } ?? "")")
     }
 
-    print("listening (Ctrl-C to stop)...")
+    say("listening (Ctrl-C to stop)...")
     for try await event in client.events() {
         switch event.type {
-        case .badgeUpdated: print("[\(event.id ?? "-")] badge \(event.badgeCount ?? 0)")
-        case .streamResync: print("[\(event.id ?? "-")] events were missed: \(try await engine.sync().changes.count) change(s) on resync")
-        default: print("[\(event.id ?? "-")] \(event.type): \(String(decoding: event.json, as: UTF8.self))")
+        case .badgeUpdated: say("[\(event.id ?? "-")] badge \(event.badgeCount ?? 0)")
+        case .streamResync: say("[\(event.id ?? "-")] events were missed: \(try await engine.sync().changes.count) change(s) on resync")
+        default: say("[\(event.id ?? "-")] \(event.type): \(String(decoding: event.json, as: UTF8.self))")
         }
     }
 } catch {
