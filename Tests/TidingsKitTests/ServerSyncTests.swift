@@ -89,6 +89,13 @@ import TidingsTestSupport
         #expect(android.platform == .android && android.pushToken == "fcm-token-1")
         let renamed = try await client.updateDevice(id: android.id, DeviceUpdate(name: "Work phone", locale: .some(nil)))
         #expect(renamed.name == "Work phone" && renamed.locale == nil)
+        // A browser: the endpoint becomes the push token; the keys are never returned.
+        let subscription = WebPushSubscription(
+            endpoint: "https://93.184.215.14/wpush/v2/kit", p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+            auth: "BTBZMqHH6r4Tts7J_aSIgg")
+        let browser = try await client.registerDevice(.webPush(subscription), name: "Firefox")
+        #expect(browser.platform == .web && browser.pushToken == subscription.endpoint)
+        try await client.deleteDevice(id: browser.id)
         try await client.deleteDevice(id: android.id)
         await #expect { try await client.deleteDevice(id: android.id) } throws: { ($0 as? TidingsError)?.problem?.status == 404 }
 

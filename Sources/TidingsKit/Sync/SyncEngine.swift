@@ -43,9 +43,14 @@ public actor SyncEngine {
     /// for; the caller gets `CancellationError` only if the sync fails.
     public func sync() async throws -> SyncResult {
         if let running { return try await running.value }
-        let task = Task { try await self.readFeed() }
+        // The task runs on this actor and clears `running` before it
+        // returns, so no later call can join a sync that has finished
+        // (and get changes it returned already).
+        let task = Task {
+            defer { running = nil }
+            return try await readFeed()
+        }
         running = task
-        defer { running = nil }
         return try await task.value
     }
 
