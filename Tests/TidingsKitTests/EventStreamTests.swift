@@ -56,6 +56,23 @@ import TidingsTestSupport
         #expect(collector.end == "finished")
     }
 
+    @Test func anEmptyIDResetsThePositionAndSendsNoHeader() async throws {
+        let lastEventIDs = Shared<[String?]>([])
+        let server = try TestOriginServer { request in
+            let count = lastEventIDs.withLock { ids in
+                ids.append(request.header("Last-Event-ID"))
+                return ids.count
+            }
+            return count == 1 ? Self.stream("retry: 20\n\nid: 5\ndata: {}\n\nid\n\n") : .hang
+        }
+        defer { server.stop() }
+        let collector = EventCollector(TidingsClient(baseURL: URL(string: server.baseURL)!, apiKey: "tdg_test").events(after: "3"))
+        defer { collector.cancel() }
+        #expect(try await eventually(timeout: .seconds(10)) { lastEventIDs.value.count == 2 })
+        #expect(lastEventIDs.value == ["3", nil])
+        #expect(collector.events.map(\.id) == ["5"])
+    }
+
     @Test func aRevokedKeyEndsTheStreamWithTheProblem() async throws {
         let server = try TestOriginServer { _ in
             FakeFeedServer.problem(401, type: "about:blank", title: "Unauthorized", extra: ["detail": "The API key is not valid."])

@@ -1,6 +1,6 @@
 // Apple-only and thin: not built on Linux. What it runs, sync(), is
 // tested there.
-#if canImport(BackgroundTasks) && !os(macOS)
+#if canImport(BackgroundTasks) && (os(iOS) || os(tvOS) || os(visionOS))
 import BackgroundTasks
 
 extension SyncEngine {

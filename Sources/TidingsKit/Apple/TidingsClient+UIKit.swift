@@ -1,6 +1,6 @@
 // Apple-only and thin: not built on Linux. Everything it calls
 // (registerDevice, DevicePushToken.hex) is tested there.
-#if canImport(UIKit) && !os(watchOS)
+#if canImport(UIKit) && (os(iOS) || os(visionOS))
 import UIKit
 import UserNotifications
 

@@ -42,7 +42,8 @@ extension TidingsClient {
             do {
                 var request = request("GET", "/v1/events", query: query)
                 request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-                if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+                // An empty id (a bare `id:` line) means no position, as in EventSource.
+                if let lastEventID, !lastEventID.isEmpty { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
                 // No total deadline: the interval is between bytes, and the
                 // server's heartbeat comes every 15 s.
                 request.timeoutInterval = 45
