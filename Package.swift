@@ -153,11 +153,9 @@ let package = Package(
         // the package builds no server code.
         .target(name: "TidingsKit"),
         // `swift run tidings-example --url ... --key ...`: the README's walk-through.
-        .executableTarget(
-            name: "tidings-example",
-            dependencies: ["TidingsKit"],
-            path: "Examples/tidings-example"
-        ),
+        // Under Sources/ so that the image's build context (Sources, Tests)
+        // holds every target's folder.
+        .executableTarget(name: "tidings-example", dependencies: ["TidingsKit"]),
 
         // Small real HTTP servers (origins, receivers) shared by the test targets.
         .target(
