@@ -4,7 +4,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev libpsl-dev libjemalloc-dev postgresql
 BENCH_PACKAGES := wrk
 
-.PHONY: run test contract-test hostile-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
+.PHONY: run test api-check contract-test hostile-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
 
 deps:
 	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
@@ -20,9 +20,16 @@ release: deps
 run: release
 	exec "$$($(SWIFT) build -c release --show-bin-path)/tidings"
 
-# Starts a throwaway PostgreSQL, runs the whole suite, stops it.
+# Starts a throwaway PostgreSQL, runs the whole suite, stops it; then holds
+# TidingsKit's public API to its checked-in dump (decision 0047).
 test: deps
 	scripts/run-tests.sh
+	scripts/api-check.sh
+
+# TidingsKit's API against scripts/api/TidingsKit.json, its doc comments and
+# DocC catalog. After an intended change: scripts/api-check.sh --update.
+api-check:
+	scripts/api-check.sh
 
 # Builds the libFuzzer binary (.build-fuzz) and runs every fuzz target for
 # FUZZ_SECONDS each, or only FUZZ_TARGETS (docs/FUZZING.md). CI runs

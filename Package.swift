@@ -3,10 +3,15 @@ import PackageDescription
 
 let package = Package(
     name: "Tidings",
-    // Linux only: the wrappers use glibc (adaptive mutexes, pthreads) and
-    // Debian's C libraries, so no other platform is declared.
+    // The server is Linux only: the wrappers use glibc (adaptive mutexes,
+    // pthreads) and Debian's C libraries. The platforms below are those of
+    // TidingsKit, the client library apps add (Foundation only; Duration
+    // and Task.sleep(for:) need these versions).
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "tidings", targets: ["tidings"]),
+        // The app's half: devices, watches, badge, sync feed, event stream.
+        .library(name: "TidingsKit", targets: ["TidingsKit"]),
     ],
     targets: [
         // C bindings: system libraries located through pkg-config.
@@ -143,6 +148,15 @@ let package = Package(
             linkerSettings: Context.environment["TIDINGS_TEST_SANITIZER"] == nil ? [.linkedLibrary("jemalloc")] : []
         ),
 
+        // The client library for apps (docs/decisions/0047-tidingskit.md):
+        // Foundation only, none of the modules above, so an app that adds
+        // the package builds no server code.
+        .target(name: "TidingsKit"),
+        // `swift run tidings-example --url ... --key ...`: the README's walk-through.
+        // Under Sources/ so that the image's build context (Sources, Tests)
+        // holds every target's folder.
+        .executableTarget(name: "tidings-example", dependencies: ["TidingsKit"]),
+
         // Small real HTTP servers (origins, receivers) shared by the test targets.
         .target(
             name: "TidingsTestSupport",
@@ -200,6 +214,12 @@ let package = Package(
                 "TidingsDispatcher", "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
                 "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings",
             ]
+        ),
+        .testTarget(
+            // Against a real Tidings it starts (the server's modules are
+            // test-only dependencies) and against fake servers.
+            name: "TidingsKitTests",
+            dependencies: ["TidingsKit", "TidingsApp", "TidingsCrypto", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsAppTests",

@@ -1,0 +1,6 @@
+/// One message of a `text/event-stream`, as the parser dispatches it.
+struct ServerSentEvent: Equatable {
+    var id: String?
+    var event: String
+    var data: String
+}
