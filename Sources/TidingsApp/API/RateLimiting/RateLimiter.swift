@@ -80,12 +80,11 @@ final class RateLimiter: Sendable {
     /// work a request causes besides the action itself (a watch created or
     /// edited makes its target due now, as a check would).
     func admitCaller(_ caller: UUID, now: Instant = .now) -> Bool {
-        state.withLock { state -> Bool in
-            var bucket = state.buckets[.caller(caller)] ?? TokenBucket(policy: perCaller)
+        buckets.withLock { buckets -> Bool in
+            var bucket = buckets.bucket(.caller(caller), policy: perCaller)
             guard case .admitted = bucket.decision(now: now) else { return false }
             _ = bucket.take(now: now)
-            state.buckets[.caller(caller)] = bucket
-            Self.sweepIfDue(&state, now: now)
+            buckets.store(bucket, for: .caller(caller), now: now)
             return true
         }
     }
