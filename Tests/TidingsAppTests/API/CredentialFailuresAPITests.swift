@@ -18,7 +18,8 @@ import Testing
         #expect(refused.status == 429)
         #expect(refused.isProblem)
         #expect(try refused.object()["limit"] as? String == "credential_failures_per_address")
-        #expect(refused.header("retry-after") == "20")
+        // One failure back every 20 s; some of that may already have passed.
+        #expect((1...20).contains(Int(refused.header("retry-after") ?? "") ?? 0), "\(refused.header("retry-after") ?? "none")")
         let stream = try await server.send("GET", "/v1/events?token=tds_" + String(repeating: "B", count: 43))
         #expect(stream.status == 429, "stream tokens count against the same address")
 
