@@ -84,13 +84,14 @@ import TidingsPostgres
         #expect(existing.allSatisfy { $0.created })
 
         // Every odd token exists; every fourth one re-registers without a
-        // name, which keeps the stored one. Bob's token-0 is his own device.
+        // name, which keeps the stored one. Bob's device, in the same batch,
+        // is his own.
         let batch = tokens.indices.map { Self.element(ada, tokens[$0], name: $0 % 4 == 1 ? nil : "new-\($0)") }
-            + [Self.element(bob, "token-0", name: "bob's")]
+            + [Self.element(bob, "bob-token-0", name: "bob's")]
         let rows = try Self.registerDevices(batch, on: database)
 
         try #require(rows.count == batch.count)
-        #expect(rows.map(\.pushToken) == tokens + ["token-0"])
+        #expect(rows.map(\.pushToken) == tokens + ["bob-token-0"])
         #expect(rows.map(\.userID) == Array(repeating: ada, count: tokens.count) + [bob])
         #expect(rows.map(\.created) == tokens.indices.map { $0 % 2 == 0 } + [true])
         #expect(rows.map(\.name) == tokens.indices.map { $0 % 4 == 1 ? "old" : "new-\($0)" } + ["bob's"])

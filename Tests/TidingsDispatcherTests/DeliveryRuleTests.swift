@@ -37,7 +37,9 @@ import TidingsPostgres
         #expect(attempts.map { $0["status_code"] as? Int } == [503, 500, 500])
         #expect(attempts[0]["response_body"] as? String == "busy")
         #expect(attempts[1]["response_truncated"] as? Bool == true)
-        #expect((attempts[1]["response_body"] as? String)?.utf8.count == 16_384)
+        // The attempt keeps a 16 KiB snippet; a listing shows its first 1,024 characters.
+        #expect((attempts[1]["response_body"] as? String)?.count == 1024)
+        #expect(try harness.scalar("SELECT max(octet_length(response_body))::int AS n FROM delivery_attempts") == 16_384)
         // Failed deliveries are kept.
         #expect(try harness.scalar("SELECT count(*)::int AS n FROM events") == 1)
     }

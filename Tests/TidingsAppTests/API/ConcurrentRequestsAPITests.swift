@@ -64,8 +64,9 @@ import Testing
                 let user = index % users.count
                 group.addTask {
                     let response = try await server.send("POST", "/v1/devices", token: users[user].key, json: [
-                        // Every user registers the same token names: tokens are per user.
-                        "platform": "android", "push_token": "token-\(index / users.count)", "locale": "en-GB",
+                        // Each user its own tokens, registered at once (one token
+                        // belongs to one device, whoever registered it last).
+                        "platform": "android", "push_token": "token-\(user)-\(index / users.count)", "locale": "en-GB",
                     ])
                     return (user, index / users.count, response)
                 }
@@ -73,8 +74,8 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(responses.allSatisfy { $0.2.status == 201 }, "every (user, token) pair is new")
-        for (_, token, response) in responses {
-            #expect(try response.object()["push_token"] as? String == "token-\(token)")
+        for (user, token, response) in responses {
+            #expect(try response.object()["push_token"] as? String == "token-\(user)-\(token)")
         }
         for user in users {
             let list = try await server.send("GET", "/v1/devices?limit=100", token: user.key)
