@@ -196,6 +196,11 @@ let package = Package(
             name: "TidingsExtractionTests",
             dependencies: ["TidingsExtraction", "TidingsCrypto", "TidingsSynchronization", "TidingsTestSupport"]
         ),
+        // The domain's pure logic (normalization, cursors, leases): no database.
+        .testTarget(
+            name: "TidingsDomainTests",
+            dependencies: ["TidingsDomain"]
+        ),
         .testTarget(
             name: "TidingsPostgresTests",
             dependencies: ["TidingsPostgres", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
