@@ -3,6 +3,7 @@ import Testing
 import TidingsApp
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsTestSupport
 
 @Suite struct ApplicationTests {
     private func get(_ client: HTTPClient, _ port: Int, _ path: String, headers: [(name: String, value: String)] = []) async throws -> HTTPClientResponse {
@@ -18,7 +19,7 @@ import TidingsObservability
     @Test func servesOperationalEndpointsAgainstAnExternalDatabase() async throws {
         let sink = CapturingLogSink()
         let application = try Application.start(
-            configuration: TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase()),
+            configuration: TestEnvironment.configuration(databaseURL: try TestDatabase.create()),
             logger: Logger(label: "tidings", logLevel: .info, sink: sink)
         )
         defer { application.shutdown() }
@@ -61,7 +62,7 @@ import TidingsObservability
     }
 
     @Test func databaseSessionsCarryTheApplicationsSettings() throws {
-        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.badgeCoalescingWindow = .milliseconds(750)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
         defer { application.shutdown() }
@@ -74,7 +75,7 @@ import TidingsObservability
     }
 
     @Test func readinessFailsWhenTheDatabaseIsGone() async throws {
-        let databaseURL = try TestEnvironment.createDatabase()
+        let databaseURL = try TestDatabase.create()
         var configuration = TestEnvironment.configuration(databaseURL: databaseURL)
         configuration.databaseAcquireTimeout = .seconds(1)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
@@ -99,7 +100,7 @@ import TidingsObservability
     }
 
     @Test func twoHundredConcurrentRequestsThroughAPoolOfFour() async throws {
-        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.databasePoolSize = 4
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
         defer { application.shutdown() }
@@ -141,7 +142,7 @@ import TidingsObservability
     }
 
     @Test func metricsCanWantAToken() async throws {
-        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         let token = String(repeating: "m", count: 40)
         configuration.metricsToken = token
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
@@ -164,7 +165,7 @@ import TidingsObservability
     }
 
     @Test func metricsCanMoveToAListenerOfTheirOwn() async throws {
-        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.metricsListen = (host: "127.0.0.1", port: 0)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
         defer { application.shutdown() }

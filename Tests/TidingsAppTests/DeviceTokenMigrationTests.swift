@@ -20,7 +20,7 @@ import TidingsTestSupport
         }
 
         let logger = Logger(label: "test", sink: CapturingLogSink())
-        let client = PostgresClient(configuration: PostgresConfiguration(connectionString: try TestEnvironment.createDatabase()), logger: logger)
+        let client = PostgresClient(configuration: PostgresConfiguration(connectionString: try TestDatabase.create()), logger: logger)
         defer { client.close() }
         _ = try MigrationRunner(directory: directory, client: client, logger: logger).migrate()
 

@@ -68,7 +68,7 @@ import TidingsTestSupport
     @Test func servesAndExitsCleanlyOnSIGTERM() async throws {
         let port = TestPorts.randomListenPort()
         let (process, output, errors) = try launch([], environment: [
-            "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
+            "TIDINGS_DATABASE_URL": try TestDatabase.create(),
             "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
         ])
@@ -110,7 +110,7 @@ import TidingsTestSupport
     /// served until killed.)
     @Test func aSIGTERMDuringStartupShutsDownOnceUp() throws {
         let (process, output, errors) = try launch([], environment: [
-            "TIDINGS_DATABASE_URL": try TestEnvironment.createDatabase(),
+            "TIDINGS_DATABASE_URL": try TestDatabase.create(),
             "TIDINGS_SECRET_KEY": TestSecretKeys.a,
             "TIDINGS_LISTEN": "127.0.0.1:\(TestPorts.randomListenPort())",
         ])

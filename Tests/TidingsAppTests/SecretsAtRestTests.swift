@@ -121,7 +121,7 @@ import TidingsTestSupport
     }
 
     @Test func aDeploymentWithADatabaseNeedsTheKey() throws {
-        var configuration = TestEnvironment.configuration(databaseURL: try TestEnvironment.createDatabase())
+        var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.secretKey = nil
         let logger = Logger(label: "tidings", sink: CapturingLogSink())
         let error = try #require(throws: ConfigurationError.self) {

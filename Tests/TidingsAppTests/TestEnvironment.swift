@@ -12,11 +12,6 @@ enum TestEnvironment {
     static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    /// Creates an empty database for one test and returns its URL.
-    static func createDatabase() throws -> String {
-        try TestDatabase.create(prefix: "tidings_app_test")
-    }
-
     /// A configuration for an application on an ephemeral loopback port.
     static func configuration(databaseURL: String?, dataDirectory: String? = nil) -> Configuration {
         var configuration = Configuration()

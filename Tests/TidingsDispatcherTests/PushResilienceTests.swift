@@ -18,7 +18,7 @@ import TidingsTestSupport
         // answered first: the wait below woke seconds late on a loaded
         // machine.) Attempts time out at 3 s and are retried meanwhile.
         try await mock.setDelay(60)
-        let databaseURL = try TestSupport.createDatabase()
+        let databaseURL = try TestDatabase.create()
         let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: [
             "TIDINGS_APNS_URL": mock.baseURL,

@@ -34,7 +34,7 @@ import TidingsTestSupport
         // meanwhile are retried at once, then every second.
         let receiver = try WebhookReceiver { _, previous in .init(delay: previous < 500 ? .milliseconds(4) : .seconds(3)) }
         defer { receiver.stop() }
-        let databaseURL = try TestSupport.createDatabase()
+        let databaseURL = try TestDatabase.create()
         let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: [
             "TIDINGS_WEBHOOK_TIMEOUT": "2s",
@@ -83,7 +83,7 @@ import TidingsTestSupport
         let slow = Atomic<Bool>(true)
         let receiver = try WebhookReceiver { _, _ in .init(delay: slow.load(ordering: .relaxed) ? .seconds(2) : .milliseconds(2)) }
         defer { receiver.stop() }
-        let databaseURL = try TestSupport.createDatabase()
+        let databaseURL = try TestDatabase.create()
         let port = TestPorts.randomListenPort()
         // 30 webhooks of one user: past the default per-user limit of 20.
         let environment = TidingsProcess.environment(
@@ -152,7 +152,7 @@ import TidingsTestSupport
             previous == 0 ? .init(status: 200, body: "<p>slow</p>", delay: .seconds(25)) : .init(status: 200, body: "<p>fast</p>")
         }
         defer { origin.stop() }
-        let databaseURL = try TestSupport.createDatabase()
+        let databaseURL = try TestDatabase.create()
         let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
         let api = try APIClient(port: port)
@@ -213,7 +213,7 @@ import TidingsTestSupport
     @Test(.timeLimit(.minutes(2)))
     func twoDispatchersOnOneDatabaseDeliverEachEventOnce() async throws {
         let receiver = try WebhookReceiver()
-        let databaseURL = try TestSupport.createDatabase()
+        let databaseURL = try TestDatabase.create()
         let first = try DispatcherHarness(databaseURL: databaseURL)
         let second = try DispatcherHarness(databaseURL: databaseURL)
         defer { first.shutdown(); second.shutdown(); receiver.stop() }
@@ -235,7 +235,7 @@ import TidingsTestSupport
     @Test(.timeLimit(.minutes(2)))
     func twoDispatchersWithQueuesKeepThePerWebhookCapTogether() async throws {
         let receiver = try WebhookReceiver { _, _ in .init(delay: .milliseconds(150)) }
-        let databaseURL = try TestSupport.createDatabase()
+        let databaseURL = try TestDatabase.create()
         let first = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }
         let second = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }
         defer { first.shutdown(); second.shutdown(); receiver.stop() }

@@ -1,5 +1,6 @@
 import Testing
 import TidingsPostgres
+import TidingsTestSupport
 
 @Suite struct ListenerTests {
     @Test func notificationsArriveAfterCommitWithTheirPayload() throws {

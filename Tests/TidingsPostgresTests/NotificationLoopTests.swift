@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsPostgres
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct NotificationLoopTests {
     private final class Events: Sendable {

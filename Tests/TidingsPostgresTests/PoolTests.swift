@@ -4,6 +4,7 @@ import Testing
 import TidingsObservability
 import TidingsPostgres
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct PoolTests {
     @Test func twoHundredConcurrentRequestsShareFourConnections() throws {

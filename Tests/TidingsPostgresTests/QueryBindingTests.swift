@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsTestSupport
 
 /// Values sent as parameters arrive intact and are never read as SQL.
 @Suite struct QueryBindingTests {

@@ -1,5 +1,6 @@
 import Testing
 import TidingsPostgres
+import TidingsTestSupport
 
 /// Decoding failures and server errors say clearly what went wrong.
 @Suite struct RowDecodingAndErrorTests {

@@ -1,5 +1,6 @@
 import Testing
 import TidingsPostgres
+import TidingsTestSupport
 
 @Suite struct TransactionTests {
     struct Abort: Error {}

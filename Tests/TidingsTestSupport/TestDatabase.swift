@@ -35,4 +35,39 @@ package enum TestDatabase {
         guard let url = components.string else { throw NotConfigured() }
         return url
     }
+
+    /// A logger for test clients that keeps their lines out of the output.
+    package static var logger: Logger {
+        Logger(label: "tidings.postgres.test", logLevel: .warning, sink: CapturingLogSink())
+    }
+
+    /// Runs `body` with the URL of a fresh database, dropped afterwards.
+    package static func withDatabaseURL<T>(_ body: (String) throws -> T) throws -> T {
+        let url = try create()
+        defer { drop(url) }
+        return try body(url)
+    }
+
+    /// Runs `body` with a client on a fresh database, dropped afterwards.
+    package static func withDatabase<T>(
+        configure: (inout PostgresConfiguration) -> Void = { _ in },
+        metrics: MetricsRegistry? = nil,
+        _ body: (PostgresClient) throws -> T
+    ) throws -> T {
+        try withDatabaseURL { url in
+            var configuration = PostgresConfiguration(connectionString: url)
+            configure(&configuration)
+            let client = PostgresClient(configuration: configuration, logger: logger, metrics: metrics)
+            defer { client.close() }
+            return try body(client)
+        }
+    }
+
+    /// Drops a database `create` made, closing what is still connected to it.
+    private static func drop(_ url: String) {
+        guard let base = try? serverURL(), let name = URLComponents(string: url)?.path.dropFirst(), !name.isEmpty else { return }
+        let admin = PostgresClient(configuration: PostgresConfiguration(connectionString: base, maxConnections: 1), logger: logger)
+        defer { admin.close() }
+        _ = try? admin.withConnection { try $0.execute(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    }
 }

@@ -3,6 +3,7 @@ import Testing
 import TidingsApp
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsTestSupport
 
 /// A running Tidings on a fresh database, plus a client that speaks JSON to
 /// it. One per test; `shutdown()` in a `defer`.
@@ -14,7 +15,7 @@ final class APITestServer: Sendable {
     let logSink = CapturingLogSink()
 
     convenience init(configure: (inout Configuration) -> Void = { _ in }) throws {
-        try self.init(databaseURL: try TestEnvironment.createDatabase(), configure: configure)
+        try self.init(databaseURL: try TestDatabase.create(), configure: configure)
     }
 
     /// A second replica: another application on the first one's database.

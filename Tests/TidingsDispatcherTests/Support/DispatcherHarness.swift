@@ -18,7 +18,7 @@ final class DispatcherHarness: Sendable {
 
     init(databaseURL: String? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
         var configuration = Configuration()
-        configuration.databaseURL = try databaseURL ?? TestSupport.createDatabase()
+        configuration.databaseURL = try databaseURL ?? TestDatabase.create()
         configuration.secretKey = try SecretKey(hex: TestSecretKeys.a)
         configuration.listenHost = "127.0.0.1"
         configuration.listenPort = 0

@@ -13,11 +13,6 @@ enum TestSupport {
             .deletingLastPathComponent().appendingPathComponent("tidings").path
     }
 
-    /// An empty database of its own for one test.
-    static func createDatabase() throws -> String {
-        try TestDatabase.create(prefix: "tidings_dispatch_test")
-    }
-
     /// Runs the PyPI `standardwebhooks` and `svix` verifiers over requests
     /// (scripts/webhooks/verify_signatures.py in the venv made by scripts/run-tests.sh).
     static func verifySignatures(_ items: [(secret: String, request: WebhookReceiver.Received)]) throws -> [[String: String]] {
