@@ -160,7 +160,7 @@ let package = Package(
         // Small real HTTP servers (origins, receivers) shared by the test targets.
         .target(
             name: "TidingsTestSupport",
-            dependencies: ["TidingsHTTPClient", "TidingsHTTPServer", "TidingsObservability", "TidingsPostgres"],
+            dependencies: ["TidingsHTTPClient", "TidingsHTTPServer", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"],
             path: "Tests/TidingsTestSupport"
         ),
         .testTarget(

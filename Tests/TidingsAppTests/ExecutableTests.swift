@@ -75,13 +75,10 @@ import TidingsTestSupport
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
         defer { client.shutdown() }
 
-        var status = 0
-        // Up to 30 s: the child migrates an empty database first.
-        for _ in 0..<300 where status != 200 {
-            status = (try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz")))?.status ?? 0
-            if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(status == 200)
+        // The child migrates an empty database first.
+        #expect(try await eventually(every: .milliseconds(100)) {
+            (try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz")))?.status == 200
+        })
         // Standard error is read meanwhile, so a long sanitizer report
         // cannot fill the pipe and hold the process, and it is shown if the
         // exit status is not 0 (ThreadSanitizer's is 66).
@@ -125,11 +122,7 @@ import TidingsTestSupport
         }
         #expect(!log.isEmpty, "standard error: \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
         process.terminate()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning && ContinuousClock.now < deadline {
-            usleep(20_000)
-        }
-        #expect(!process.isRunning, "still serving 60 s after a SIGTERM sent during startup")
+        #expect(eventuallyBlocking(timeout: .seconds(60)) { !process.isRunning }, "still serving 60 s after a SIGTERM sent during startup")
         guard !process.isRunning else { return }
         log.append(reader.readDataToEndOfFile())
         let text = String(decoding: log, as: UTF8.self)

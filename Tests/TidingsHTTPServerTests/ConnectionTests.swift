@@ -104,7 +104,7 @@ import TidingsSynchronization
         // Once the server drains, new connections are closed unanswered
         // (a probe answered before that must not take the handler's
         // release, so it asks for another path)...
-        #expect(poll { (try? RawHTTPConnection(port: port).request("GET", "/elsewhere")) == nil })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { (try? RawHTTPConnection(port: port).request("GET", "/elsewhere")) == nil })
         // ...while the request already running still gets its answer.
         releaseHandler.signal()
         let response = try #require(try slow.response(timeout: .seconds(5)))

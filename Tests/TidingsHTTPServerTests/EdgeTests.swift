@@ -41,7 +41,7 @@ import TidingsObservability
         #expect(ContinuousClock.now - started < .seconds(15), "cut by the response deadline, not the idle timeout")
 
         let timeouts = server.metrics.counter("tidings_http_response_timeouts_total", help: "")
-        #expect(poll { timeouts.value() == 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { timeouts.value() == 1 })
         let line = try #require(server.logLine(containing: "\"termination\":\"response_timeout\""))
         #expect(line.contains("\"request.id\":\"slow-reader-1\""))
         #expect(line.contains("\"http.status\":\"200\""))
@@ -68,14 +68,14 @@ import TidingsObservability
         let idle = try (0..<6).map { _ in try server.connect(from: "127.0.0.3") }
         let busy = try (0..<2).map { _ in try server.connect(from: "127.0.0.3") }
         for connection in busy { #expect(try connection.request("GET", "/ping").text == "pong") }
-        #expect(poll { server.metrics.gauge("tidings_http_connections_open", help: "").value() == 8 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { server.metrics.gauge("tidings_http_connections_open", help: "").value() == 8 })
 
         // A newcomer is served: one of the hog's connections makes room.
         let newcomer = try server.connect(from: "127.0.0.2")
         #expect(try newcomer.request("GET", "/ping").text == "pong")
-        #expect(poll { shed.value() == 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { shed.value() == 1 })
         // The one shed waited longest without a request: the first idle one.
-        #expect(poll { idle[0].isClosedByServer() })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { idle[0].isClosedByServer() })
         #expect(idle.dropFirst().allSatisfy { !$0.isClosedByServer() })
 
         // The hog holds 7 and the newcomer 1: the hog gets no more, and the
@@ -84,7 +84,7 @@ import TidingsObservability
         #expect(throws: RawHTTPConnection.Failure.self) { try greedy.request("GET", "/ping") }
         #expect(refused.value() == 1)
         #expect(try server.connect(from: "127.0.0.2").request("GET", "/ping").text == "pong")
-        #expect(poll { shed.value() == 2 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { shed.value() == 2 })
         for connection in busy { #expect(try connection.request("GET", "/ping").text == "pong") }
     }
 }

@@ -122,6 +122,6 @@ import TidingsTestSupport
 
         // Once a held connection goes away there is room again.
         atLimit.held.removeFirst()
-        #expect(poll { (try? atLimit.server.request("GET", "/ping"))?.status == 200 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { (try? atLimit.server.request("GET", "/ping"))?.status == 200 })
     }
 }

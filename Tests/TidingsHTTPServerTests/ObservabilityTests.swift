@@ -37,7 +37,7 @@ import TidingsObservability
         let requests = server.metrics.counter("tidings_http_requests_total", help: "")
         let matched: MetricLabels = ["method": "GET", "route": "/v1/watches/{id}", "status": "200"]
         let unmatched: MetricLabels = ["method": "GET", "route": "unmatched", "status": "404"]
-        #expect(poll { requests.value(labels: matched) == 2 && requests.value(labels: unmatched) == 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { requests.value(labels: matched) == 2 && requests.value(labels: unmatched) == 1 })
         let rendered = server.metrics.renderPrometheus()
         #expect(!rendered.contains("/v1/watches/1"))
         #expect(rendered.contains("tidings_http_request_duration_seconds_count{method=\"GET\",route=\"/v1/watches/{id}\"} 2"))
@@ -50,6 +50,6 @@ import TidingsObservability
         _ = try connection?.request("GET", "/v1/watches/1")
         #expect(gauge.value() == 1)
         connection = nil
-        #expect(poll { gauge.value() == 0 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { gauge.value() == 0 })
     }
 }

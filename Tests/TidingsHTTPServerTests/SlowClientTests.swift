@@ -39,7 +39,7 @@ import TidingsObservability
             greedy.append(connection)
         }
         let refused = server.metrics.counter("tidings_http_connections_refused_total", help: "")
-        #expect(poll(timeout: .seconds(10)) { refused.value() == 8 && greedy.filter { $0.isClosedByServer() }.count == 8 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { refused.value() == 8 && greedy.filter { $0.isClosedByServer() }.count == 8 })
         var held = greedy.filter { !$0.isClosedByServer() }
         #expect(held.count == 4)
 
@@ -60,7 +60,7 @@ import TidingsObservability
         #expect(throws: RawHTTPConnection.Failure.self) { try fifth.request("GET", "/ping") }
         greedy.removeAll()
         held.removeAll()
-        #expect(poll(timeout: .seconds(10)) { (try? server.request("GET", "/ping"))?.status == 200 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { (try? server.request("GET", "/ping"))?.status == 200 })
     }
 
     @Test func aTrustedProxyIsNotCappedButOtherClientsAre() throws {
@@ -74,7 +74,7 @@ import TidingsObservability
         for connection in proxied + direct { try? connection.send(Self.partialUpload) }
 
         // The third direct connection is over the cap of 2...
-        #expect(poll(timeout: .seconds(10)) { direct.filter { $0.isClosedByServer() }.count == 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { direct.filter { $0.isClosedByServer() }.count == 1 })
         // ...while all six from the proxy are served.
         for connection in proxied {
             try connection.send("cde")
@@ -130,7 +130,7 @@ import TidingsObservability
         // Counted by the watchdog after it shut the socket, unordered with
         // the log line above.
         let timeouts = server.metrics.counter("tidings_http_request_timeouts_total", help: "")
-        #expect(poll { timeouts.value() == 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { timeouts.value() == 1 })
     }
 
     /// A connection that never sends a request is closed at the request

@@ -61,7 +61,7 @@ import TidingsSynchronization
             stream.finish()
         }
         #expect(String(decoding: try Self.readToEnd(connection), as: UTF8.self) == events.joined())
-        #expect(poll { source.closeReasons == [.finished] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { source.closeReasons == [.finished] })
         #expect(!stream.send(Array("late".utf8)))
 
         // The connection stays open for the next request.
@@ -80,14 +80,14 @@ import TidingsSynchronization
         connection = nil
 
         // A waiting connection is not polled: the heartbeats find it gone.
-        #expect(poll(timeout: .seconds(10)) {
+        #expect(eventuallyBlocking(timeout: .seconds(10)) {
             stream.send(Array(": heartbeat\n\n".utf8))
             return source.closeReasons == [.clientGone]
         })
         #expect(!stream.isOpen)
         #expect(server.logLine(containing: "\"http.stream.close_reason\":\"client_gone\"") != nil)
         let gauge = server.metrics.gauge("tidings_http_streams_open", help: "")
-        #expect(poll { gauge.value() == 0 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { gauge.value() == 0 })
     }
 
     @Test func aReaderThatStopsReadingIsCutPastTheBufferLimit() throws {
@@ -101,9 +101,9 @@ import TidingsSynchronization
         var accepted = 0
         while stream.send(chunk), accepted < 10_000 { accepted += 1 }
         #expect(accepted < 10_000)
-        #expect(poll(timeout: .seconds(10)) { source.closeReasons == [.bufferOverflow] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { source.closeReasons == [.bufferOverflow] })
         let closed = server.metrics.counter("tidings_http_streams_closed_total", help: "")
-        #expect(poll { closed.value(labels: ["reason": "buffer_overflow"]) == 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { closed.value(labels: ["reason": "buffer_overflow"]) == 1 })
 
         // The client then finds a cut body, never a clean end.
         #expect(throws: RawHTTPConnection.Failure.self) { try Self.readToEnd(connection) }
@@ -136,9 +136,9 @@ import TidingsSynchronization
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
         let started = ContinuousClock.now
         while stream.send(chunk), ContinuousClock.now - started < .seconds(20) { usleep(20_000) }
-        #expect(poll(timeout: .seconds(10)) { source.closeReasons == [.responseTimeout] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { source.closeReasons == [.responseTimeout] })
         let closed = server.metrics.counter("tidings_http_streams_closed_total", help: "")
-        #expect(poll { closed.value(labels: ["reason": "response_timeout"]) == 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { closed.value(labels: ["reason": "response_timeout"]) == 1 })
         let timeouts = server.metrics.counter("tidings_http_response_timeouts_total", help: "")
         #expect(timeouts.value() == 1)
         #expect(throws: RawHTTPConnection.Failure.self) { try Self.readToEnd(connection) }
@@ -218,7 +218,7 @@ import TidingsSynchronization
         for connection in connections {
             #expect(try Self.readToEnd(connection) == Array("data: before\n\n".utf8))
         }
-        #expect(poll { source.closeReasons == [.serverShutdown, .serverShutdown, .serverShutdown] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { source.closeReasons == [.serverShutdown, .serverShutdown, .serverShutdown] })
         // The handler still answers within the grace period.
         releaseHandler.signal()
         let response = try #require(try slow.response(timeout: .seconds(5)))

@@ -13,12 +13,7 @@ import TidingsTestSupport
         }
 
         func waitFor(_ predicate: ([String]) -> Bool) -> Bool {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
-                if log.withLock({ predicate($0) }) { return true }
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            return false
+            eventuallyBlocking(timeout: .seconds(10)) { log.withLock { predicate($0) } }
         }
     }
 

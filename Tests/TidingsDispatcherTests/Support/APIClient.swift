@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsTestSupport
 
 /// Speaks to a Tidings in another process.
 final class APIClient: Sendable {
@@ -18,11 +19,8 @@ final class APIClient: Sendable {
     }
 
     func waitUntilReady() async throws {
-        for _ in 0..<300 {
-            if await readyStatus() == 200 { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("tidings did not become ready on port \(port)")
+        let ready = try await eventually(every: .milliseconds(100)) { await readyStatus() == 200 }
+        #expect(ready, "tidings did not become ready on port \(port)")
     }
 
     private func readyStatus() async -> Int {

@@ -43,11 +43,7 @@ struct TidingsProcess {
     func terminate() {
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning && ContinuousClock.now < deadline {
-            usleep(20_000)
-        }
-        if process.isRunning {
+        if !eventuallyBlocking(timeout: .seconds(60), { !process.isRunning }) {
             Issue.record("tidings did not exit within 60 s of SIGTERM")
             kill()
         }

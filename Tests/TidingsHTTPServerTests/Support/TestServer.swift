@@ -46,7 +46,7 @@ final class TestServer: Sendable {
     /// for the one that mentions `needle`.
     func logLine(containing needle: String) -> String? {
         var found: String?
-        _ = poll(until: {
+        _ = eventuallyBlocking(timeout: .seconds(3), {
             found = logSink.lines.first { $0.contains(needle) }
             return found != nil
         })
