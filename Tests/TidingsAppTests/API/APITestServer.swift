@@ -8,10 +8,10 @@ import TidingsTestSupport
 /// A running Tidings on a fresh database, plus a client that speaks JSON to
 /// it. One per test; `shutdown()` in a `defer`.
 final class APITestServer: Sendable {
-    static let adminToken = "test-admin-token-0123456789abcdefghijklmnop"
+    static let adminToken = TestAPIClient.adminToken
 
     let application: Application
-    let client: HTTPClient
+    let api: TestAPIClient
     let logSink = CapturingLogSink()
 
     convenience init(configure: (inout Configuration) -> Void = { _ in }) throws {
@@ -33,44 +33,16 @@ final class APITestServer: Sendable {
         configuration.checkNowTimeout = .seconds(300)
         configure(&configuration)
         application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .info, sink: logSink))
-        client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        api = try TestAPIClient(port: application.port)
     }
 
     func shutdown() {
-        client.shutdown()
+        api.shutdown()
         application.shutdown()
     }
 
-    struct Response {
-        let status: Int
-        let headers: [(name: String, value: String)]
-        let body: [UInt8]
+    typealias Response = TestAPIResponse
 
-        func header(_ name: String) -> String? {
-            headers.first { $0.name.lowercased() == name.lowercased() }?.value
-        }
-
-        var text: String {
-            String(decoding: body, as: UTF8.self)
-        }
-
-        /// The body as a JSON object; fails the test when it is not one.
-        func object() throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], "not a JSON object: \(text)")
-        }
-
-        /// `data` of a list response.
-        func items() throws -> [[String: Any]] {
-            try #require(try object()["data"] as? [[String: Any]])
-        }
-
-        var isProblem: Bool {
-            header("content-type")?.hasPrefix("application/problem+json") == true
-        }
-    }
-
-    /// Sends `json` (any JSONSerialization value, or raw bytes via `rawBody`)
-    /// with an optional bearer token.
     func send(
         _ method: String,
         _ path: String,
@@ -79,24 +51,11 @@ final class APITestServer: Sendable {
         rawBody: [UInt8]? = nil,
         contentType: String = "application/json"
     ) async throws -> Response {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(application.port)\(path)", method: method)
-        if let token { request.headers.append((name: "Authorization", value: "Bearer \(token)")) }
-        if let json {
-            request.body = [UInt8](try JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]))
-        } else if let rawBody {
-            request.body = rawBody
-        }
-        if request.body != nil { request.headers.append((name: "Content-Type", value: contentType)) }
-        let response = try await client.execute(request)
-        return Response(status: response.status, headers: response.headers, body: response.body)
+        try await api.send(method, path, token: token, json: json, rawBody: rawBody, contentType: contentType)
     }
 
     /// Creates a user through the admin API and returns its id and API key.
     func createUser(_ name: String = "user-\(UInt16.random(in: 0...UInt16.max))") async throws -> (id: String, key: String) {
-        let response = try await send("POST", "/v1/users", token: Self.adminToken, json: ["name": name])
-        #expect(response.status == 201, "\(response.text)")
-        let object = try response.object()
-        let user = try #require(object["user"] as? [String: Any])
-        return (try #require(user["id"] as? String), try #require(object["api_key"] as? String))
+        try await api.createUser(name)
     }
 }

@@ -10,10 +10,10 @@ import TidingsTestSupport
 /// A running Tidings (API and dispatcher) on a fresh database, with a JSON
 /// client for its API and direct SQL for setting up events.
 final class DispatcherHarness: Sendable {
-    static let adminToken = "test-admin-token-0123456789abcdefghijklmnop"
+    static let adminToken = TestAPIClient.adminToken
 
     let application: Application
-    let client: HTTPClient
+    let api: TestAPIClient
     let logSink = CapturingLogSink()
 
     init(databaseURL: String? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
@@ -29,11 +29,11 @@ final class DispatcherHarness: Sendable {
         configuration.webhookTimeout = .seconds(5)
         configure(&configuration)
         application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .info, sink: logSink))
-        client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        api = try TestAPIClient(port: application.port)
     }
 
     func shutdown() {
-        client.shutdown()
+        api.shutdown()
         application.shutdown()
     }
 
@@ -41,35 +41,15 @@ final class DispatcherHarness: Sendable {
         application.database
     }
 
-    struct Response {
-        let status: Int
-        let body: [UInt8]
-
-        var text: String { String(decoding: body, as: UTF8.self) }
-
-        func object() throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], "not a JSON object: \(text)")
-        }
-    }
+    typealias Response = TestAPIResponse
 
     func send(_ method: String, _ path: String, token: String? = nil, json: Any? = nil) async throws -> Response {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(application.port)\(path)", method: method)
-        if let token { request.headers.append((name: "Authorization", value: "Bearer \(token)")) }
-        if let json {
-            request.body = [UInt8](try JSONSerialization.data(withJSONObject: json))
-            request.headers.append((name: "Content-Type", value: "application/json"))
-        }
-        let response = try await client.execute(request)
-        return Response(status: response.status, body: response.body)
+        try await api.send(method, path, token: token, json: json)
     }
 
     func createUser() async throws -> (id: UUID, key: String) {
-        let response = try await send("POST", "/v1/users", token: Self.adminToken, json: ["name": "user-\(UInt16.random(in: 0...UInt16.max))"])
-        #expect(response.status == 201, "\(response.text)")
-        let object = try response.object()
-        let user = try #require(object["user"] as? [String: Any])
-        let id = try #require(user["id"] as? String)
-        return (try #require(UUID(uuidString: id)), try #require(object["api_key"] as? String))
+        let user = try await api.createUser()
+        return (try #require(UUID(uuidString: user.id)), user.key)
     }
 
     /// A webhook of the user with this key, or a global one when `key` is nil.
