@@ -93,7 +93,11 @@ let package = Package(
         // Domain: users, devices, watches, webhooks and their SQL; no C.
         .target(
             name: "TidingsDomain",
-            dependencies: ["TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
+            dependencies: [
+                "TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres",
+                // APNsEnvironment: a push app's, stored and sent to (decision 0053).
+                "TidingsPush", "TidingsSynchronization",
+            ]
         ),
 
         // Engines: long-running work on dedicated threads (change
