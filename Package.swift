@@ -64,13 +64,16 @@ let package = Package(
         // The one JSON writer (responses, logs, webhook bodies, batch rows).
         .target(name: "TidingsJSON"),
         .target(name: "TidingsObservability", dependencies: ["TidingsJSON", "TidingsSynchronization"]),
+        // IP addresses and CIDR networks: the server's client addresses and
+        // trusted proxies, the HTTP client's SSRF guard.
+        .target(name: "TidingsIP"),
         .target(
             name: "TidingsHTTPServer",
-            dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
+            dependencies: ["CMicroHTTPD", "CTidingsShims", "TidingsIP", "TidingsJSON", "TidingsObservability", "TidingsSynchronization"]
         ),
         .target(
             name: "TidingsHTTPClient",
-            dependencies: ["CCurl", "CPSL", "CTidingsShims", "TidingsObservability", "TidingsSynchronization"]
+            dependencies: ["CCurl", "CPSL", "CTidingsShims", "TidingsIP", "TidingsObservability", "TidingsSynchronization"]
         ),
         .target(
             name: "TidingsExtraction",
@@ -90,7 +93,11 @@ let package = Package(
         // Domain: users, devices, watches, webhooks and their SQL; no C.
         .target(
             name: "TidingsDomain",
-            dependencies: ["TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
+            dependencies: [
+                "TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres",
+                // APNsEnvironment: a push app's, stored and sent to (decision 0053).
+                "TidingsPush", "TidingsSynchronization",
+            ]
         ),
 
         // Engines: long-running work on dedicated threads (change
@@ -128,6 +135,7 @@ let package = Package(
                 "TidingsObservability",
                 "TidingsHTTPServer",
                 "TidingsHTTPClient",
+                "TidingsIP",
                 "TidingsJSON",
                 "TidingsLocalPostgres",
                 "TidingsPoller",
@@ -169,6 +177,10 @@ let package = Package(
             dependencies: ["TidingsCrypto", "TidingsJSON"]
         ),
         .testTarget(
+            name: "TidingsIPTests",
+            dependencies: ["TidingsIP"]
+        ),
+        .testTarget(
             name: "TidingsJSONTests",
             dependencies: ["TidingsJSON"]
         ),
@@ -182,11 +194,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",
-            dependencies: ["TidingsHTTPServer", "TidingsJSON", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
+            dependencies: ["TidingsHTTPServer", "TidingsIP", "TidingsJSON", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsHTTPClientTests",
-            dependencies: ["TidingsHTTPClient", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: ["TidingsHTTPClient", "TidingsIP", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsPushTests",
@@ -211,7 +223,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPollerTests",
-            dependencies: ["TidingsPoller", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: ["TidingsPoller", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsIP", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsDispatcherTests",
@@ -228,7 +240,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsJSON", "TidingsLocalPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings"]
+            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsIP", "TidingsJSON", "TidingsLocalPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings"]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -244,7 +256,7 @@ if Context.environment["TIDINGS_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "TidingsFuzz",
         dependencies: [
-            "TidingsApp", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer",
+            "TidingsApp", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer", "TidingsIP",
             "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto", "TidingsPush",
         ],
         path: "Fuzz/Sources/TidingsFuzz",

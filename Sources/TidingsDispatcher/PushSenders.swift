@@ -127,12 +127,8 @@ final class PushSenders: Sendable {
     ) throws -> Sender {
         switch credentials {
         case .apns(let environment, let teamID, let keyID, let privateKeyPEM):
-            let apnsEnvironment: TidingsPush.APNsEnvironment = switch environment {
-            case .production: .production
-            case .sandbox: .sandbox
-            }
             return .apns(try APNsClient(
-                appID: app.appID, environment: apnsEnvironment, teamID: teamID, keyID: keyID, privateKey: privateKeyPEM,
+                appID: app.appID, environment: environment, teamID: teamID, keyID: keyID, privateKey: privateKeyPEM,
                 http: http, configuration: transport
             ))
         case .fcm(let projectID, let clientEmail, let tokenURI, let privateKeyPEM):

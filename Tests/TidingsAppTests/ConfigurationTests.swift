@@ -3,6 +3,7 @@ import Testing
 import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsIP
 import TidingsObservability
 import TidingsTestSupport
 

@@ -1,46 +1,9 @@
 import Testing
 @testable import TidingsHTTPServer
+import TidingsIP
 
+/// Addresses and networks themselves are tested in TidingsIPTests.
 @Suite struct ClientAddressTests {
-    @Test(arguments: [
-        "10.0.0.0/8", "192.0.2.7", "192.0.2.7/32", "0.0.0.0/0", "fd00::/8", "::1", "::/0", "2001:db8::/64",
-    ])
-    func networksParse(text: String) {
-        #expect(IPNetwork(text) != nil)
-    }
-
-    @Test(arguments: [
-        "", "/8", "10.1.2.3/8", "10.0.0.0/33", "fd00::1/8", "::/129", "10.0.0.0/", "10.0.0.0/+8",
-        "10.0.0.0/-1", "10.0.0.0/0008", "10.0.0.0/99999999999999999999999", "proxy.local", "10.0.0.0/8/8",
-        "1.2.3.4 ", "[::1]", "1.2.3.4\u{0}junk",
-    ])
-    func malformedNetworksAreRefused(text: String) {
-        #expect(IPNetwork(text) == nil)
-    }
-
-    @Test func networksContainTheirAddressesOnly() throws {
-        let ten = try #require(IPNetwork("10.0.0.0/8"))
-        #expect(ten.contains(try #require(IPAddress("10.255.0.1"))))
-        #expect(!ten.contains(try #require(IPAddress("11.0.0.1"))))
-        #expect(!ten.contains(try #require(IPAddress("::a00:1"))))
-        let everyIPv4 = try #require(IPNetwork("0.0.0.0/0"))
-        #expect(everyIPv4.contains(try #require(IPAddress("203.0.113.9"))))
-        #expect(!everyIPv4.contains(try #require(IPAddress("2001:db8::1"))))
-        let sixtyFour = try #require(IPNetwork("2001:db8:0:1::/64"))
-        #expect(sixtyFour.contains(try #require(IPAddress("2001:db8:0:1:ffff::1"))))
-        #expect(!sixtyFour.contains(try #require(IPAddress("2001:db8:0:2::1"))))
-        #expect(ten.description == "10.0.0.0/8")
-        #expect(IPNetwork("::1")?.description == "::1")
-    }
-
-    @Test func theCapCountsIPv4AddressesAndIPv6Slash64s() throws {
-        let one = try #require(IPAddress("2001:db8:0:1::1"))
-        let sameSlash64 = try #require(IPAddress("2001:db8:0:1:abcd::2"))
-        #expect(one.clientKey == sameSlash64.clientKey)
-        #expect(one.clientKey != IPAddress("2001:db8:0:2::1")?.clientKey)
-        #expect(IPAddress("192.0.2.1")?.clientKey != IPAddress("192.0.2.2")?.clientKey)
-    }
-
     /// trusted-proxies (Fuzz/corpus/trusted-proxies/found-prepended-mark):
     /// split by `Character`, a client's `1.2.3.4\u{600}` swallowed the comma
     /// of the proxy's `, <client>`, so the walk ended at the proxy and every
@@ -71,6 +34,9 @@ import Testing
         #expect(client(["203.0.113.9, unknown, 10.0.0.8"]) == "10.0.0.8")
         #expect(client(["203.0.113.9,"]) == "10.0.0.2")
         #expect(client([String(repeating: "1", count: 100_000)]) == "10.0.0.2")
+        // An IPv4-mapped hop is its IPv4 host, as a dual-stack peer is.
+        #expect(client(["::ffff:203.0.113.9"]) == "203.0.113.9")
+        #expect(client(["203.0.113.9, ::ffff:10.0.0.7"]) == "203.0.113.9")
         // Not from a proxy: the header is ignored.
         #expect(client(["203.0.113.9"], peer: try #require(IPAddress("192.0.2.1"))) == "192.0.2.1")
     }

@@ -130,6 +130,23 @@ import TidingsSynchronization
         #expect(error.detail.contains("\(first.port)"))
     }
 
+    /// The listen host is read by `IPAddress`, the one parser of literals:
+    /// names, brackets, zone ids and text after a NUL byte are refused.
+    @Test(arguments: ["example.com", "", "[::1]", "fe80::1%lo", "127.0.0.1\u{0}.example.com", "127.1", "127.0.0.1:80"])
+    func aListenHostThatIsNoAddressLiteralIsRefused(host: String) throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = host
+        configuration.port = 0
+        let server = HTTPServer(
+            configuration: configuration,
+            responder: Router(),
+            logger: Logger(label: "test", sink: CapturingLogSink()),
+            metrics: MetricsRegistry()
+        )
+        let error = try #require(throws: HTTPServerError.self) { try server.start() }
+        #expect(error.code == .invalidHost)
+    }
+
     @Test func aPoolWithoutThreadsIsRefused() throws {
         var configuration = HTTPServerConfiguration()
         configuration.threading = .pool(threads: 0)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 import TidingsHTTPServer
+import TidingsIP
 import TidingsTestSupport
 import TidingsObservability
 

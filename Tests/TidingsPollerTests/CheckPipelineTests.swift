@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TidingsDomain
 import TidingsHTTPClient
+import TidingsIP
 @testable import TidingsPoller
 
 /// The check pipeline through `Poller.checkNow`, one check at a time,

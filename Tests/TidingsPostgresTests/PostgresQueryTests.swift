@@ -107,6 +107,6 @@ import TidingsPostgres
         #expect(!error.description.contains("secret"))
         #expect(error.debugDescription.contains("secret@example.com"))
         #expect(error.isUniqueViolation && !error.isForeignKeyViolation && !error.isSerializationFailure)
-        #expect(PostgresError(code: .poolTimeout, message: "x").description == "PostgresError.poolTimeout")
+        #expect(PostgresError(code: .poolTimeout, message: "x").description == "PostgresError.pool_timeout")
     }
 }

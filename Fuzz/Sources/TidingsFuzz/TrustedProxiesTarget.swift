@@ -1,4 +1,5 @@
 @testable import TidingsHTTPServer
+import TidingsIP
 
 /// `X-Forwarded-For` behind trusted proxies (HTTPServer's `TrustedProxies`
 /// and `IPNetwork`; the client address keys per-client limits). The input

@@ -5,6 +5,7 @@ import TidingsDomain
 import TidingsExtraction
 import TidingsHTTPClient
 import TidingsHTTPServer
+import TidingsIP
 import TidingsObservability
 import TidingsPoller
 import TidingsPush
@@ -340,7 +341,7 @@ package struct Configuration: Sendable {
     /// `rotate-secret-key` run with the same environment.
     func checkMetricsExposure() throws(ConfigurationError) {
         guard metricsToken == nil, metricsListen == nil else { return }
-        let loopback = listenHost == "localhost" || TidingsHTTPServer.IPAddress(listenHost)?.isLoopback == true
+        let loopback = listenHost == "localhost" || IPAddress(listenHost)?.isLoopback == true
         guard !loopback else { return }
         throw ConfigurationError(
             variable: "TIDINGS_METRICS_TOKEN",

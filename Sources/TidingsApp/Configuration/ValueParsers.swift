@@ -1,4 +1,5 @@
 import TidingsHTTPServer
+import TidingsIP
 
 /// Parsers for the value syntaxes used in environment variables. Every
 /// value has an explicit upper bound, so no setting, however absurd, can

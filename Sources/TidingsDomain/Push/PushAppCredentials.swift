@@ -1,3 +1,5 @@
+import TidingsPush
+
 /// What Tidings signs with for one push app. `privateKeyPEM` is a secret:
 /// stored sealed, opened only by the push dispatcher, never returned or
 /// logged.

@@ -13,8 +13,3 @@ package enum PushPlatform: String, Sendable, CaseIterable {
     package static let adminManaged: [PushPlatform] = [.apns, .fcm]
 }
 
-/// The APNs environment a push app's builds talk to.
-package enum APNsEnvironment: String, Sendable, CaseIterable {
-    case production
-    case sandbox
-}

@@ -1,3 +1,5 @@
+import TidingsIP
+
 /// Limits and identity shared by every request of one `HTTPClient`.
 package struct HTTPClientConfiguration: Sendable {
     /// Time allowed to establish the TCP (and TLS) connection.

@@ -1,5 +1,6 @@
 internal import CCurl
 internal import CTidingsShims
+import TidingsIP
 
 // libcurl's C callbacks. They capture nothing: the transfer arrives as the
 // unretained context pointer set beside each function (see CurlEasyTransfer).

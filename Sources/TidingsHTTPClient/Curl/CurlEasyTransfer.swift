@@ -5,6 +5,7 @@ import Darwin
 #endif
 internal import CCurl
 internal import CTidingsShims
+import TidingsIP
 
 /// One request on a libcurl easy handle, with the state its callbacks fill
 /// in. Owned by `CurlMultiDriver` and used only on the driver thread;

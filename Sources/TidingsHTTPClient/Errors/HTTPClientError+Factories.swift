@@ -1,3 +1,5 @@
+import TidingsIP
+
 extension HTTPClientError {
     static func blockedAddress(_ address: IPAddress, _ refusal: SSRFGuard.Refusal) -> HTTPClientError {
         HTTPClientError(

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import Synchronization
+import TidingsIP
 import TidingsSynchronization
 
 /// getaddrinfo for `SSRFGuard.checkHost`, bounded in time; transfers

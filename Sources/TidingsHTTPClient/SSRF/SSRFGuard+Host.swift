@@ -1,3 +1,4 @@
+import TidingsIP
 import TidingsSynchronization
 
 extension SSRFGuard {

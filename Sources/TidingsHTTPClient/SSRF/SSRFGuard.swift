@@ -1,3 +1,5 @@
+import TidingsIP
+
 /// Decides whether the client may connect to an address. It runs on the
 /// address a connection is actually about to use (after DNS, on every
 /// redirect hop), so a name that re-resolves to a private address between a

@@ -1,3 +1,4 @@
+import TidingsIP
 import TidingsSynchronization
 
 /// One open TCP connection as the server tracks it: who is at the other end

@@ -1,4 +1,5 @@
 import Dispatch
+import TidingsIP
 import TidingsObservability
 import TidingsSynchronization
 

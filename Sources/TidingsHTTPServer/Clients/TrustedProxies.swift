@@ -1,3 +1,5 @@
+import TidingsIP
+
 /// The proxies whose `X-Forwarded-For` the server believes. Behind a proxy
 /// every connection comes from the proxy's address; the header says who
 /// the proxy was talking to, but anyone can send it, so it counts only on
@@ -44,7 +46,7 @@ package struct TrustedProxies: Sendable, CustomStringConvertible {
     }
 
     /// One hop: an address, optionally as `[v6]:port` or `v4:port`, which
-    /// some proxies write.
+    /// some proxies write; an IPv4-mapped one as its IPv4 address, as peers are.
     private static func hopAddress(_ element: Substring.UnicodeScalarView) -> IPAddress? {
         var text = element.drop { $0 == " " || $0 == "\t" }
         while let last = text.last, last == " " || last == "\t" { text.removeLast() }
@@ -53,6 +55,6 @@ package struct TrustedProxies: Sendable, CustomStringConvertible {
         } else if text.contains("."), let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon {
             text = text[..<colon]
         }
-        return IPAddress(String(Substring(text)))
+        return IPAddress(String(Substring(text)))?.unmapped
     }
 }

@@ -52,9 +52,8 @@ package struct HTTPResponse: Sendable {
         )
     }
 
-    /// A value that writes its own JSON (`JSONWritable`), skipping the
-    /// encoder; the bytes are the same.
-    package static func json<T: Encodable & JSONWritable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
+    /// A value that writes its own JSON (`JSONWritable`), no encoder involved.
+    package static func json<T: JSONWritable>(_ value: T, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: value.jsonBytes)
     }
 

@@ -1,9 +1,10 @@
 import TidingsJSON
 
-/// A value that writes its own JSON with `JSONWriter`, byte for byte what its
-/// `Encodable` conformance produces through `JSONCoding.encoder`, only
-/// cheaper. `HTTPResponse.json` prefers it when a type has both; the
-/// `Encodable` side stays the reference (and serves lists of the value).
+/// A value that writes its own JSON with `JSONWriter`, keys in sorted order
+/// and dates as `JSONCoding.encoder` writes them, so a client cannot tell
+/// which one wrote a body. A representation is this or `Encodable`, never
+/// both (decision 0053): the hot ones (watches, devices, badges, the feed)
+/// are written, the rest encoded.
 package protocol JSONWritable {
     func write(to writer: inout JSONWriter)
 }

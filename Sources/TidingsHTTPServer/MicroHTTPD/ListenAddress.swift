@@ -1,28 +1,32 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TidingsIP
 
-/// The socket address to bind, parsed from an IP literal.
+/// The socket address to bind, from an IP literal (`IPAddress`, the one parser of them).
 struct ListenAddress {
     let isIPv6: Bool
     private var storage = sockaddr_storage()
 
     init(host: String, port: Int) throws(HTTPServerError) {
-        let literal = host == "localhost" ? "127.0.0.1" : host
-        var ipv4 = sockaddr_in()
-        var ipv6 = sockaddr_in6()
-        if inet_pton(AF_INET, literal, &ipv4.sin_addr) == 1 {
+        guard let address = IPAddress(host == "localhost" ? "127.0.0.1" : host) else {
+            throw HTTPServerError(.invalidHost, detail: "host must be an IPv4 or IPv6 address literal or localhost, got \"\(host)\"")
+        }
+        switch address.value {
+        case .v4(let bits):
+            var ipv4 = sockaddr_in()
             ipv4.sin_family = sa_family_t(AF_INET)
             ipv4.sin_port = in_port_t(UInt16(port).bigEndian)
+            ipv4.sin_addr.s_addr = bits.bigEndian
             Self.copy(ipv4, into: &storage)
             isIPv6 = false
-        } else if inet_pton(AF_INET6, literal, &ipv6.sin6_addr) == 1 {
+        case .v6:
+            var ipv6 = sockaddr_in6()
             ipv6.sin6_family = sa_family_t(AF_INET6)
             ipv6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            withUnsafeMutableBytes(of: &ipv6.sin6_addr) { $0.copyBytes(from: address.bytes) }
             Self.copy(ipv6, into: &storage)
             isIPv6 = true
-        } else {
-            throw HTTPServerError(.invalidHost, detail: "host must be an IPv4 or IPv6 address literal or localhost, got \"\(host)\"")
         }
     }
 

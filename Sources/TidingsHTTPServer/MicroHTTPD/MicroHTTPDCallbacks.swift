@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CMicroHTTPD
 internal import CTidingsShims
+import TidingsIP
 
 /// The C entry points libmicrohttpd calls on its worker threads. Each
 /// receives the `RequestPipeline` as `cls` (kept alive by the daemon) and the
@@ -18,7 +19,7 @@ enum MicroHTTPDCallbacks {
     static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
         let pipeline = Unmanaged<RequestPipeline>.fromOpaque(cls!).takeUnretainedValue()
         guard !pipeline.isDraining else { return .NO }
-        return pipeline.clients.admits(address.flatMap { IPAddress(socketAddress: $0) }) ? .YES : .NO
+        return pipeline.clients.admits(address.flatMap { IPAddress(socketAddressOfItsFamily: $0)?.unmapped }) ? .YES : .NO
     }
 
     /// Keeps `ClientConnections` in step with libmicrohttpd: each started

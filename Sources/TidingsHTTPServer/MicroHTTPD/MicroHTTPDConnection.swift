@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CMicroHTTPD
 internal import CTidingsShims
+import TidingsIP
 
 /// The current request of one libmicrohttpd connection: reading its head
 /// and queueing its answer. Valid only inside the callback that received
@@ -76,7 +77,7 @@ struct MicroHTTPDConnection {
 
     /// The peer's IP address; nil when libmicrohttpd has none or it is not IP.
     func peerAddress() -> IPAddress? {
-        CTidingsShims_MHD_client_address(handle).flatMap { IPAddress(socketAddress: $0) }
+        CTidingsShims_MHD_client_address(handle).flatMap { IPAddress(socketAddressOfItsFamily: $0)?.unmapped }
     }
 
     /// The connection's socket, or nil if libmicrohttpd does not say.

@@ -4,6 +4,7 @@
 /// safe for logs, metric labels and HTTP responses; the server's message and
 /// other details, which may quote data, are only in `debugDescription`.
 package struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// Spelt in snake_case, as every error code of Tidings is (decision 0053).
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
 
@@ -12,23 +13,23 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDe
         }
 
         /// No connection could be opened.
-        package static let connectionFailed = Code("connectionFailed")
+        package static let connectionFailed = Code("connection_failed")
         /// The connection was lost while in use.
-        package static let connectionClosed = Code("connectionClosed")
+        package static let connectionClosed = Code("connection_closed")
         /// The server rejected a statement; `sqlState` says why.
         package static let server = Code("server")
         /// No connection became free before the acquire timeout.
-        package static let poolTimeout = Code("poolTimeout")
+        package static let poolTimeout = Code("pool_timeout")
         /// The pool was closed.
-        package static let poolClosed = Code("poolClosed")
+        package static let poolClosed = Code("pool_closed")
         /// A statement expected to return a row returned none.
-        package static let noRow = Code("noRow")
+        package static let noRow = Code("no_row")
         /// A column value could not be turned into the requested Swift type.
         package static let decoding = Code("decoding")
         /// A migration file is missing, edited, misnamed or failed to apply.
         package static let migration = Code("migration")
         /// A command managing the local PostgreSQL server failed.
-        package static let localCluster = Code("localCluster")
+        package static let localCluster = Code("local_cluster")
 
         package var description: String {
             name

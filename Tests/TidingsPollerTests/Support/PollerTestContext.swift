@@ -3,6 +3,7 @@ import Testing
 import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPClient
+import TidingsIP
 import TidingsObservability
 @testable import TidingsPoller
 import TidingsPostgres

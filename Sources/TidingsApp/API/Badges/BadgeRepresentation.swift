@@ -4,7 +4,7 @@ import TidingsHTTPServer
 import TidingsJSON
 
 /// `{"count", "sequence", "updated_at"}`: the badge as every device shows it.
-struct BadgeRepresentation: Encodable, Sendable {
+struct BadgeRepresentation: Sendable {
     let count: Int
     let sequence: Int
     let updatedAt: Date
@@ -14,15 +14,10 @@ struct BadgeRepresentation: Encodable, Sendable {
         sequence = badge.sequence
         updatedAt = badge.updatedAt
     }
-
-    enum CodingKeys: String, CodingKey {
-        case count, sequence
-        case updatedAt = "updated_at"
-    }
 }
 
 extension BadgeRepresentation: JSONWritable {
-    /// The same bytes as the synthesized `Encodable`, keys in sorted order.
+    /// Keys in sorted order.
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("count")

@@ -5,7 +5,7 @@ import TidingsJSON
 
 /// `{"data": [...], "next_cursor": "...", "badge": {...}}`: a list page
 /// whose cursor is never null, since the feed always has a place to resume.
-struct FeedPageRepresentation: Encodable, Sendable {
+struct FeedPageRepresentation: Sendable {
     let data: [FeedChangeRepresentation]
     let nextCursor: String
     let badge: BadgeRepresentation
@@ -15,35 +15,15 @@ struct FeedPageRepresentation: Encodable, Sendable {
         nextCursor = page.next.token
         badge = BadgeRepresentation(page.badge)
     }
-
-    enum CodingKeys: String, CodingKey {
-        case data
-        case nextCursor = "next_cursor"
-        case badge
-    }
 }
 
 /// A change as the feed lists it: the history's representation, plus its
 /// `cursor` and its watch's `watch_name` and `watch_url`.
-struct FeedChangeRepresentation: Encodable, Sendable {
+struct FeedChangeRepresentation: Sendable {
     let item: FeedChange
 
     init(_ item: FeedChange) {
         self.item = item
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case cursor
-        case watchName = "watch_name"
-        case watchURL = "watch_url"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try ChangeRepresentation(item.change).encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(item.position.token, forKey: .cursor)
-        try container.encode(item.watchName, forKey: .watchName)
-        try container.encode(item.watchURL, forKey: .watchURL)
     }
 }
 
@@ -51,7 +31,7 @@ struct FeedChangeRepresentation: Encodable, Sendable {
 /// page costs a fraction of the encoder's tree of boxed values and key sorts
 /// (about half of Tidings' CPU for a page of 50 in `bench/feed.sh`).
 extension FeedPageRepresentation: JSONWritable {
-    /// The same bytes as the synthesized `Encodable`, keys in sorted order.
+    /// Keys in sorted order.
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("badge")
@@ -69,8 +49,8 @@ extension FeedPageRepresentation: JSONWritable {
 }
 
 extension FeedChangeRepresentation: JSONWritable {
-    /// The same bytes as `encode(to:)`: the change's keys and the feed's
-    /// three in one object, in sorted order.
+    /// The keys of `ChangeRepresentation` and the feed's three in one
+    /// object, in sorted order.
     func write(to writer: inout JSONWriter) {
         let change = item.change
         writer.beginObject()

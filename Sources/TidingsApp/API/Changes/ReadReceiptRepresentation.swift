@@ -1,20 +1,22 @@
-import FoundationEssentials
 import TidingsDomain
+import TidingsHTTPServer
+import TidingsJSON
 
 /// The answer to a read: the watch's unread count and the user's badge.
-struct ReadReceiptRepresentation: Encodable, Sendable {
+struct ReadReceiptRepresentation: Sendable {
     let receipt: ReadReceipt
+}
 
-    enum CodingKeys: String, CodingKey {
-        case watchID = "watch_id"
-        case unreadCount = "unread_count"
-        case badge
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(receipt.watchID.canonicalString, forKey: .watchID)
-        try container.encode(receipt.unreadCount, forKey: .unreadCount)
-        try container.encode(BadgeRepresentation(receipt.badge), forKey: .badge)
+extension ReadReceiptRepresentation: JSONWritable {
+    /// Keys in sorted order.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("badge")
+        BadgeRepresentation(receipt.badge).write(to: &writer)
+        writer.key("unread_count")
+        writer.value(receipt.unreadCount)
+        writer.key("watch_id")
+        writer.value(receipt.watchID)
+        writer.endObject()
     }
 }

@@ -5,7 +5,7 @@ import TidingsJSON
 
 /// A device as the API shows it. The push token is included: it addresses
 /// the install at its push gateway and grants nothing on this API.
-struct DeviceRepresentation: Encodable, Sendable {
+struct DeviceRepresentation: Sendable {
     let id: UUID
     let platform: String
     let pushToken: String
@@ -27,32 +27,10 @@ struct DeviceRepresentation: Encodable, Sendable {
         createdAt = device.createdAt
         updatedAt = device.updatedAt
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, platform, name, locale
-        case pushToken = "push_token"
-        case appID = "app_id"
-        case lastSeenAt = "last_seen_at"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.canonicalString, forKey: .id)
-        try container.encode(platform, forKey: .platform)
-        try container.encode(pushToken, forKey: .pushToken)
-        try container.encode(appID, forKey: .appID)
-        try container.encode(name, forKey: .name)
-        try container.encode(locale, forKey: .locale)
-        try container.encode(lastSeenAt, forKey: .lastSeenAt)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 extension DeviceRepresentation: JSONWritable {
-    /// The same bytes as `encode(to:)`, keys in sorted order.
+    /// Keys in sorted order, nulls explicit.
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("app_id")

@@ -1,5 +1,6 @@
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsPush
 
 /// `POST /v1/push-apps` body. APNs: `environment`, `team_id`, `key_id` and
 /// `private_key` (the .p8 PEM); FCM: `service_account`. Members of the

@@ -1,5 +1,6 @@
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsPush
 
 /// `PATCH /v1/push-apps/{id}` body: only the members present change; the
 /// platform cannot. `private_key` and `service_account` replace the stored

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsHTTPServer
+import TidingsIP
 import TidingsSynchronization
 
 /// Failed credential checks per client address (an IPv4 address, an IPv6
@@ -16,7 +17,7 @@ final class AuthenticationFailureLimiter: Sendable {
     typealias Instant = ContinuousClock.Instant
 
     let policy: RatePolicy
-    private let buckets = AdaptiveMutex(TokenBucketTable<TidingsHTTPServer.IPAddress>())
+    private let buckets = AdaptiveMutex(TokenBucketTable<IPAddress>())
 
     init(policy: RatePolicy) {
         self.policy = policy
@@ -24,7 +25,7 @@ final class AuthenticationFailureLimiter: Sendable {
 
     /// Throws 429 when `client` has used up its failures; nil (unknown
     /// address, as for requests made in-process) is never limited.
-    func admit(_ client: TidingsHTTPServer.IPAddress?, now: Instant = .now) throws(HTTPError) {
+    func admit(_ client: IPAddress?, now: Instant = .now) throws(HTTPError) {
         guard let client else { return }
         let decision = buckets.withLock { $0.bucket(client, policy: policy).decision(now: now) }
         guard case .limited(let retryAfter) = decision else { return }
@@ -42,7 +43,7 @@ final class AuthenticationFailureLimiter: Sendable {
     }
 
     /// Counts a credential the database did not know.
-    func failed(_ client: TidingsHTTPServer.IPAddress?, now: Instant = .now) {
+    func failed(_ client: IPAddress?, now: Instant = .now) {
         guard let client else { return }
         buckets.withLock { buckets in
             var bucket = buckets.bucket(client, policy: policy)
@@ -52,7 +53,7 @@ final class AuthenticationFailureLimiter: Sendable {
     }
 
     /// The address a request's failures count against.
-    static func client(of request: HTTPRequest) -> TidingsHTTPServer.IPAddress? {
-        request.remoteAddress.flatMap { TidingsHTTPServer.IPAddress($0) }.map(\.clientKey)
+    static func client(of request: HTTPRequest) -> IPAddress? {
+        request.remoteAddress.flatMap { IPAddress($0) }.map(\.clientKey)
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsJSON
 
 /// `POST /v1/watches/{id}/check`: checks the watch's target now, through
 /// the poller's pipeline (version endpoint, conditional GET, extraction),
@@ -50,21 +51,25 @@ struct WatchCheckController: Sendable {
 }
 
 /// The outcome of a check asked for through the API, with the watch after it.
-struct CheckRepresentation: Encodable, Sendable {
+struct CheckRepresentation: Sendable {
     let result: WatchCheckResult
     let watch: WatchRepresentation
+}
 
-    enum CodingKeys: String, CodingKey {
-        case result, state, error, watch
-        case changeID = "change_id"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(result.result.rawValue, forKey: .result)
-        try container.encode(result.changeID?.canonicalString, forKey: .changeID)
-        try container.encode(result.state.rawValue, forKey: .state)
-        try container.encode(result.error, forKey: .error)
-        try container.encode(watch, forKey: .watch)
+extension CheckRepresentation: JSONWritable {
+    /// Keys in sorted order, nulls explicit.
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("change_id")
+        if let changeID = result.changeID { writer.value(changeID) } else { writer.null() }
+        writer.key("error")
+        writer.value(result.error)
+        writer.key("result")
+        writer.value(result.result.rawValue)
+        writer.key("state")
+        writer.value(result.state.rawValue)
+        writer.key("watch")
+        watch.write(to: &writer)
+        writer.endObject()
     }
 }

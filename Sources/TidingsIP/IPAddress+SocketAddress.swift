@@ -7,7 +7,7 @@ import Darwin
 extension IPAddress {
     /// Reads an AF_INET or AF_INET6 socket address; nil for any other family
     /// or a length too short for the family it claims.
-    init?(socketAddress: UnsafeRawPointer, length: Int) {
+    package init?(socketAddress: UnsafeRawPointer, length: Int) {
         guard length >= MemoryLayout<sa_family_t>.size else { return nil }
         let family = socketAddress.loadUnaligned(
             fromByteOffset: MemoryLayout<sockaddr>.offset(of: \.sa_family)!,
@@ -23,5 +23,16 @@ extension IPAddress {
         default:
             return nil
         }
+    }
+
+    /// Reads a socket address whose length nobody passed along (libmicrohttpd
+    /// keeps the one accept() filled): the family's own size is trusted.
+    package init?(socketAddressOfItsFamily socketAddress: UnsafePointer<sockaddr>) {
+        let length = switch Int32(socketAddress.pointee.sa_family) {
+        case AF_INET: MemoryLayout<sockaddr_in>.size
+        case AF_INET6: MemoryLayout<sockaddr_in6>.size
+        default: 0
+        }
+        self.init(socketAddress: UnsafeRawPointer(socketAddress), length: length)
     }
 }

@@ -5,11 +5,16 @@ import Darwin
 #endif
 
 // Text conversion goes through inet_pton/inet_ntop: they are strict about
-// the accepted forms and print IPv6 in the canonical RFC 5952 shape.
+// the accepted forms (no octal or short IPv4, no zone identifiers) and print
+// IPv6 in the canonical RFC 5952 shape.
 extension IPAddress: CustomStringConvertible {
     /// Parses a literal such as "10.0.0.1", "::1" or "::ffff:127.0.0.1".
-    /// Host names, brackets and zone identifiers are not accepted.
+    /// Host names, brackets, ports and zone identifiers (`fe80::1%eth0`) are
+    /// not accepted.
     package init?(_ text: String) {
+        // inet_pton stops at a NUL byte, which would let "1.2.3.4\0junk" pass;
+        // no literal is as long as INET6_ADDRSTRLEN.
+        guard !text.isEmpty, text.utf8.count < INET6_ADDRSTRLEN, !text.utf8.contains(0) else { return nil }
         var v4 = [UInt8](repeating: 0, count: 4)
         if inet_pton(AF_INET, text, &v4) == 1 {
             self.init(bytes: v4)
@@ -23,6 +28,7 @@ extension IPAddress: CustomStringConvertible {
         return nil
     }
 
+    /// Dotted IPv4, RFC 5952 text for IPv6 (`::ffff:a.b.c.d` for a mapped one).
     package var description: String {
         let family: Int32
         switch value {
@@ -31,6 +37,7 @@ extension IPAddress: CustomStringConvertible {
         }
         let binary = bytes
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        // inet_ntop fails only for a buffer too small, which INET6_ADDRSTRLEN rules out.
         let formatted = binary.withUnsafeBytes { source in
             inet_ntop(family, source.baseAddress, &text, socklen_t(text.count)) != nil
         }
