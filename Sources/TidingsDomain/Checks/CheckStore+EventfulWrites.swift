@@ -44,13 +44,13 @@ extension CheckStore {
     private static func lockWatches(_ ids: [UUID], on connection: PostgresConnection) throws -> [LockedWatch] {
         let rows = try connection.query("""
             SELECT id, state, content_hash, paused, consecutive_failures, extract::text AS extract FROM watches
-            WHERE id = ANY(\(PostgresArrayLiteral.make(ids))::uuid[])
+            WHERE id = ANY(\(PostgresArray(ids))::uuid[])
             ORDER BY id
             FOR UPDATE
             """)
         try connection.execute("""
             SELECT 1 FROM badges
-            WHERE user_id IN (SELECT user_id FROM watches WHERE id = ANY(\(PostgresArrayLiteral.make(ids))::uuid[]))
+            WHERE user_id IN (SELECT user_id FROM watches WHERE id = ANY(\(PostgresArray(ids))::uuid[]))
             ORDER BY user_id
             FOR UPDATE
             """)
@@ -70,12 +70,12 @@ extension CheckStore {
     /// as parallel array parameters; its result per watch.
     private static func recordChanges(_ contents: [ContentRow], on connection: PostgresConnection) throws -> [UUID: RecordedContent] {
         guard !contents.isEmpty else { return [:] }
-        func column(_ value: (WatchCheckRecord.ContentRecord) -> String?) -> String {
-            PostgresArrayLiteral.make(contents.map { value($0.content) }, droppingNUL: true)
+        func column(_ value: (WatchCheckRecord.ContentRecord) -> String?) -> PostgresArray {
+            PostgresArray(contents.map { value($0.content) })
         }
         let rows = try connection.query("""
             SELECT watch_id, result, change_id FROM record_changes(
-                \(PostgresArrayLiteral.make(contents.map(\.id)))::uuid[],
+                \(PostgresArray(contents.map(\.id)))::uuid[],
                 \(column(\.hash))::text[], \(column(\.snapshot))::text[], \(column { String($0.snapshotTruncated) })::boolean[],
                 \(column(\.diff))::text[], \(column { String($0.httpStatus) })::integer[],
                 \(column { String($0.contentLength) })::bigint[])
@@ -96,9 +96,11 @@ extension CheckStore {
         try connection.execute("""
             UPDATE watches w
             SET state = r.state, consecutive_failures = r.failures, last_error = r.error,
-                last_checked_at = to_timestamp(r.checked_at), last_check_result = r.result
-            FROM jsonb_to_recordset(\(JSONRows.text(states))::jsonb) AS r(
-                id uuid, state text, failures integer, error text, checked_at double precision, result text)
+                last_checked_at = r.checked_at, last_check_result = r.result
+            FROM unnest(\(PostgresArray(states.map(\.id)))::uuid[], \(PostgresArray(states.map(\.state)))::text[],
+                        \(PostgresArray(states.map(\.failures)))::integer[], \(PostgresArray(states.map(\.error)))::text[],
+                        \(PostgresArray(states.map(\.checkedAt)))::timestamptz[], \(PostgresArray(states.map(\.result)))::text[]
+            ) AS r(id, state, failures, error, checked_at, result)
             WHERE w.id = r.id
             """)
     }
@@ -118,7 +120,7 @@ extension CheckStore {
                     'error', w.last_error,
                     'checked_at', iso8601(w.last_checked_at)
                 ), NULL, NULL)::outbox_event ORDER BY w.id)
-                FROM unnest(\(PostgresArrayLiteral.make(events.map(\.id)))::uuid[], \(PostgresArrayLiteral.make(events.map(\.type.rawValue)))::text[])
+                FROM unnest(\(PostgresArray(events.map(\.id)))::uuid[], \(PostgresArray(events.map(\.type.rawValue)))::text[])
                     AS e(id, type)
                 JOIN watches w ON w.id = e.id
                 JOIN targets t ON t.id = w.target_id
@@ -170,7 +172,7 @@ private struct EventfulPlan {
             let turnsFailing = failures >= failureThreshold && current.state != .failing && !current.paused
             let state: WatchState = turnsFailing ? .failing : current.state
             states.append(StateRow(id: current.id, state: state.rawValue, failures: failures, error: message,
-                                   checkedAt: checkedAt.timeIntervalSince1970, result: CheckResult.failed.rawValue))
+                                   checkedAt: checkedAt, result: CheckResult.failed.rawValue))
             // Emitted only on the transition, so once per failing spell.
             if turnsFailing { events.append(EventRow(id: current.id, type: .watchFailing)) }
             results.append(WatchCheckResult(watchID: current.id, result: .failed, changeID: nil, state: state, error: message))
@@ -193,7 +195,7 @@ private struct EventfulPlan {
     private mutating func succeed(_ current: LockedWatch, result: CheckResult, hasBaseline: Bool, checkedAt: Date) {
         let state: WatchState = hasBaseline ? .ok : current.state
         states.append(StateRow(id: current.id, state: state.rawValue, failures: 0, error: nil,
-                               checkedAt: checkedAt.timeIntervalSince1970, result: result.rawValue))
+                               checkedAt: checkedAt, result: result.rawValue))
         if current.state == .failing && state == .ok && !current.paused {
             events.append(EventRow(id: current.id, type: .watchRecovered))
         }
@@ -211,22 +213,13 @@ private struct RecordedContent {
     let changeID: UUID?
 }
 
-private struct StateRow: JSONRow {
+private struct StateRow {
     let id: UUID
     let state: String
     let failures: Int
     let error: String?
-    let checkedAt: Double
+    let checkedAt: Date
     let result: String
-
-    func write(to row: inout JSONRows.Row) {
-        row.field("id", id)
-        row.field("state", state)
-        row.field("failures", failures)
-        row.field("error", error)
-        row.field("checked_at", checkedAt)
-        row.field("result", result)
-    }
 }
 
 private struct EventRow {
