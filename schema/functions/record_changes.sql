@@ -1,50 +1,40 @@
--- Records the poller's checks of a batch of watches. Each change takes the next position
--- of its user's order (drawn before the change is inserted, so the
--- badge.updated and watch.changed events its triggers and this function
--- queue come after it), and watch.changed carries it as `cursor`, the
--- feed position a client can resume from.
+-- Writes the content results of a batch of watches, as the poller's
+-- eventful write decided them from the watches it holds locked (with their
+-- users' badges) in the same transaction: it judges, this only writes
+-- (decision 0049).
+--
+-- 'baseline' and 'changed' store the new hash and snapshot ('unchanged'
+-- only clears a pending quiet re-baseline). Each change of an unpaused
+-- watch takes the next position of its user's order (drawn before the
+-- change is inserted, so the badge.updated and watch.changed events its
+-- triggers and this function queue come after it) and is announced as
+-- watch.changed, carrying that position as `cursor`, the feed position a
+-- client can resume from. Returns the change recorded per watch.
 CREATE OR REPLACE FUNCTION record_changes(
     watch_ids uuid[],
+    results text[],
     new_hashes text[],
     new_snapshots text[],
     snapshots_truncated boolean[],
     change_diffs text[],
     http_statuses integer[],
     content_lengths bigint[]
-) RETURNS TABLE (watch_id uuid, result text, change_id uuid)
+) RETURNS TABLE (watch_id uuid, change_id uuid)
 LANGUAGE plpgsql AS $$
 DECLARE
-    locked_users uuid[];
-    found_watches uuid[];
-    found_results text[];
-    found_changes uuid[];
     new_changes uuid[];
 BEGIN
-    SELECT coalesce(array_agg(DISTINCT w.user_id), '{}') INTO locked_users
-    FROM (
-        SELECT w.user_id FROM watches w
-        WHERE w.id = ANY (watch_ids)
-        ORDER BY w.id
-        FOR UPDATE
-    ) w;
-    PERFORM 1 FROM badges b WHERE b.user_id = ANY (locked_users) ORDER BY b.user_id FOR UPDATE;
-
     WITH input AS (
-        SELECT DISTINCT ON (i.watch_id) i.*
-        FROM unnest(watch_ids, new_hashes, new_snapshots, snapshots_truncated, change_diffs, http_statuses, content_lengths)
-             AS i(watch_id, new_hash, snapshot, truncated, diff, http_status, content_length)
-        ORDER BY i.watch_id
-    ), compared AS MATERIALIZED (
-        SELECT w.id, w.user_id, w.content_hash, w.paused, w.quiet_rebaseline, i.new_hash, i.snapshot, i.truncated,
-               i.diff, i.http_status, i.content_length,
-               CASE WHEN w.content_hash IS NOT DISTINCT FROM i.new_hash THEN 'unchanged'
-                    WHEN w.content_hash IS NULL OR w.quiet_rebaseline THEN 'baseline'
-                    ELSE 'changed' END AS result
-        FROM watches w JOIN input i ON i.watch_id = w.id
+        SELECT DISTINCT ON (w.id) w.id, w.user_id, w.content_hash, w.paused, w.quiet_rebaseline, i.result, i.new_hash, i.snapshot,
+               i.truncated, i.diff, i.http_status, i.content_length
+        FROM unnest(watch_ids, results, new_hashes, new_snapshots, snapshots_truncated, change_diffs, http_statuses, content_lengths)
+             AS i(watch_id, result, new_hash, snapshot, truncated, diff, http_status, content_length)
+        JOIN watches w ON w.id = i.watch_id
+        ORDER BY w.id
     ), drawn AS MATERIALIZED (
         SELECT d.* FROM draw_positions(
-            ARRAY(SELECT p.user_id FROM compared p WHERE p.result = 'changed' AND NOT p.paused GROUP BY p.user_id ORDER BY p.user_id),
-            ARRAY(SELECT count(*) FROM compared p WHERE p.result = 'changed' AND NOT p.paused GROUP BY p.user_id ORDER BY p.user_id)
+            ARRAY(SELECT p.user_id FROM input p WHERE p.result = 'changed' AND NOT p.paused GROUP BY p.user_id ORDER BY p.user_id),
+            ARRAY(SELECT count(*) FROM input p WHERE p.result = 'changed' AND NOT p.paused GROUP BY p.user_id ORDER BY p.user_id)
         ) d
     ), updated AS (
         UPDATE watches w
@@ -53,7 +43,7 @@ BEGIN
             quiet_rebaseline = false,
             last_changed_at = CASE WHEN p.result = 'changed' AND NOT p.paused THEN now() ELSE w.last_changed_at END,
             updated_at = now()
-        FROM compared p
+        FROM input p
         WHERE w.id = p.id AND (p.result <> 'unchanged' OR p.quiet_rebaseline)
     ), inserted AS (
         INSERT INTO changes (watch_id, user_id, previous_hash, new_hash, http_status, content_length,
@@ -61,15 +51,12 @@ BEGIN
         SELECT p.id, p.user_id, p.content_hash, p.new_hash, p.http_status, p.content_length,
                p.snapshot, p.truncated, p.diff,
                d.first_position - 1 + row_number() OVER (PARTITION BY p.user_id ORDER BY p.id)
-        FROM compared p JOIN drawn d ON d.user_id = p.user_id
+        FROM input p JOIN drawn d ON d.user_id = p.user_id
         WHERE p.result = 'changed' AND NOT p.paused
         RETURNING changes.id, changes.watch_id
     )
-    SELECT array_agg(p.id ORDER BY p.id), array_agg(p.result ORDER BY p.id), array_agg(x.id ORDER BY p.id)
-    INTO found_watches, found_results, found_changes
-    FROM compared p LEFT JOIN inserted x ON x.watch_id = p.id;
+    SELECT coalesce(array_agg(x.id), '{}') INTO new_changes FROM inserted x;
 
-    new_changes := array_remove(found_changes, NULL);
     IF cardinality(new_changes) > 0 THEN
         -- After the statement above its triggers have run: the counts below
         -- include this batch.
@@ -95,6 +82,6 @@ BEGIN
         ));
     END IF;
 
-    RETURN QUERY SELECT * FROM unnest(found_watches, found_results, found_changes);
+    RETURN QUERY SELECT c.watch_id, c.id FROM changes c WHERE c.id = ANY (new_changes);
 END
 $$;

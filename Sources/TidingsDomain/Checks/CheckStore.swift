@@ -5,8 +5,9 @@ import TidingsPostgres
 /// watches, and writing check results. Quiet results (304, version or hash
 /// unchanged) are written in batches; anything that records content, moves
 /// a failure count or changes a watch's state is written for many targets in
-/// one transaction, through `record_changes` and `queue_events` (migration
-/// 0015; see CheckStore+EventfulWrites.swift).
+/// one transaction, which decides baseline, unchanged or changed from the
+/// rows it locks and writes through `record_changes` and `queue_events`
+/// (schema/functions/; see CheckStore+EventfulWrites.swift).
 package struct CheckStore: Sendable {
     let database: PostgresClient
     /// Consecutive failed checks after which a watch is `failing`.
@@ -106,20 +107,6 @@ package struct CheckStore: Sendable {
                 WHERE lease_owner = \(owner) AND id = ANY(\(PostgresArray(targetIDs))::uuid[])
                 """)
         }
-    }
-
-    /// The stored snapshots of watches, to diff a change against.
-    package func snapshots(watchIDs: [UUID]) throws -> [UUID: String] {
-        guard !watchIDs.isEmpty else { return [:] }
-        let rows = try database.query("""
-            SELECT id, snapshot FROM watches
-            WHERE id = ANY(\(PostgresArray(watchIDs))::uuid[]) AND snapshot IS NOT NULL
-            """)
-        var snapshots: [UUID: String] = [:]
-        for row in rows {
-            snapshots[try row.decode("id")] = try row.decode("snapshot", as: String.self)
-        }
-        return snapshots
     }
 
     // MARK: Writing results
