@@ -177,7 +177,7 @@ inspect() { docker image inspect -f "$1" tidings:latest; }
 [ "$(inspect '{{.Config.User}}')" = 10001:10001 ] || fail "user is $(inspect '{{.Config.User}}')"
 [ "$(inspect '{{.Config.StopSignal}}')" = SIGTERM ] || fail "stop signal is $(inspect '{{.Config.StopSignal}}')"
 [[ $(inspect '{{json .Config.Healthcheck.Test}}') == *tidings-healthcheck* ]] || fail "no HEALTHCHECK"
-docker run --rm --network none --entrypoint ls tidings:latest /usr/share/tidings/openapi.yaml /usr/share/tidings/migrations >/dev/null
+docker run --rm --network none --entrypoint ls tidings:latest /usr/share/tidings/openapi.yaml /usr/share/tidings/migrations /usr/share/tidings/schema/functions >/dev/null
 pass
 
 # --- Compose -------------------------------------------------------------------

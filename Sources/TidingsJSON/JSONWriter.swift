@@ -14,20 +14,11 @@ import FoundationEssentials
 /// writes each object's keys in the order it wants (sorted, to match
 /// `.sortedKeys`).
 package struct JSONWriter {
-    /// What happens to U+0000 in strings. PostgreSQL's jsonb refuses `\u0000`,
-    /// so JSON bound for it drops the character.
-    package enum NULHandling: Sendable {
-        case escape
-        case drop
-    }
-
     package private(set) var bytes: [UInt8] = []
-    private let nulHandling: NULHandling
     /// True after a value, so the next key or array element needs a comma.
     private var needsComma = false
 
-    package init(capacity: Int = 512, nul nulHandling: NULHandling = .escape) {
-        self.nulHandling = nulHandling
+    package init(capacity: Int = 512) {
         bytes.reserveCapacity(capacity)
     }
 
@@ -195,7 +186,6 @@ package struct JSONWriter {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private mutating func appendEscape(_ byte: UInt8) {
-        if byte == 0 && nulHandling == .drop { return }
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)

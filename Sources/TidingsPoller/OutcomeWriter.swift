@@ -9,7 +9,8 @@ import TidingsSynchronization
 /// are queued) and each batch is at most two transactions: the quiet
 /// results (304, unchanged) and the eventful ones (content, failures, state
 /// changes), each set-based whatever the batch size. Diffs are computed
-/// here, on a writer thread, never on the HTTP driver thread.
+/// on a writer thread, inside the eventful write, never on the HTTP
+/// driver thread.
 final class OutcomeWriter: Sendable {
     /// Results wait in turns by user (the target's tenant, as for
     /// extraction): a batch takes one result per user in turn, so one
@@ -166,16 +167,9 @@ final class OutcomeWriter: Sendable {
     /// tried on its own so one bad result cannot hold the others back.
     private func writeEventful(_ outcomes: [CheckOutcome]) -> [WatchCheckResult] {
         guard !outcomes.isEmpty else { return [] }
-        let checks: [TargetCheck]
+        let checks = outcomes.map { TargetCheck(target: $0.record, watches: $0.watches) }
         do {
-            checks = try withDiffs(outcomes.map { TargetCheck(target: $0.record, watches: $0.watches) })
-        } catch {
-            metrics.writeFailures.increment(by: Double(outcomes.count))
-            logger.error("could not read snapshots to diff against", metadata: ["targets": "\(outcomes.count)", "error": "\(error)"])
-            return []
-        }
-        do {
-            return try store.writeEventful(owner: owner, checks: checks)
+            return try store.writeEventful(owner: owner, checks: checks, diff: diff)
         } catch where checks.count > 1 {
             logger.warning("a batch of check results failed; writing them one by one", metadata: ["targets": "\(checks.count)", "error": "\(error)"])
         } catch {
@@ -186,7 +180,7 @@ final class OutcomeWriter: Sendable {
         var results: [WatchCheckResult] = []
         for check in checks {
             do {
-                results += try store.writeEventful(owner: owner, checks: [check])
+                results += try store.writeEventful(owner: owner, checks: [check], diff: diff)
             } catch {
                 metrics.writeFailures.increment()
                 logger.error("could not write a check result", metadata: ["target.id": check.target.targetID.canonicalString, "error": "\(error)"])
@@ -203,24 +197,10 @@ final class OutcomeWriter: Sendable {
         }
     }
 
-    /// Fills in the diff of every content record whose hash moved from a
-    /// stored one, reading the stored snapshots in one query.
-    private func withDiffs(_ checks: [TargetCheck]) throws -> [TargetCheck] {
-        let changed = checks.flatMap(\.watches).filter { record in
-            if case .content(let content) = record.kind { return record.watch.contentHash.map { $0 != content.hash } ?? false }
-            return false
-        }
-        guard !changed.isEmpty else { return checks }
-        let snapshots = try store.snapshots(watchIDs: changed.map(\.watch.id))
-        return checks.map { check in
-            TargetCheck(target: check.target, watches: check.watches.map { record in
-                guard case .content(var content) = record.kind, let previous = snapshots[record.watch.id],
-                      record.watch.contentHash != content.hash
-                else { return record }
-                let diff = LineDiff(from: SnapshotLines.split(previous), to: SnapshotLines.split(content.snapshot))
-                content.diff = diff.unified(maximumBytes: configuration.diffByteLimit)
-                return WatchCheckRecord(watch: record.watch, kind: .content(content))
-            })
-        }
+    /// A change's unified diff, made inside the eventful write from the
+    /// snapshot it holds locked.
+    private func diff(from previous: String, to current: String) -> String {
+        LineDiff(from: SnapshotLines.split(previous), to: SnapshotLines.split(current))
+            .unified(maximumBytes: configuration.diffByteLimit)
     }
 }

@@ -8,7 +8,7 @@ import TidingsTestSupport
 
 /// Locations and databases the end-to-end tests share.
 enum TestEnvironment {
-    /// The repository root, where `migrations/`, `openapi.yaml` and `README.md` live.
+    /// The repository root, where `migrations/`, `schema/functions/`, `openapi.yaml` and `README.md` live.
     static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 

@@ -23,7 +23,7 @@ import Testing
             for watch in watchIDs {
                 _ = try harness.database.query("""
                     SELECT count(*) FROM record_changes(
-                        ARRAY[\(watch)::uuid], ARRAY[md5(\("\(watch) \(round)")) || md5(\("\(round)"))], ARRAY['text'], ARRAY[false],
+                        ARRAY[\(watch)::uuid], ARRAY['changed'], ARRAY[md5(\("\(watch) \(round)")) || md5(\("\(round)"))], ARRAY['text'], ARRAY[false],
                         ARRAY[''], ARRAY[200], ARRAY[4::bigint])
                     """)
             }

@@ -3,8 +3,8 @@ import Testing
 import TidingsJSON
 
 @Suite struct JSONWriterTests {
-    private func written(_ build: (inout JSONWriter) -> Void, nul: JSONWriter.NULHandling = .escape) -> String {
-        var writer = JSONWriter(nul: nul)
+    private func written(_ build: (inout JSONWriter) -> Void) -> String {
+        var writer = JSONWriter()
         build(&writer)
         return writer.text
     }
@@ -16,10 +16,6 @@ import TidingsJSON
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         #expect(json == String(decoding: try encoder.encode(text), as: UTF8.self))
-    }
-
-    @Test func dropsNULForPostgreSQL() {
-        #expect(written({ $0.value("a\0b") }, nul: .drop) == #""ab""#)
     }
 
     @Test func writesStructureAndScalars() {

@@ -5,8 +5,8 @@ import TidingsDomain
 @testable import TidingsPoller
 import TidingsPostgres
 
-/// Every path that queues events goes through `queue_events` (migration
-/// 0015): the poller's content (`record_changes`, in SQL), the badge
+/// Every path that queues events goes through `queue_events` (decision
+/// 0003): the poller's content (`record_changes`, in SQL), the badge
 /// trigger, the poller's state events (Swift), webhook.test and
 /// webhook.disabled (DeliveryStore). Each must reach the same subscribers:
 /// the user's enabled webhooks of that type and the enabled global ones.
@@ -123,35 +123,58 @@ import TidingsPostgres
         #expect(try deliveries.timeUntilNextDue() == nil, "nothing waits: both are the claim's")
     }
 
-    @Test func recordChangesDecidesBaselineUnchangedAndChangedOnce() async throws {
+    /// The eventful write is the one judge of change: it decides from the
+    /// rows it locks, diffs against the snapshot it read under that lock,
+    /// and a check claimed before another write stored the same content is
+    /// no change.
+    @Test func eventfulWriteJudgesBaselineUnchangedAndChangedOnce() throws {
         let context = try PollerTestContext()
         defer { context.close() }
         let user = try context.user()
         let first = try context.watch(user: user, url: "https://93.184.215.14/first")
         let paused = try context.watch(user: user, url: "https://93.184.215.14/paused")
-        func record(_ watches: [Watch], hash: Character) throws -> [UUID: (result: String, changed: Bool)] {
-            let ids = "{" + watches.map(\.id.uuidString).joined(separator: ",") + "}"
-            var results: [UUID: (String, Bool)] = [:]
-            for row in try context.database.query("""
-                SELECT watch_id, result, change_id IS NOT NULL AS changed FROM record_changes(
-                    \(ids)::uuid[], array_fill(\(String(repeating: hash, count: 64))::text, ARRAY[\(watches.count)::integer]),
-                    array_fill('text'::text, ARRAY[\(watches.count)::integer]), array_fill(false, ARRAY[\(watches.count)::integer]),
-                    array_fill(''::text, ARRAY[\(watches.count)::integer]), array_fill(200, ARRAY[\(watches.count)::integer]),
-                    array_fill(4::bigint, ARRAY[\(watches.count)::integer]))
-                """) {
-                results[try row.decode("watch_id")] = (try row.decode("result"), try row.decode("changed"))
+        let store = CheckStore(database: context.database, failureThreshold: 3)
+        func checks(_ watches: [Watch], hash: Character, snapshot: String) throws -> [TargetCheck] {
+            try watches.map { watch in
+                let claimed = try #require(try store.claim(targetID: watch.targetID, owner: "judge", lease: .seconds(60)))
+                let content = WatchCheckRecord.ContentRecord(
+                    hash: String(repeating: hash, count: 64), snapshot: snapshot, snapshotTruncated: false, httpStatus: 200,
+                    contentLength: snapshot.utf8.count)
+                return TargetCheck(
+                    target: TargetCheckRecord(targetID: claimed.id, checkedAt: Date(), nextCheckAt: Date().addingTimeInterval(300)),
+                    watches: claimed.watches.map { WatchCheckRecord(watch: $0, kind: .content(content)) })
             }
-            return results
         }
-        #expect(try record([first, paused], hash: "a").mapValues(\.result) == [first.id: "baseline", paused.id: "baseline"])
+        var diffed: [String] = []
+        func write(_ checks: [TargetCheck]) throws -> [UUID: WatchCheckResult] {
+            let results = try store.writeEventful(owner: "judge", checks: checks) { previous, current in
+                diffed.append("\(previous)->\(current)")
+                return "-\(previous)\n+\(current)"
+            }
+            return Dictionary(uniqueKeysWithValues: results.map { ($0.watchID, $0) })
+        }
+
+        let baselines = try write(try checks([first, paused], hash: "a", snapshot: "one"))
+        #expect(baselines.mapValues(\.result) == [first.id: .baseline, paused.id: .baseline])
         try context.database.withConnection { try $0.execute("UPDATE watches SET paused = true WHERE id = \(paused.id)") }
-        #expect(try record([first], hash: "a")[first.id]?.result == "unchanged")
-        let changed = try record([first, paused], hash: "b")
-        #expect(changed[first.id]?.result == "changed")
-        #expect(changed[first.id]?.changed == true)
+        #expect(try write(try checks([first], hash: "a", snapshot: "one"))[first.id]?.result == .unchanged)
+
+        let changes = try checks([first, paused], hash: "b", snapshot: "two")
+        let changed = try write(changes)
+        #expect(changed[first.id]?.result == .changed)
+        #expect(changed[first.id]?.changeID != nil)
         // A paused watch's hash is kept current but records no change.
-        #expect(changed[paused.id]?.result == "changed")
-        #expect(changed[paused.id]?.changed == false)
+        #expect(changed[paused.id]?.result == .changed)
+        #expect(changed[paused.id]?.changeID == nil)
+        #expect(diffed == ["one->two"], "one diff, from the snapshot the write locked")
+        #expect(try context.change(of: try context.reload(first))?.diff == "-one\n+two")
+
+        // The same checks again, claimed when the stored hash was "a": the
+        // locked row already holds "b", so nothing changed.
+        let again = try write(changes)
+        #expect(again[first.id]?.result == .unchanged)
+        #expect(again[first.id]?.changeID == nil)
+        #expect(try context.changeCount(of: first) == 1)
         #expect(try context.events(of: user, type: "watch.changed").count == 1)
     }
 

@@ -26,7 +26,7 @@ import TidingsTestSupport
                 let records = try client.query("SELECT version, name, checksum FROM tidings_schema_migrations ORDER BY version")
                 #expect(try records.map { try $0.decode("version", as: Int.self) } == [1, 2, 10])
                 let checksum = try records.first?.decode("checksum", as: String.self)
-                #expect(checksum == sha256Hex(of: directory + "/0001_first.sql"))
+                #expect(checksum == Self.sha256Hex(of: directory + "/0001_first.sql"))
 
                 try TemporaryDirectory.write("INSERT INTO steps VALUES (11);", to: directory + "/0011_eleventh.sql")
                 #expect(try runner.pendingMigrations() == ["0011_eleventh.sql"])
@@ -119,7 +119,7 @@ import TidingsTestSupport
         }
     }
 
-    private func sha256Hex(of path: String) -> String? {
+    static func sha256Hex(of path: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [path]

@@ -53,6 +53,7 @@ package final class Application: Sendable {
         let databaseRuntime = try DatabaseRuntime.open(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
+            functionsDirectory: resources.functionsDirectory,
             logger: logger,
             metrics: metrics
         )
@@ -190,6 +191,7 @@ package final class Application: Sendable {
         let runtime = try DatabaseRuntime.open(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
+            functionsDirectory: resources.functionsDirectory,
             logger: logger,
             metrics: MetricsRegistry()
         )
@@ -206,6 +208,7 @@ package final class Application: Sendable {
         let runtime = try DatabaseRuntime.open(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
+            functionsDirectory: resources.functionsDirectory,
             logger: logger,
             metrics: MetricsRegistry()
         )

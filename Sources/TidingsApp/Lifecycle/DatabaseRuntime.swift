@@ -18,10 +18,11 @@ struct DatabaseRuntime: Sendable {
     let privateCluster: LocalPostgresCluster?
 
     /// Starts the private cluster if needed, opens the pool and applies
-    /// pending migrations; on failure whatever was started is stopped again.
+    /// pending migrations and changed function files; on failure whatever was started is stopped again.
     static func open(
         configuration: Configuration,
         migrationsDirectory: String,
+        functionsDirectory: String,
         logger: Logger,
         metrics: MetricsRegistry
     ) throws -> DatabaseRuntime {
@@ -58,7 +59,8 @@ struct DatabaseRuntime: Sendable {
         probe.applicationName = "tidings-readiness"
         let readinessClient = PostgresClient(configuration: probe, logger: logger)
         do {
-            let migrations = MigrationRunner(directory: migrationsDirectory, client: client, logger: logger)
+            let migrations = MigrationRunner(
+                directory: migrationsDirectory, functionsDirectory: functionsDirectory, client: client, logger: logger)
             let applied = try migrations.migrate()
             let expectedSchemaVersion = try migrations.latestVersion()
             let readiness = MigrationRunner(directory: migrationsDirectory, client: readinessClient, logger: logger)

@@ -1,10 +1,11 @@
 import Foundation
 
-/// Finds the files Tidings ships beside its binary: `migrations/` and
-/// `openapi.yaml`. Looked up once at start-up so a missing file fails fast.
+/// Finds the files Tidings ships beside its binary: `migrations/`,
+/// `schema/functions/` and `openapi.yaml`. Looked up once at start-up so a missing file fails fast.
 struct ResourceLocator {
     struct Resources {
         let migrationsDirectory: String
+        let functionsDirectory: String
         let openAPIPath: String
     }
 
@@ -12,7 +13,7 @@ struct ResourceLocator {
         let searched: [String]
 
         var description: String {
-            "cannot find migrations/ and openapi.yaml; looked in \(searched.joined(separator: ", ")); set TIDINGS_RESOURCES_DIR"
+            "cannot find migrations/, schema/functions/ and openapi.yaml; looked in \(searched.joined(separator: ", ")); set TIDINGS_RESOURCES_DIR"
         }
     }
 
@@ -31,13 +32,17 @@ struct ResourceLocator {
         }
         for candidate in candidates {
             let migrations = (candidate as NSString).appendingPathComponent("migrations")
+            let functions = (candidate as NSString).appendingPathComponent("schema/functions")
             let openAPI = (candidate as NSString).appendingPathComponent("openapi.yaml")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: migrations, isDirectory: &isDirectory), isDirectory.boolValue,
-               FileManager.default.fileExists(atPath: openAPI) {
-                return Resources(migrationsDirectory: migrations, openAPIPath: openAPI)
+            if isDirectory(migrations), isDirectory(functions), FileManager.default.fileExists(atPath: openAPI) {
+                return Resources(migrationsDirectory: migrations, functionsDirectory: functions, openAPIPath: openAPI)
             }
         }
         throw NotFound(searched: candidates)
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

@@ -42,7 +42,7 @@ package struct BadgeStore: Sendable {
     private static func badges(userIDs: [UUID], on database: PostgresClient) throws -> [BadgeAndOrder?] {
         let rows = try database.query("""
             SELECT user_id, count, sequence, updated_at, last_position, trimmed_through
-            FROM badges WHERE user_id = ANY(\(PostgresArrayLiteral.make(userIDs))::uuid[])
+            FROM badges WHERE user_id = ANY(\(PostgresArray(userIDs))::uuid[])
             """)
         var badges = [UUID: BadgeAndOrder](minimumCapacity: rows.count)
         for row in rows {

@@ -3,17 +3,23 @@ import TidingsPostgres
 
 /// Checks with something to record (content hashes, failure counts, state
 /// transitions), for many targets in one transaction and a fixed number of
-/// statements whatever the batch size: lock the watches, one
-/// `record_changes` call (which decides baseline, unchanged or changed), one
-/// UPDATE of the watches' check state, one `queue_events` call for the
+/// statements whatever the batch size: lock the watches (reading the
+/// snapshots a change is diffed against), decide in `EventfulPlan`, then
+/// plain writers: one `record_changes` call, one UPDATE of the watches'
+/// check state, one `queue_events` call for the
 /// `watch.failing`/`watch.recovered` events, one UPDATE of the targets.
+/// The plan is the one judge of baseline, unchanged and changed
+/// (decision 0049).
 extension CheckStore {
-    /// Writes the checks in one transaction. Locks are taken watches by id,
-    /// then badges by user (here, and again inside `record_changes`), the
-    /// order every writer follows, then the targets,
-    /// which only their lease holder writes; a deadlock or serialization
-    /// failure retries the whole transaction.
-    package func writeEventful(owner: String, checks: [TargetCheck]) throws -> [WatchCheckResult] {
+    /// Writes the checks in one transaction. Locks are taken once: watches
+    /// by id, then badges by user, the order every writer follows, then the
+    /// targets, which only their lease holder writes; a deadlock or
+    /// serialization failure retries the whole transaction. `diff` makes a
+    /// change's unified diff from the stored snapshot the lock read and the
+    /// new one.
+    package func writeEventful(
+        owner: String, checks: [TargetCheck], diff: (_ previous: String, _ current: String) -> String
+    ) throws -> [WatchCheckResult] {
         guard !checks.isEmpty else { return [] }
         return try database.withRetryingTransaction { connection in
             var pending: [UUID: (record: WatchCheckRecord, checkedAt: Date)] = [:]
@@ -23,9 +29,9 @@ extension CheckStore {
                 }
             }
             var plan = EventfulPlan(failureThreshold: failureThreshold)
-            for current in try Self.lockWatches(Array(pending.keys), on: connection) {
+            for current in try Self.lockWatches(pending.mapValues(\.record), on: connection) {
                 guard let (record, checkedAt) = pending[current.id] else { continue }
-                plan.add(record, over: current, checkedAt: checkedAt)
+                plan.add(record, over: current, checkedAt: checkedAt, diff: diff)
             }
             plan.recorded(try Self.recordChanges(plan.contents, on: connection))
             try Self.updateWatchStates(plan.states, on: connection)
@@ -39,18 +45,27 @@ extension CheckStore {
 
     /// Locks the watches by id, then their users' badges by user: every
     /// event this write queues draws positions under a badge lock
-    /// (migration 0031), and taking them all here, in order, keeps two
-    /// batches from taking two users' badges in opposite orders.
-    private static func lockWatches(_ ids: [UUID], on connection: PostgresConnection) throws -> [LockedWatch] {
+    /// (draw_positions), and taking them all here, in order, keeps two
+    /// batches from taking two users' badges in opposite orders. A watch
+    /// whose stored hash differs from the content checked comes with its
+    /// stored snapshot, to diff against.
+    private static func lockWatches(_ records: [UUID: WatchCheckRecord], on connection: PostgresConnection) throws -> [LockedWatch] {
+        let ids = Array(records.keys)
+        let hashes = ids.map { id -> String? in
+            guard case .content(let content) = records[id]?.kind else { return nil }
+            return content.hash
+        }
         let rows = try connection.query("""
-            SELECT id, state, content_hash, paused, consecutive_failures, extract::text AS extract FROM watches
-            WHERE id = ANY(\(PostgresArrayLiteral.make(ids))::uuid[])
-            ORDER BY id
-            FOR UPDATE
+            SELECT w.id, w.state, w.content_hash, w.paused, w.consecutive_failures, w.quiet_rebaseline,
+                   w.extract::text AS extract,
+                   CASE WHEN i.hash IS NOT NULL AND w.content_hash IS DISTINCT FROM i.hash THEN w.snapshot END AS snapshot
+            FROM watches w JOIN unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(hashes))::text[]) AS i(id, hash) ON i.id = w.id
+            ORDER BY w.id
+            FOR UPDATE OF w
             """)
         try connection.execute("""
             SELECT 1 FROM badges
-            WHERE user_id IN (SELECT user_id FROM watches WHERE id = ANY(\(PostgresArrayLiteral.make(ids))::uuid[]))
+            WHERE user_id IN (SELECT user_id FROM watches WHERE id = ANY(\(PostgresArray(ids))::uuid[]))
             ORDER BY user_id
             FOR UPDATE
             """)
@@ -61,32 +76,31 @@ extension CheckStore {
                 contentHash: try row.decode("content_hash"),
                 paused: try row.decode("paused"),
                 consecutiveFailures: try row.decode("consecutive_failures"),
-                extractJSON: try row.decode("extract")
+                quietRebaseline: try row.decode("quiet_rebaseline"),
+                extractJSON: try row.decode("extract"),
+                snapshot: try row.decode("snapshot")
             )
         }
     }
 
-    /// One `record_changes` call for every hash of the batch, the columns
-    /// as parallel array parameters; its result per watch.
-    private static func recordChanges(_ contents: [ContentRow], on connection: PostgresConnection) throws -> [UUID: RecordedContent] {
+    /// One `record_changes` call for every content of the batch, with the
+    /// result the plan decided, the columns as parallel array parameters;
+    /// the change it recorded per watch.
+    private static func recordChanges(_ contents: [ContentRow], on connection: PostgresConnection) throws -> [UUID: UUID] {
         guard !contents.isEmpty else { return [:] }
-        func column(_ value: (WatchCheckRecord.ContentRecord) -> String?) -> String {
-            PostgresArrayLiteral.make(contents.map { value($0.content) }, droppingNUL: true)
+        func column<Value: PostgresEncodable>(_ value: (ContentRow) -> Value) -> PostgresArray {
+            PostgresArray(contents.map(value))
         }
         let rows = try connection.query("""
-            SELECT watch_id, result, change_id FROM record_changes(
-                \(PostgresArrayLiteral.make(contents.map(\.id)))::uuid[],
-                \(column(\.hash))::text[], \(column(\.snapshot))::text[], \(column { String($0.snapshotTruncated) })::boolean[],
-                \(column(\.diff))::text[], \(column { String($0.httpStatus) })::integer[],
-                \(column { String($0.contentLength) })::bigint[])
+            SELECT watch_id, change_id FROM record_changes(
+                \(column(\.id))::uuid[], \(column(\.result.rawValue))::text[],
+                \(column(\.content.hash))::text[], \(column(\.content.snapshot))::text[],
+                \(column(\.content.snapshotTruncated))::boolean[], \(column(\.diff))::text[],
+                \(column(\.content.httpStatus))::integer[], \(column(\.content.contentLength))::bigint[])
             """)
-        var recorded: [UUID: RecordedContent] = [:]
+        var recorded: [UUID: UUID] = [:]
         for row in rows {
-            let text: String = try row.decode("result")
-            guard let result = CheckResult(rawValue: text) else {
-                throw PostgresError(code: .decoding, message: "\(text.prefix(20)) is not a check result")
-            }
-            recorded[try row.decode("watch_id")] = RecordedContent(result: result, changeID: try row.decode("change_id"))
+            recorded[try row.decode("watch_id")] = try row.decode("change_id")
         }
         return recorded
     }
@@ -96,9 +110,11 @@ extension CheckStore {
         try connection.execute("""
             UPDATE watches w
             SET state = r.state, consecutive_failures = r.failures, last_error = r.error,
-                last_checked_at = to_timestamp(r.checked_at), last_check_result = r.result
-            FROM jsonb_to_recordset(\(JSONRows.text(states))::jsonb) AS r(
-                id uuid, state text, failures integer, error text, checked_at double precision, result text)
+                last_checked_at = r.checked_at, last_check_result = r.result
+            FROM unnest(\(PostgresArray(states.map(\.id)))::uuid[], \(PostgresArray(states.map(\.state)))::text[],
+                        \(PostgresArray(states.map(\.failures)))::integer[], \(PostgresArray(states.map(\.error)))::text[],
+                        \(PostgresArray(states.map(\.checkedAt)))::timestamptz[], \(PostgresArray(states.map(\.result)))::text[]
+            ) AS r(id, state, failures, error, checked_at, result)
             WHERE w.id = r.id
             """)
     }
@@ -118,7 +134,7 @@ extension CheckStore {
                     'error', w.last_error,
                     'checked_at', iso8601(w.last_checked_at)
                 ), NULL, NULL)::outbox_event ORDER BY w.id)
-                FROM unnest(\(PostgresArrayLiteral.make(events.map(\.id)))::uuid[], \(PostgresArrayLiteral.make(events.map(\.type.rawValue)))::text[])
+                FROM unnest(\(PostgresArray(events.map(\.id)))::uuid[], \(PostgresArray(events.map(\.type.rawValue)))::text[])
                     AS e(id, type)
                 JOIN watches w ON w.id = e.id
                 JOIN targets t ON t.id = w.target_id
@@ -134,17 +150,21 @@ private struct LockedWatch {
     let contentHash: String?
     let paused: Bool
     let consecutiveFailures: Int
+    let quietRebaseline: Bool
     /// `extract::text`, compared with the rule the check used.
     let extractJSON: String?
+    /// The stored snapshot, read only when the content checked has another hash.
+    let snapshot: String?
 }
 
-/// What the eventful write does for each locked watch, from the locked rows
-/// and, for content, from what `record_changes` decided; written set-based.
+/// What the eventful write does for each locked watch, decided from the
+/// locked rows alone (the one judge of baseline, unchanged and changed);
+/// written set-based.
 private struct EventfulPlan {
     let failureThreshold: Int
     var contents: [ContentRow] = []
-    /// The watches of `contents`, whose results `record_changes` decides.
-    private var awaiting: [(watch: LockedWatch, checkedAt: Date)] = []
+    /// The watches of `contents`, whose changes `record_changes` records.
+    private var awaiting: [(watch: LockedWatch, result: CheckResult, checkedAt: Date)] = []
     var states: [StateRow] = []
     var events: [EventRow] = []
     var results: [WatchCheckResult] = []
@@ -153,14 +173,25 @@ private struct EventfulPlan {
         self.failureThreshold = failureThreshold
     }
 
-    mutating func add(_ record: WatchCheckRecord, over current: LockedWatch, checkedAt: Date) {
+    mutating func add(
+        _ record: WatchCheckRecord, over current: LockedWatch, checkedAt: Date, diff: (String, String) -> String
+    ) {
         switch record.kind {
         case .content(let content):
             // The extraction rule changed while the check ran: nothing is
             // written; the watch starts over from `pending` with the new rule.
             guard current.extractJSON == record.watch.extractJSON else { return }
-            contents.append(ContentRow(id: current.id, content: content))
-            awaiting.append((current, checkedAt))
+            let result: CheckResult
+            if current.contentHash == content.hash {
+                result = .unchanged
+            } else if current.contentHash == nil || current.quietRebaseline {
+                result = .baseline
+            } else {
+                result = .changed
+            }
+            let changeDiff = result == .changed && !current.paused ? current.snapshot.map { diff($0, content.snapshot) } ?? "" : ""
+            contents.append(ContentRow(id: current.id, result: result, content: content, diff: changeDiff))
+            awaiting.append((current, result, checkedAt))
         case .quiet(let result):
             let hasBaseline = current.contentHash != nil
             succeed(current, result: result, hasBaseline: hasBaseline, checkedAt: checkedAt)
@@ -170,20 +201,18 @@ private struct EventfulPlan {
             let turnsFailing = failures >= failureThreshold && current.state != .failing && !current.paused
             let state: WatchState = turnsFailing ? .failing : current.state
             states.append(StateRow(id: current.id, state: state.rawValue, failures: failures, error: message,
-                                   checkedAt: checkedAt.timeIntervalSince1970, result: CheckResult.failed.rawValue))
+                                   checkedAt: checkedAt, result: CheckResult.failed.rawValue))
             // Emitted only on the transition, so once per failing spell.
             if turnsFailing { events.append(EventRow(id: current.id, type: .watchFailing)) }
             results.append(WatchCheckResult(watchID: current.id, result: .failed, changeID: nil, state: state, error: message))
         }
     }
 
-    /// The content's results, as `record_changes` decided them. Every watch
-    /// of `contents` is locked, so it is there.
-    mutating func recorded(_ recorded: [UUID: RecordedContent]) {
-        for (current, checkedAt) in awaiting {
-            guard let content = recorded[current.id] else { continue }
-            succeed(current, result: content.result, hasBaseline: true, checkedAt: checkedAt)
-            results.append(WatchCheckResult(watchID: current.id, result: content.result, changeID: content.changeID, state: .ok, error: nil))
+    /// The content's results, with the changes `record_changes` recorded.
+    mutating func recorded(_ changes: [UUID: UUID]) {
+        for (current, result, checkedAt) in awaiting {
+            succeed(current, result: result, hasBaseline: true, checkedAt: checkedAt)
+            results.append(WatchCheckResult(watchID: current.id, result: result, changeID: changes[current.id], state: .ok, error: nil))
         }
         awaiting = []
     }
@@ -193,7 +222,7 @@ private struct EventfulPlan {
     private mutating func succeed(_ current: LockedWatch, result: CheckResult, hasBaseline: Bool, checkedAt: Date) {
         let state: WatchState = hasBaseline ? .ok : current.state
         states.append(StateRow(id: current.id, state: state.rawValue, failures: 0, error: nil,
-                               checkedAt: checkedAt.timeIntervalSince1970, result: result.rawValue))
+                               checkedAt: checkedAt, result: result.rawValue))
         if current.state == .failing && state == .ok && !current.paused {
             events.append(EventRow(id: current.id, type: .watchRecovered))
         }
@@ -202,31 +231,19 @@ private struct EventfulPlan {
 
 private struct ContentRow {
     let id: UUID
-    let content: WatchCheckRecord.ContentRecord
-}
-
-/// What `record_changes` decided for a watch's content.
-private struct RecordedContent {
     let result: CheckResult
-    let changeID: UUID?
+    let content: WatchCheckRecord.ContentRecord
+    /// The unified diff from the stored snapshot, for a change recorded.
+    let diff: String
 }
 
-private struct StateRow: JSONRow {
+private struct StateRow {
     let id: UUID
     let state: String
     let failures: Int
     let error: String?
-    let checkedAt: Double
+    let checkedAt: Date
     let result: String
-
-    func write(to row: inout JSONRows.Row) {
-        row.field("id", id)
-        row.field("state", state)
-        row.field("failures", failures)
-        row.field("error", error)
-        row.field("checked_at", checkedAt)
-        row.field("result", result)
-    }
 }
 
 private struct EventRow {

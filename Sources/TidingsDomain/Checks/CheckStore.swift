@@ -5,8 +5,9 @@ import TidingsPostgres
 /// watches, and writing check results. Quiet results (304, version or hash
 /// unchanged) are written in batches; anything that records content, moves
 /// a failure count or changes a watch's state is written for many targets in
-/// one transaction, through `record_changes` and `queue_events` (migration
-/// 0015; see CheckStore+EventfulWrites.swift).
+/// one transaction, which decides baseline, unchanged or changed from the
+/// rows it locks and writes through `record_changes` and `queue_events`
+/// (schema/functions/; see CheckStore+EventfulWrites.swift).
 package struct CheckStore: Sendable {
     let database: PostgresClient
     /// Consecutive failed checks after which a watch is `failing`.
@@ -36,7 +37,7 @@ package struct CheckStore: Sendable {
     ) throws -> [ClaimedTarget] {
         guard limit > 0 else { return [] }
         let after = cursor
-        let excluded = PostgresArrayLiteral.make(excludingUsers)
+        let excluded = PostgresArray(excludingUsers)
         let (targets, last) = try database.withConnection { connection in
             let rows = try connection.query("""
                 UPDATE targets t
@@ -103,23 +104,9 @@ package struct CheckStore: Sendable {
             _ = try connection.execute("""
                 UPDATE targets
                 SET lease_owner = NULL, lease_until = NULL
-                WHERE lease_owner = \(owner) AND id = ANY(\(PostgresArrayLiteral.make(targetIDs))::uuid[])
+                WHERE lease_owner = \(owner) AND id = ANY(\(PostgresArray(targetIDs))::uuid[])
                 """)
         }
-    }
-
-    /// The stored snapshots of watches, to diff a change against.
-    package func snapshots(watchIDs: [UUID]) throws -> [UUID: String] {
-        guard !watchIDs.isEmpty else { return [:] }
-        let rows = try database.query("""
-            SELECT id, snapshot FROM watches
-            WHERE id = ANY(\(PostgresArrayLiteral.make(watchIDs))::uuid[]) AND snapshot IS NOT NULL
-            """)
-        var snapshots: [UUID: String] = [:]
-        for row in rows {
-            snapshots[try row.decode("id")] = try row.decode("snapshot", as: String.self)
-        }
-        return snapshots
     }
 
     // MARK: Writing results
@@ -131,12 +118,12 @@ package struct CheckStore: Sendable {
         guard !targets.isEmpty || !watches.isEmpty else { return }
         try database.withRetryingTransaction { connection in
             if !watches.isEmpty {
-                let rows = watches.map { QuietWatchRow(id: $0.watchID, result: $0.result.rawValue, checkedAt: $0.checkedAt.timeIntervalSince1970) }
                 _ = try connection.execute("""
                     UPDATE watches w
-                    SET last_checked_at = to_timestamp(r.checked_at), last_check_result = r.result,
+                    SET last_checked_at = r.checked_at, last_check_result = r.result,
                         consecutive_failures = 0, last_error = NULL
-                    FROM jsonb_to_recordset(\(JSONRows.text(rows))::jsonb) AS r(id uuid, result text, checked_at double precision)
+                    FROM unnest(\(PostgresArray(watches.map(\.watchID)))::uuid[], \(PostgresArray(watches.map(\.result.rawValue)))::text[],
+                                \(PostgresArray(watches.map(\.checkedAt)))::timestamptz[]) AS r(id, result, checked_at)
                     WHERE w.id = r.id AND w.state = 'ok'
                       AND (w.last_check_result IS DISTINCT FROM r.result OR w.consecutive_failures <> 0
                            OR w.last_checked_at IS NULL)
@@ -149,11 +136,14 @@ package struct CheckStore: Sendable {
     static func writeTargets(_ records: [TargetCheckRecord], owner: String, on connection: PostgresConnection) throws {
         guard !records.isEmpty else { return }
         let rows = records.map(TargetRow.init)
+        func column<Value: PostgresEncodable>(_ value: (TargetRow) -> Value?) -> PostgresArray {
+            PostgresArray(rows.map(value))
+        }
         try connection.execute("""
             UPDATE targets t
-            SET next_check_at = to_timestamp(r.next_check_at),
+            SET next_check_at = r.next_check_at,
                 lease_owner = NULL, lease_until = NULL,
-                last_checked_at = to_timestamp(r.checked_at),
+                last_checked_at = r.checked_at,
                 last_status = r.status,
                 last_error = r.error,
                 consecutive_failures = CASE WHEN r.error IS NULL THEN 0 ELSE t.consecutive_failures + 1 END,
@@ -162,18 +152,24 @@ package struct CheckStore: Sendable {
                 last_version = CASE WHEN r.replace_version THEN r.version ELSE t.last_version END,
                 body_sha256 = CASE WHEN r.replace_body_sha256 THEN r.body_sha256 ELSE t.body_sha256 END,
                 checks_since_full = CASE WHEN r.unconditional THEN 0 ELSE t.checks_since_full + 1 END,
-                content_changed_at = CASE WHEN r.content_changed THEN to_timestamp(r.checked_at) ELSE t.content_changed_at END,
+                content_changed_at = CASE WHEN r.content_changed THEN r.checked_at ELSE t.content_changed_at END,
                 last_body_size = coalesce(r.body_size, t.last_body_size),
                 request_count = t.request_count + r.requests,
                 not_modified_count = t.not_modified_count + r.not_modified,
                 bytes_received = t.bytes_received + r.bytes_received,
                 bytes_saved = t.bytes_saved + r.bytes_saved
-            FROM jsonb_to_recordset(\(JSONRows.text(rows))::jsonb) AS r(
-                id uuid, checked_at double precision, next_check_at double precision, status integer, error text,
-                replace_validators boolean, etag text, last_modified text, replace_version boolean, version text,
-                replace_body_sha256 boolean, body_sha256 text,
-                unconditional boolean, content_changed boolean, body_size bigint, requests bigint, not_modified bigint,
-                bytes_received bigint, bytes_saved bigint)
+            FROM unnest(
+                \(column(\.id))::uuid[], \(column(\.checkedAt))::timestamptz[], \(column(\.nextCheckAt))::timestamptz[],
+                \(column(\.status))::integer[], \(column(\.error))::text[],
+                \(column(\.replaceValidators))::boolean[], \(column(\.etag))::text[], \(column(\.lastModified))::text[],
+                \(column(\.replaceVersion))::boolean[], \(column(\.version))::text[],
+                \(column(\.replaceBodySHA256))::boolean[], \(column(\.bodySHA256))::text[],
+                \(column(\.unconditional))::boolean[], \(column(\.contentChanged))::boolean[], \(column(\.bodySize))::bigint[],
+                \(column(\.requests))::bigint[], \(column(\.notModified))::bigint[],
+                \(column(\.bytesReceived))::bigint[], \(column(\.bytesSaved))::bigint[]
+            ) AS r(id, checked_at, next_check_at, status, error, replace_validators, etag, last_modified,
+                   replace_version, version, replace_body_sha256, body_sha256, unconditional, content_changed,
+                   body_size, requests, not_modified, bytes_received, bytes_saved)
             WHERE t.id = r.id AND t.lease_owner = \(owner)
             """)
     }
@@ -214,7 +210,7 @@ package struct CheckStore: Sendable {
         let rows = try connection.query("""
             SELECT id, user_id, target_id, extract::text AS extract, content_hash, state, paused,
                    last_check_result, consecutive_failures, last_checked_at IS NOT NULL AS was_checked, quiet_rebaseline
-            FROM watches WHERE target_id = ANY(\(PostgresArrayLiteral.make(targets.map(\.id)))::uuid[])
+            FROM watches WHERE target_id = ANY(\(PostgresArray(targets.map(\.id)))::uuid[])
             """)
         var byTarget: [UUID: [TargetWatch]] = [:]
         // Watches share a handful of rules: each distinct one is decoded
@@ -250,22 +246,11 @@ package struct CheckStore: Sendable {
         }
     }
 
-    private struct QuietWatchRow: JSONRow {
+    /// A target's columns as `writeTargets` binds them.
+    private struct TargetRow {
         let id: UUID
-        let result: String
-        let checkedAt: Double
-
-        func write(to row: inout JSONRows.Row) {
-            row.field("id", id)
-            row.field("result", result)
-            row.field("checked_at", checkedAt)
-        }
-    }
-
-    private struct TargetRow: JSONRow {
-        let id: UUID
-        let checkedAt: Double
-        let nextCheckAt: Double
+        let checkedAt: Date
+        let nextCheckAt: Date
         let status: Int?
         let error: String?
         let replaceValidators: Bool
@@ -285,8 +270,8 @@ package struct CheckStore: Sendable {
 
         init(_ record: TargetCheckRecord) {
             id = record.targetID
-            checkedAt = record.checkedAt.timeIntervalSince1970
-            nextCheckAt = record.nextCheckAt.timeIntervalSince1970
+            checkedAt = record.checkedAt
+            nextCheckAt = record.nextCheckAt
             status = record.httpStatus
             error = record.error
             switch record.validators {
@@ -308,28 +293,6 @@ package struct CheckStore: Sendable {
             notModified = record.notModified
             bytesReceived = record.bytesReceived
             bytesSaved = record.bytesSaved
-        }
-
-        func write(to row: inout JSONRows.Row) {
-            row.field("id", id)
-            row.field("checked_at", checkedAt)
-            row.field("next_check_at", nextCheckAt)
-            row.field("status", status)
-            row.field("error", error)
-            row.field("replace_validators", replaceValidators)
-            row.field("etag", etag)
-            row.field("last_modified", lastModified)
-            row.field("replace_version", replaceVersion)
-            row.field("version", version)
-            row.field("replace_body_sha256", replaceBodySHA256)
-            row.field("body_sha256", bodySHA256)
-            row.field("unconditional", unconditional)
-            row.field("content_changed", contentChanged)
-            row.field("body_size", bodySize)
-            row.field("requests", requests)
-            row.field("not_modified", notModified)
-            row.field("bytes_received", bytesReceived)
-            row.field("bytes_saved", bytesSaved)
         }
     }
 }

@@ -3,7 +3,8 @@ import FoundationEssentials
 /// What one check wrote, or writes, for one watch of the target.
 package struct WatchCheckRecord: Sendable {
     package enum Kind: Sendable {
-        /// A full body was extracted: `record_changes` decides baseline/change/no-op.
+        /// A full body was extracted: the eventful write decides baseline,
+        /// change or no-op, under the watch's lock.
         case content(ContentRecord)
         /// 304, version unchanged: nothing to compare.
         case quiet(CheckResult)
@@ -14,8 +15,6 @@ package struct WatchCheckRecord: Sendable {
         package var hash: String
         package var snapshot: String
         package var snapshotTruncated: Bool
-        /// Unified diff from the stored snapshot; filled in just before writing.
-        package var diff: String
         package var httpStatus: Int
         package var contentLength: Int
 
@@ -23,7 +22,6 @@ package struct WatchCheckRecord: Sendable {
             self.hash = hash
             self.snapshot = snapshot
             self.snapshotTruncated = snapshotTruncated
-            self.diff = ""
             self.httpStatus = httpStatus
             self.contentLength = contentLength
         }
@@ -37,16 +35,19 @@ package struct WatchCheckRecord: Sendable {
         self.kind = kind
     }
 
-    /// Whether `record_changes` records a change for it: content that
-    /// differs from a stored hash. A baseline (no stored hash) or a quiet
-    /// re-baseline is no change; the SQL decides the same way.
+    /// Whether the content differs from the hash stored when the target was
+    /// claimed (no baseline, no quiet re-baseline): the target's back-off
+    /// restarts. A hint from the claim; the eventful write judges the
+    /// change itself from the locked row.
     package var isChange: Bool {
         guard case .content(let content) = kind, let stored = watch.contentHash, !watch.quietRebaseline else { return false }
         return content.hash != stored
     }
 
-    /// Whether writing this needs its own transaction (a hash to record, a
-    /// failure count to raise, a state to leave) rather than the batch.
+    /// Whether writing this needs the eventful transaction (a hash to
+    /// record, a failure count to raise, a state to leave) rather than the
+    /// quiet batch: routing, judged from the claim; the eventful write
+    /// decides what the content is.
     package var isEventful: Bool {
         switch kind {
         case .content(let content): content.hash != watch.contentHash || watch.state != .ok || watch.quietRebaseline

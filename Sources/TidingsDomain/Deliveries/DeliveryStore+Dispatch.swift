@@ -122,12 +122,12 @@ extension DeliveryStore {
                         LIMIT \(request.examine)
                     ) d
                     WHERE (d.lease_until IS NULL OR d.lease_until < now())
-                        AND d.webhook_id <> ALL (\(PostgresArrayLiteral.make(request.skipping))::uuid[])
+                        AND d.webhook_id <> ALL (\(PostgresArray(request.skipping))::uuid[])
                         -- An array computed once: a join here would make the planner
                         -- read every due delivery instead of the first ones in order.
                         AND d.webhook_id <> ALL (ARRAY(
                             SELECT id FROM webhooks
-                            WHERE disabled_at IS NOT NULL OR user_id = ANY (\(PostgresArrayLiteral.make(request.skippingUsers))::uuid[])
+                            WHERE disabled_at IS NOT NULL OR user_id = ANY (\(PostgresArray(request.skippingUsers))::uuid[])
                         ))
                     -- In index order already: the scan stops at the limit.
                     ORDER BY d.next_attempt_at, d.id
@@ -145,8 +145,8 @@ extension DeliveryStore {
                         LIMIT \(request.perWebhookLimit + request.perWebhookPrefetch)
                     ) o
                     WHERE \(request.sweep) AND w.disabled_at IS NULL
-                        AND w.id <> ALL (\(PostgresArrayLiteral.make(request.skipping))::uuid[])
-                        AND (w.user_id IS NULL OR w.user_id <> ALL (\(PostgresArrayLiteral.make(request.skippingUsers))::uuid[]))
+                        AND w.id <> ALL (\(PostgresArray(request.skipping))::uuid[])
+                        AND (w.user_id IS NULL OR w.user_id <> ALL (\(PostgresArray(request.skippingUsers))::uuid[]))
                 ) c
                 ORDER BY c.next_attempt_at, c.id
                 LIMIT \(request.limit)
@@ -165,8 +165,8 @@ extension DeliveryStore {
                     WHERE l.webhook_id = c.webhook_id AND l.lease_owner IS NOT NULL AND l.lease_until >= now()
                 ) h
                 LEFT JOIN unnest(
-                    \(PostgresArrayLiteral.make(ownWebhooks))::uuid[],
-                    \(PostgresArrayLiteral.make(ownWebhooks.map { String(request.ownLeases?[$0] ?? 0) }))::integer[]
+                    \(PostgresArray(ownWebhooks))::uuid[],
+                    \(PostgresArray(ownWebhooks.map { String(request.ownLeases?[$0] ?? 0) }))::integer[]
                 ) AS own(webhook_id, leases) ON own.webhook_id = c.webhook_id
             ), chosen AS (
                 SELECT ranked.id, ranked.next_attempt_at,
@@ -254,7 +254,7 @@ extension DeliveryStore {
     static func releaseLeases(of owners: [String], on connection: PostgresConnection) throws -> Int {
         let released = try connection.execute("""
             UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
-            WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArrayLiteral.make(owners))::text[])
+            WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArray(owners))::text[])
             """)
         if released > 0 { try notifyDispatchers(on: connection) }
         return released
@@ -289,8 +289,8 @@ extension DeliveryStore {
     // MARK: Batch steps
 
     private static func recordAttempts(_ attempts: [CompletedAttempt], owner: String, on connection: PostgresConnection) throws {
-        func column(_ value: (CompletedAttempt) -> String?) -> String {
-            PostgresArrayLiteral.make(attempts.map(value))
+        func column(_ value: (CompletedAttempt) -> String?) -> PostgresArray {
+            PostgresArray(attempts.map(value))
         }
         try connection.execute("""
             WITH input AS (
@@ -348,13 +348,13 @@ extension DeliveryStore {
         let disabled = try connection.query("""
             UPDATE webhooks
             SET disabled_at = now(),
-                disabled_reason = CASE WHEN id = ANY (\(PostgresArrayLiteral.make(gone))::uuid[])
+                disabled_reason = CASE WHEN id = ANY (\(PostgresArray(gone))::uuid[])
                     THEN \(goneReason)
                     ELSE 'every delivery failed since ' || iso8601(failing_since) END,
                 updated_at = now()
             WHERE disabled_at IS NULL AND (
-                id = ANY (\(PostgresArrayLiteral.make(gone))::uuid[])
-                OR (id = ANY (\(PostgresArrayLiteral.make(touched))::uuid[])
+                id = ANY (\(PostgresArray(gone))::uuid[])
+                OR (id = ANY (\(PostgresArray(touched))::uuid[])
                     AND failing_since <= now() - \(disableAfter)::interval)
             )
             RETURNING id, user_id, disabled_reason, disabled_at

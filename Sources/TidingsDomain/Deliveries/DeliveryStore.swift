@@ -151,7 +151,7 @@ package struct DeliveryStore: Sendable {
                     left(a.response_body, \(DeliveryAttempt.listedBodyLimit)) AS response_body,
                     a.response_truncated
                         OR coalesce(length(a.response_body) > \(DeliveryAttempt.listedBodyLimit), false) AS response_truncated
-                FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[]) AS listed(id)
+                FROM unnest(\(PostgresArray(ids))::uuid[]) AS listed(id)
                 CROSS JOIN LATERAL (
                     SELECT * FROM delivery_attempts
                     WHERE delivery_id = listed.id

@@ -99,7 +99,7 @@ package struct LeaseOwnerStore: Sendable {
                 // scan of targets, once per dead poller.
                 reaped.targets = try connection.execute("""
                     UPDATE targets SET lease_owner = NULL, lease_until = NULL
-                    WHERE lease_owner = ANY(\(PostgresArrayLiteral.make(targetOwners))::text[])
+                    WHERE lease_owner = ANY(\(PostgresArray(targetOwners))::text[])
                     """)
             }
             return reaped

@@ -150,9 +150,9 @@ extension PushStore {
         return try database.withTransaction { connection in
             _ = try connection.execute("""
                 WITH r AS (
-                    SELECT * FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[], \(PostgresArrayLiteral.make(statuses))::text[],
-                                         \(PostgresArrayLiteral.make(providerIDs))::text[], \(PostgresArrayLiteral.make(reasons))::text[],
-                                         \(PostgresArrayLiteral.make(delays))::float8[])
+                    SELECT * FROM unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(statuses))::text[],
+                                         \(PostgresArray(providerIDs))::text[], \(PostgresArray(reasons))::text[],
+                                         \(PostgresArray(delays))::float8[])
                         AS r(id, status, provider_id, reason, delay)
                 ), decided AS (
                     SELECT r.*, CASE
@@ -177,7 +177,7 @@ extension PushStore {
             var removed: [UUID] = []
             for (reason, devices) in gone.sorted(by: { $0.key < $1.key }) {
                 removed += try connection.query("""
-                    SELECT id FROM invalidate_devices(\(PostgresArrayLiteral.make(devices))::uuid[], \(reason))
+                    SELECT id FROM invalidate_devices(\(PostgresArray(devices))::uuid[], \(reason))
                     """).map { try $0.decode("id", as: UUID.self) }
             }
             return removed
@@ -201,7 +201,7 @@ extension PushStore {
     static func releaseLeases(of owners: [String], on connection: PostgresConnection) throws -> Int {
         let released = try connection.execute("""
             UPDATE pushes SET lease_owner = NULL, lease_until = NULL, updated_at = now()
-            WHERE status = 'pending' AND lease_owner = ANY(\(PostgresArrayLiteral.make(owners))::text[])
+            WHERE status = 'pending' AND lease_owner = ANY(\(PostgresArray(owners))::text[])
             """)
         if released > 0 { try notifyDispatchers(on: connection) }
         return released

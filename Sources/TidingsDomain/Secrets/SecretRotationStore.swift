@@ -118,8 +118,8 @@ package struct SecretRotationStore: Sendable {
                 // owner's edits.
                 let updated = try connection.execute("""
                     UPDATE webhooks w SET secret = u.secret, previous_secret = u.previous_secret
-                    FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[], \(PostgresArrayLiteral.make(current))::text[],
-                                \(PostgresArrayLiteral.make(previous))::text[]) AS u(id, secret, previous_secret)
+                    FROM unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(current))::text[],
+                                \(PostgresArray(previous))::text[]) AS u(id, secret, previous_secret)
                     WHERE w.id = u.id
                     """)
                 return (updated, ids.last)
@@ -186,7 +186,7 @@ package struct SecretRotationStore: Sendable {
                 guard !ids.isEmpty else { return (0, nil) }
                 let updated = try connection.execute("""
                     UPDATE devices d SET web_push_auth = u.auth
-                    FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[], \(PostgresArrayLiteral.make(sealed))::text[]) AS u(id, auth)
+                    FROM unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(sealed))::text[]) AS u(id, auth)
                     WHERE d.id = u.id
                     """)
                 return (updated, ids.last)
@@ -263,9 +263,9 @@ package struct SecretRotationStore: Sendable {
                         UPDATE targets t
                         SET headers = u.headers::jsonb, version_headers = u.version_headers::jsonb,
                             headers_fingerprint = u.fingerprint, secrets_sealed = true
-                        FROM unnest(\(PostgresArrayLiteral.make(ids))::uuid[], \(PostgresArrayLiteral.make(headers))::text[],
-                                    \(PostgresArrayLiteral.make(versionHeaders))::text[],
-                                    \(PostgresArrayLiteral.make(fingerprints))::text[]) AS u(id, headers, version_headers, fingerprint)
+                        FROM unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(headers))::text[],
+                                    \(PostgresArray(versionHeaders))::text[],
+                                    \(PostgresArray(fingerprints))::text[]) AS u(id, headers, version_headers, fingerprint)
                         WHERE t.id = u.id
                         """)
                 }

@@ -86,7 +86,7 @@ package struct WatchStore: Sendable {
     private static func watches(_ keys: [WatchKey], on database: PostgresClient) throws -> [Watch?] {
         let rows = try database.query("""
             \(unsafeSQL: selectWatch)
-            WHERE w.id = ANY(\(PostgresArrayLiteral.make(keys.map { $0.id }))::uuid[]) AND w.user_id = ANY(\(PostgresArrayLiteral.make(keys.map { $0.userID }))::uuid[])
+            WHERE w.id = ANY(\(PostgresArray(keys.map { $0.id }))::uuid[]) AND w.user_id = ANY(\(PostgresArray(keys.map { $0.userID }))::uuid[])
             """)
         var watches = [WatchKey: Watch](minimumCapacity: rows.count)
         for row in rows {

@@ -1,9 +1,9 @@
 import TidingsPostgres
 
 extension WebhookEventType {
-    /// A `text[]` literal of the type names.
-    static func postgresArray(_ types: [WebhookEventType]) -> String {
-        PostgresArrayLiteral.make(types.map(\.rawValue))
+    /// A `text[]` parameter of the type names.
+    static func postgresArray(_ types: [WebhookEventType]) -> PostgresArray {
+        PostgresArray(types.map(\.rawValue))
     }
 
     /// Reads a `text[]` column written by `postgresArray`.

@@ -1,6 +1,7 @@
 import TidingsObservability
 
-/// Applies the `NNNN_name.sql` files of a directory in order, each once.
+/// Applies the `NNNN_name.sql` files of a directory in order, each once,
+/// then the function files of another that are new or changed.
 ///
 /// Each file runs in its own transaction together with the row recording
 /// it (version, file name, SHA-256 of its bytes) in
@@ -9,21 +10,30 @@ import TidingsObservability
 /// several processes take turns through a PostgreSQL advisory lock, so
 /// replicas starting together apply each file exactly once. Files must not
 /// contain their own transaction control (BEGIN/COMMIT).
+///
+/// Migrations hold tables and data; the function files hold the current
+/// text of every function and trigger (decision 0049), recorded by
+/// checksum in `tidings_schema_functions` and applied again when edited.
 package struct MigrationRunner: Sendable {
     /// The advisory lock key all Tidings migration runners share ("tidings" in ASCII).
     static let advisoryLockKey: Int64 = 0x74_69_64_69_6e_67_73
 
     package let directory: String
+    /// The folder of function files (`schema/functions`), or nil for a
+    /// runner of migrations alone.
+    package let functionsDirectory: String?
     private let client: PostgresClient
-    private let logger: Logger
+    let logger: Logger
 
-    package init(directory: String, client: PostgresClient, logger: Logger) {
+    package init(directory: String, functionsDirectory: String? = nil, client: PostgresClient, logger: Logger) {
         self.directory = directory
+        self.functionsDirectory = functionsDirectory
         self.client = client
         self.logger = logger
     }
 
-    /// Applies every pending migration and returns their file names.
+    /// Applies every pending migration, then every new or changed function
+    /// file, and returns their file names in that order.
     package func migrate() throws -> [String] {
         let files = try MigrationFile.load(directory: directory)
         // One connection holds the session lock and does all the work, so
@@ -43,7 +53,8 @@ package struct MigrationRunner: Sendable {
             for file in pending {
                 try apply(file, on: connection)
             }
-            return pending.map(\.name)
+            guard let functionsDirectory else { return pending.map(\.name) }
+            return try pending.map(\.name) + applyFunctions(from: functionsDirectory, on: connection)
         }
     }
 

@@ -97,7 +97,7 @@ import TidingsCrypto
         let ids = "{" + batch.joined(separator: ",") + "}"
         let written = try server.application.database.query("""
             SELECT count(*) AS n FROM record_changes(
-                \(ids)::uuid[], array_fill(\(SHA256.hash("batch").hex)::text, ARRAY[5]), array_fill('batch'::text, ARRAY[5]),
+                \(ids)::uuid[], array_fill('changed'::text, ARRAY[5]), array_fill(\(SHA256.hash("batch").hex)::text, ARRAY[5]), array_fill('batch'::text, ARRAY[5]),
                 array_fill(false, ARRAY[5]), array_fill(''::text, ARRAY[5]), array_fill(200, ARRAY[5]), array_fill(5::bigint, ARRAY[5]))
             """)[0].decode("n", as: Int.self)
         #expect(written == 4)

@@ -202,7 +202,7 @@ import TidingsPostgres
             _ = try? database.withTransaction { connection in
                 let hash = SHA256.hash("slow").hex
                 _ = try connection.query("""
-                    SELECT * FROM record_changes(ARRAY[\(slowWatch)::uuid], ARRAY[\(hash)::text], ARRAY['slow'],
+                    SELECT * FROM record_changes(ARRAY[\(slowWatch)::uuid], ARRAY['changed'], ARRAY[\(hash)::text], ARRAY['slow'],
                         ARRAY[false], ARRAY['+slow'], ARRAY[200], ARRAY[4::bigint])
                     """)
                 drawn.signal()

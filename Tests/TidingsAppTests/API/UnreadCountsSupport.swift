@@ -4,8 +4,9 @@ import TidingsCrypto
 import TidingsPostgres
 
 /// Changes for the unread-count tests are written with `record_changes`, the
-/// database function the poller calls, so the counting under test is the
-/// production path; only the fetching is left out.
+/// database function the poller's eventful write calls, so the counting
+/// under test is the production path; only the fetching and the judging
+/// (here the same rule in SQL) are left out.
 extension APITestServer {
     /// A user with `count` watches on distinct public URLs, each with a
     /// baseline hash already recorded (so the next hash is a change).
@@ -29,7 +30,11 @@ extension APITestServer {
         return try application.database.query("""
             SELECT (
                 SELECT change_id FROM record_changes(
-                    ARRAY[\(watchID)::uuid], ARRAY[\(hash)::text], ARRAY[\(text)::text], ARRAY[false],
+                    ARRAY[\(watchID)::uuid],
+                    ARRAY[(SELECT CASE WHEN w.content_hash = \(hash) THEN 'unchanged'
+                                       WHEN w.content_hash IS NULL OR w.quiet_rebaseline THEN 'baseline' ELSE 'changed' END
+                           FROM watches w WHERE w.id = \(watchID)::uuid)],
+                    ARRAY[\(hash)::text], ARRAY[\(text)::text], ARRAY[false],
                     ARRAY[\("-old\n+" + text)::text], ARRAY[200], ARRAY[\(Int64(text.utf8.count))::bigint])
             )::text AS id
             """)[0].decode("id", as: String?.self)

@@ -27,7 +27,8 @@ final class PollerTestContext: Sendable {
         configuration.maxConnections = 8
         configuration.sessionSettings["tidings.badge_coalesce"] = "0ms"
         database = PostgresClient(configuration: configuration, logger: quiet)
-        _ = try MigrationRunner(directory: Self.repositoryRoot + "/migrations", client: database, logger: quiet).migrate()
+        _ = try MigrationRunner(
+            directory: Self.repositoryRoot + "/migrations", functionsDirectory: Self.repositoryRoot + "/schema/functions", client: database, logger: quiet).migrate()
         secrets = try StoredSecrets.load(keyring: SecretKeyring(current: try SecretKey(hex: TestSecretKeys.a)), database: database)
         watches = WatchStore(database: database, secrets: secrets)
         accounts = AccountStore(database: database)
