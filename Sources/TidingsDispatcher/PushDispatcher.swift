@@ -17,7 +17,7 @@ import TidingsSynchronization
 /// source of truth: the loop polls it, and NOTIFY on `tidings_pushes`
 /// only wakes it sooner. A `LeaseHeartbeat` (holds: pushes) lets another
 /// process free this one's leases promptly should it die, as for webhooks.
-package final class PushDispatcher: Sendable {
+package final class PushDispatcher: Service {
     package let configuration: PushDispatcherConfiguration
     /// Names this process in `pushes.lease_owner`.
     package let leaseOwner: String
@@ -33,6 +33,8 @@ package final class PushDispatcher: Sendable {
     private let inFlight = Atomic<Int>(0)
     private let writer: BatchWriter<PushAttemptResult>
     private let loop = WorkerLoop(name: "tidings.push")
+    /// Set by `stop`: the drain waits for pushes in flight no later.
+    private let stopDeadline = AdaptiveMutex<ContinuousClock.Instant?>(nil)
     private let heartbeat: LeaseHeartbeat
     private let outcomes: Counter?
     /// Encrypts and sends Web Push messages (~150-300 µs of CPU each, the
@@ -94,15 +96,17 @@ package final class PushDispatcher: Sendable {
         logger.info("push dispatcher started")
     }
 
-    /// Stops claiming, gives pushes in flight the grace period, writes what
-    /// finished, releases the rest. Safe to call more than once.
-    package func shutdown() {
+    /// Stops claiming, gives pushes in flight the grace period (no later
+    /// than `deadline`), writes what finished, releases the rest. Safe to
+    /// call more than once.
+    package func stop(deadline: ContinuousClock.Instant) {
+        stopDeadline.withLock { $0 = deadline }
         if loop.stop() { logger.info("push dispatcher stopped") }
         waker.stop()
-        webPushWorkers.shutdown()
-        senders.shutdown()
+        webPushWorkers.stop()
+        senders.stop()
         heartbeat.stop()
-        pool.close()
+        pool.stop()
     }
 
     private func releaseAfterReap() {
@@ -242,7 +246,8 @@ package final class PushDispatcher: Sendable {
     /// After the loop: waits up to the grace period for pushes in flight,
     /// lets the writer write what finished and releases the rest.
     private func drain() {
-        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
+        let graceEnds = ContinuousClock.now + configuration.shutdownGracePeriod
+        let deadline = stopDeadline.withLock { $0 }.map { min($0, graceEnds) } ?? graceEnds
         while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
             loop.wait(timeout: .milliseconds(50))
         }

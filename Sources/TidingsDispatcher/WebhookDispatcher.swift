@@ -28,7 +28,7 @@ import TidingsSynchronization
 /// frees its leases (a crashed dispatcher's queue goes out again within
 /// about the timeout plus a few seconds, not when the long leases of
 /// queued deliveries run out).
-package final class WebhookDispatcher: Sendable {
+package final class WebhookDispatcher: Service {
     /// The longest a claim waits under load for the writer to free leases.
     /// The local queues keep the slots busy meanwhile; a longer turn makes
     /// each claim a larger batch (its fixed cost, finding the due rows and
@@ -63,6 +63,8 @@ package final class WebhookDispatcher: Sendable {
     private let writer: BatchWriter<CompletedAttempt>
     /// The claim loop; woken by notifications, the writer and the heartbeat.
     private let loop = WorkerLoop(name: "tidings.dispatcher")
+    /// Set by `stop`: the drain waits for attempts in flight no later.
+    private let stopDeadline = AdaptiveMutex<ContinuousClock.Instant?>(nil)
     private let heartbeat: LeaseHeartbeat
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
@@ -153,16 +155,17 @@ package final class WebhookDispatcher: Sendable {
         logger.info("webhook dispatcher started")
     }
 
-    /// Stops claiming, gives attempts in flight the grace period, writes
-    /// what finished, releases the leases of the rest (they go out again at
-    /// once from another dispatcher or the next start), then stops the
-    /// HTTP client. Safe to call more than once.
-    package func shutdown() {
+    /// Stops claiming, gives attempts in flight the grace period (no later
+    /// than `deadline`), writes what finished, releases the leases of the
+    /// rest (they go out again at once from another dispatcher or the next
+    /// start), then stops the HTTP client. Safe to call more than once.
+    package func stop(deadline: ContinuousClock.Instant) {
+        stopDeadline.withLock { $0 = deadline }
         if loop.stop() { logger.info("webhook dispatcher stopped") }
         waker.stop()
-        client.shutdown()
+        client.stop()
         heartbeat.stop()
-        pool.close()
+        pool.stop()
     }
 
     /// The heartbeat confirmed: requests may start until `startBy`. Fills
@@ -351,7 +354,8 @@ package final class WebhookDispatcher: Sendable {
     /// releases the leases of the rest.
     private func drain() {
         slots.withLock { $0.close() }
-        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
+        let graceEnds = ContinuousClock.now + configuration.shutdownGracePeriod
+        let deadline = stopDeadline.withLock { $0 }.map { min($0, graceEnds) } ?? graceEnds
         while slots.withLock({ $0.inFlightCount }) > 0 && ContinuousClock.now < deadline {
             loop.wait(timeout: .milliseconds(50))
         }

@@ -20,7 +20,7 @@ import TidingsSynchronization
 /// leases run out. A live poller whose heartbeat stalled that long may
 /// find a target checked by another meanwhile: its own result is then not
 /// written (result writes need the lease), so nothing is recorded twice.
-package final class Poller: TargetCheckRunner, Sendable {
+package final class Poller: TargetCheckRunner, Service {
     /// How long after a poller's last beat its leases are freed, beyond
     /// the staleness itself: nothing a poller starts needs its lease to be
     /// exclusive, only its result write, which checks the lease.
@@ -206,9 +206,10 @@ package final class Poller: TargetCheckRunner, Sendable {
         return writer.write([outcome])
     }
 
-    /// Stops claiming, gives in-flight checks `grace` to finish and be
-    /// written, releases the leases of the rest, and shuts the HTTP client.
-    package func shutdown(grace: Duration = .seconds(5)) {
+    /// Stops claiming, gives in-flight checks until `deadline` to finish
+    /// and be written, releases the leases of the rest, and stops the HTTP
+    /// client.
+    package func stop(deadline: ContinuousClock.Instant) {
         let alreadyStopping = state.withLock { state in
             defer { state.isStopping = true }
             return state.isStopping
@@ -217,7 +218,6 @@ package final class Poller: TargetCheckRunner, Sendable {
         wakeScheduler()
         scheduler.withLock { $0 }?.join()
 
-        let deadline = ContinuousClock.now + grace
         while !state.withLock({ $0.inFlight.isEmpty }), ContinuousClock.now < deadline {
             capacity.wait(timeout: ContinuousClock.now.duration(to: deadline))
         }
@@ -225,8 +225,8 @@ package final class Poller: TargetCheckRunner, Sendable {
         // Checks still running will end with `.shutdown` and be dropped.
         let unfinished = state.withLock { Array($0.inFlight) }
         limiter.close()
-        client.shutdown()
-        extraction.shutdown()
+        client.stop()
+        extraction.stop()
         writer.stop()
         do {
             try store.release(owner: owner, targetIDs: unfinished)
@@ -234,7 +234,7 @@ package final class Poller: TargetCheckRunner, Sendable {
             logger.error("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
         }
         heartbeat.stop()
-        pool.close()
+        pool.stop()
         logger.notice("poller stopped", metadata: ["poller.released_leases": String(unfinished.count)])
     }
 

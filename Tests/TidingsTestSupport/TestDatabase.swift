@@ -28,7 +28,7 @@ package enum TestDatabase {
             configuration: PostgresConfiguration(connectionString: base, maxConnections: 1),
             logger: Logger(label: "test", logLevel: .error, sink: CapturingLogSink())
         )
-        defer { admin.close() }
+        defer { admin.stop() }
         try admin.withConnection { try $0.execute(unsafeSQL: "CREATE DATABASE \(name)") }
         guard var components = URLComponents(string: base) else { throw NotConfigured() }
         components.path = "/" + name

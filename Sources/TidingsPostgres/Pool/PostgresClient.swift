@@ -8,7 +8,7 @@ import TidingsSynchronization
 /// most `maxConnections` at once; a caller that finds them all leased waits
 /// up to `acquireTimeout`. A connection that broke (for example because the
 /// server restarted) is discarded and replaced, so the next lease works.
-package final class PostgresClient: Sendable {
+package final class PostgresClient: Service {
     typealias StateMachine = PoolStateMachine<PooledConnection, PoolWaiter>
 
     package let configuration: PostgresConfiguration
@@ -87,10 +87,13 @@ package final class PostgresClient: Sendable {
 
     /// Fails waiting callers, closes idle connections and closes leased ones
     /// as they are returned. Later leases fail with `.poolClosed`.
-    package func close() {
+    package func stop(deadline: ContinuousClock.Instant) {
         let actions = state.withLock { $0.close() }
         perform(actions)
     }
+
+    /// Connections open on demand: nothing to start.
+    package func start() {}
 
     // MARK: Leasing
 

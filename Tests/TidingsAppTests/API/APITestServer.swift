@@ -5,7 +5,7 @@ import TidingsHTTPClient
 import TidingsObservability
 
 /// A running Tidings on a fresh database, plus a client that speaks JSON to
-/// it. One per test; `shutdown()` in a `defer`.
+/// it. One per test; `stop()` in a `defer`.
 final class APITestServer: Sendable {
     static let adminToken = "test-admin-token-0123456789abcdefghijklmnop"
 
@@ -35,9 +35,9 @@ final class APITestServer: Sendable {
         client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
     }
 
-    func shutdown() {
-        client.shutdown()
-        application.shutdown()
+    func stop() {
+        client.stop()
+        application.stop()
     }
 
     struct Response {

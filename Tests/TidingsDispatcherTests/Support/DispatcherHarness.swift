@@ -32,9 +32,9 @@ final class DispatcherHarness: Sendable {
         client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
     }
 
-    func shutdown() {
-        client.shutdown()
-        application.shutdown()
+    func stop() {
+        client.stop()
+        application.stop()
     }
 
     var database: PostgresClient {

@@ -33,7 +33,7 @@ final class PollerTestContext: Sendable {
     }
 
     func close() {
-        database.close()
+        database.stop()
     }
 
     func user() throws -> UUID {

@@ -30,7 +30,7 @@ enum TestDatabase {
             var configuration = PostgresConfiguration(connectionString: url)
             configure(&configuration)
             let client = PostgresClient(configuration: configuration, logger: logger, metrics: metrics)
-            defer { client.close() }
+            defer { client.stop() }
             return try body(client)
         }
     }
@@ -40,7 +40,7 @@ enum TestDatabase {
         let serverURL = try serverURL()
         let name = "tidings_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let admin = PostgresClient(configuration: PostgresConfiguration(connectionString: serverURL, maxConnections: 1), logger: logger)
-        defer { admin.close() }
+        defer { admin.stop() }
         _ = try admin.query("CREATE DATABASE \(unsafeSQL: name)")
         defer { _ = try? admin.query("DROP DATABASE IF EXISTS \(unsafeSQL: name) WITH (FORCE)") }
         return try body(try url(serverURL, database: name))
