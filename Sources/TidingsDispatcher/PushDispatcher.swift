@@ -42,22 +42,16 @@ package final class PushDispatcher: Service {
     /// thread they capped a burst at one core's worth, ~2,000 pushes/s.
     private let webPushWorkers: ThreadPool
 
+    /// Creates the dispatcher on `pool` (`makePool` for the one a running
+    /// Tidings uses) and `webPushWorkers`, which it stops when it stops;
+    /// `listen` names the server whose notifications wake it.
     package init(
-        configuration: PushDispatcherConfiguration, database: PostgresClient, secrets: StoredSecrets,
-        logger: Logger, metrics: MetricsRegistry? = nil
-    ) throws {
+        configuration: PushDispatcherConfiguration, pool: PostgresClient, webPushWorkers: ThreadPool,
+        listen: PostgresConfiguration, secrets: StoredSecrets, logger: Logger, metrics: MetricsRegistry? = nil
+    ) {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/push-\(UUID().canonicalString.prefix(8))"
-        var postgres = database.configuration
-        // One for claims, one for the writer; the heartbeat borrows one.
-        postgres.maxConnections = 2
-        postgres.applicationName = "tidings-push"
-        // Every statement planned for the table as it is: a generic plan
-        // cached while `pushes` was nearly empty (sequential scans, one per
-        // candidate in the claim) stays after a burst fills it, and one
-        // claim then ran for over ten minutes on 50,000 pushes.
-        postgres.sessionSettings["plan_cache_mode"] = "force_custom_plan"
-        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.pool = pool
         self.store = PushStore(database: pool)
         self.apps = PushAppStore(database: pool, secrets: secrets)
         self.secrets = secrets
@@ -66,12 +60,12 @@ package final class PushDispatcher: Service {
         logger[metadataKey: "push_dispatcher"] = leaseOwner
         self.logger = logger
         self.senders = PushSenders(transport: configuration.transport, logger: logger)
-        self.webPushWorkers = try ThreadPool(name: "tidings.webpush", size: configuration.webPushThreads)
+        self.webPushWorkers = webPushWorkers
         self.heartbeat = LeaseHeartbeat(
             owner: leaseOwner, holds: .pushes, inFlightGrace: configuration.inFlightGrace, database: pool, logger: logger
         )
         self.waker = NotificationWaker(
-            channel: PushStore.notificationChannel, what: "pushes", configuration: database.configuration, loop: loop, logger: logger
+            channel: PushStore.notificationChannel, what: "pushes", configuration: listen, loop: loop, logger: logger
         )
         let outcomes = metrics?.counter("tidings_pushes_total", help: "Push attempts by platform, kind and outcome (delivered, retry, failed, device_gone).")
         self.outcomes = outcomes
@@ -86,6 +80,26 @@ package final class PushDispatcher: Service {
             metrics.gauge("tidings_pushes_in_flight", help: "Pushes in flight in this process.")
                 .observe { [weak self] in Double(self?.inFlight.load(ordering: .relaxed) ?? 0) }
         }
+    }
+
+    /// The pool a running Tidings gives its push dispatcher: its own, to
+    /// the server `database` names.
+    package static func makePool(database: PostgresConfiguration, logger: Logger) -> PostgresClient {
+        var postgres = database
+        // One for claims, one for the writer; the heartbeat borrows one.
+        postgres.maxConnections = 2
+        postgres.applicationName = "tidings-push"
+        // Every statement planned for the table as it is: a generic plan
+        // cached while `pushes` was nearly empty (sequential scans, one per
+        // candidate in the claim) stays after a burst fills it, and one
+        // claim then ran for over ten minutes on 50,000 pushes.
+        postgres.sessionSettings["plan_cache_mode"] = "force_custom_plan"
+        return PostgresClient(configuration: postgres, logger: logger)
+    }
+
+    /// The threads a running Tidings gives it to encrypt Web Push messages.
+    package static func makeWebPushWorkers(configuration: PushDispatcherConfiguration) throws -> ThreadPool {
+        try ThreadPool(name: "tidings.webpush", size: configuration.webPushThreads)
     }
 
     package func start() {

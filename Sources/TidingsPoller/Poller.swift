@@ -87,36 +87,21 @@ package final class Poller: TargetCheckRunner, Service {
     private let scheduler = AdaptiveMutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
 
-    /// Creates the poller, its own HTTP client (its own libcurl driver
-    /// thread, so checks never queue behind webhook deliveries) and its own
-    /// small pool of connections to the server `database` names.
+    /// Creates the poller on `parts` (`PollerParts.make` for the ones a
+    /// running Tidings uses), which it stops when it stops.
     package init(
         configuration: PollerConfiguration,
-        httpClientConfiguration: HTTPClientConfiguration,
-        database: PostgresClient,
+        parts: PollerParts,
         secrets: StoredSecrets,
         logger: Logger,
         metrics: MetricsRegistry
-    ) throws {
-        var clientConfiguration = httpClientConfiguration
-        clientConfiguration.maxTotalConnections = max(clientConfiguration.maxTotalConnections, configuration.concurrency)
+    ) {
         self.owner = "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.configuration = configuration
-        var postgres = database.configuration
-        // Claims, the writers, the heartbeat and a check-now: a pool of its
-        // own, so that a flood of API requests (the API's pool serves them
-        // first come, first served) never holds up a claim or a heartbeat
-        // past the lease, as the dispatchers' pools already ensure.
-        postgres.maxConnections = max(configuration.writerCount, 1) + 3
-        postgres.applicationName = "tidings-poller"
-        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.pool = parts.pool
         self.store = CheckStore(database: pool, failureThreshold: configuration.failureThreshold)
-        self.client = try HTTPClient(configuration: clientConfiguration, logger: logger)
-        let extraction = try ThreadPool(
-            name: "tidings-extraction",
-            size: configuration.extractionThreads,
-            abandonedThreadLimit: Self.abandonedExtractionsPerThread * max(configuration.extractionThreads, 1)
-        )
+        self.client = parts.client
+        let extraction = parts.extraction
         self.extraction = extraction
         self.limiter = HostLimiter(
             concurrency: configuration.hostConcurrency,

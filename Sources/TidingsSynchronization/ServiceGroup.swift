@@ -1,9 +1,10 @@
 /// The services of one process: started in order, stopped in reverse
 /// under one deadline.
 ///
-/// A service that fails to start stops every one started before it (in
-/// reverse) and its error is rethrown, so a failed start leaves nothing
-/// running. Stopping runs each service's `stop` on a thread of its own and
+/// A service that fails to start stops every one handed over before it
+/// (in reverse), itself and the rest of its call too (a service holds
+/// threads and pools from its `init`; `stop` is safe before `start`), and
+/// its error is rethrown, so a failed start leaves nothing running. Stopping runs each service's `stop` on a thread of its own and
 /// waits for it until `overrun` past the deadline (or past the start of its
 /// turn, when that comes later): a service that has not returned by then is
 /// left to finish on its own and the rest are still stopped, so one that
@@ -40,13 +41,15 @@ package final class ServiceGroup: Sendable {
     }
 
     /// Starts `members` in order, after those already started. When one
-    /// throws, every started service (of this call and earlier ones) is
-    /// stopped in reverse and the error rethrown.
+    /// throws, every service of this call and earlier ones is stopped in
+    /// reverse and the error rethrown.
     package func start(_ members: [Member]) throws {
-        for member in members {
+        for (index, member) in members.enumerated() {
             do {
                 try member.service.start()
             } catch {
+                // The failed one and those after it: built, never started.
+                started.withLock { $0.append(contentsOf: members[index...]) }
                 stop(deadline: .now + stopTimeout)
                 throw error
             }

@@ -61,36 +61,48 @@ package final class Application: Sendable {
             metrics: metrics
         )
         try services.start([.init("database", databaseRuntime)])
+        // Built ones hold threads and pools until they are stopped, started
+        // or not.
+        var engines: [ServiceGroup.Member] = []
         do {
             let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
             try VAPIDKeyFile.install(vapidKey, apps: PushAppStore(database: databaseRuntime.client, secrets: secrets), logger: logger)
-            let poller = try Poller(
+            let poller = Poller(
                 configuration: configuration.pollerConfiguration,
-                httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
-                database: databaseRuntime.client,
+                parts: try PollerParts.make(
+                    configuration: configuration.pollerConfiguration,
+                    httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
+                    database: databaseRuntime.client.configuration,
+                    logger: logger
+                ),
                 secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
-            let dispatcher = try WebhookDispatcher(
+            engines.append(.init("poller", poller))
+            let dispatcher = WebhookDispatcher(
                 configuration: configuration.dispatcherConfiguration,
-                database: databaseRuntime.client,
+                parts: try WebhookDispatcherParts.make(
+                    configuration: configuration.dispatcherConfiguration,
+                    database: databaseRuntime.client.configuration,
+                    logger: logger
+                ),
+                listen: databaseRuntime.client.configuration,
                 secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
-            let pushDispatcher = try PushDispatcher(
+            engines.append(.init("webhook dispatcher", dispatcher))
+            let pushDispatcher = PushDispatcher(
                 configuration: configuration.pushDispatcherConfiguration,
-                database: databaseRuntime.client,
+                pool: PushDispatcher.makePool(database: databaseRuntime.client.configuration, logger: logger),
+                webPushWorkers: try PushDispatcher.makeWebPushWorkers(configuration: configuration.pushDispatcherConfiguration),
+                listen: databaseRuntime.client.configuration,
                 secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
-            var engines: [ServiceGroup.Member] = [
-                .init("poller", poller),
-                .init("webhook dispatcher", dispatcher),
-                .init("push dispatcher", pushDispatcher),
-            ]
+            engines.append(.init("push dispatcher", pushDispatcher))
 
             var credentialCache: CredentialCache?
             if configuration.credentialCacheLifetime > .zero {
@@ -168,7 +180,9 @@ package final class Application: Sendable {
                 logger: logger
             )
         } catch {
-            // After a failed start the group has stopped everything already.
+            // A failed group start has stopped everything already; what
+            // failed before it is stopped here (a second stop does nothing).
+            for member in engines.reversed() { member.service.stop(deadline: .now) }
             services.stop(deadline: .now + configuration.shutdownTimeout)
             throw error
         }
