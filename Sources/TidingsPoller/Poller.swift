@@ -157,33 +157,25 @@ package final class Poller: TargetCheckRunner, Service {
     package func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
         guard let target = try store.claim(targetID: targetID, owner: owner, lease: configuration.lease) else { return nil }
         let checker = self.checker
-        let handoff = AdaptiveMutex(CheckNowHandoff.waiting)
-        let done = DispatchSemaphore(value: 0)
+        let result = Mailbox<CheckOutcome>()
+        // One check, owned by this caller until it leaves; not a loop.
         Task { [self] in
             let outcome = await checker.check(target)
-            let callerLeft = handoff.withLock { handoff in
-                if case .callerLeft = handoff { return true }
-                handoff = .finished(outcome)
-                return false
-            }
-            guard callerLeft else {
-                done.signal()
-                return
-            }
+            // The caller left: the task queues the result itself.
+            guard !result.deliver(outcome) else { return }
             writer.submit(outcome)
             finished(target.id)
         }
-        if done.wait(timeout: configuration.checkNowTimeout.dispatchDeadline) == .timedOut {
-            let gaveUp = handoff.withLock { handoff in
-                if case .finished = handoff { return false }
-                handoff = .callerLeft
-                // From here the task owns the check like `launch` does.
-                state.withLock { _ = $0.inFlight.insert(target.id) }
-                return true
-            }
-            if gaveUp { throw CheckNowTimeout(timeout: configuration.checkNowTimeout) }
+        var received = result.wait(timeout: configuration.checkNowTimeout)
+        if received == nil {
+            // From here the task owns the check like `launch` does; tracked
+            // before leaving, so its `finished` cannot come first.
+            state.withLock { _ = $0.inFlight.insert(target.id) }
+            received = result.abandon()
+            guard received != nil else { throw CheckNowTimeout(timeout: configuration.checkNowTimeout) }
+            state.withLock { _ = $0.inFlight.remove(target.id) }
         }
-        guard case .finished(let outcome) = handoff.withLock({ $0 }) else { return [:] }
+        guard let outcome = received else { return [:] }
         if outcome.abandoned {
             try store.release(owner: owner, targetIDs: [targetID])
             return [:]
@@ -313,13 +305,4 @@ package final class Poller: TargetCheckRunner, Service {
     private func waitForCapacity(timeout: Duration) {
         capacity.wait(timeout: timeout)
     }
-}
-
-/// Where a check asked for through `checkNow` stands between its task and
-/// the waiting caller.
-private enum CheckNowHandoff {
-    case waiting
-    case finished(CheckOutcome)
-    /// The caller stopped waiting; the task queues the result itself.
-    case callerLeft
 }
