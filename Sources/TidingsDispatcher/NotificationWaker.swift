@@ -8,7 +8,7 @@ import TidingsSynchronization
 /// wakes its dispatcher on every notification. Losing the session loses
 /// nothing: the dispatcher polls anyway, and it is woken whenever a session
 /// listens (again) to catch up. `what` names the work in log lines.
-final class NotificationWaker: Sendable {
+final class NotificationWaker: Service {
     private let loop: PostgresNotificationLoop
 
     init(channel: String, what: String, configuration: PostgresConfiguration, loop dispatcher: WorkerLoop, logger: Logger) {
@@ -39,7 +39,7 @@ final class NotificationWaker: Sendable {
         loop.start()
     }
 
-    func stop() {
+    func stop(deadline: ContinuousClock.Instant) {
         loop.stop()
     }
 }

@@ -17,7 +17,7 @@ import TidingsSynchronization
 /// source of truth: the loop polls it, and NOTIFY on `tidings_pushes`
 /// only wakes it sooner. A `LeaseHeartbeat` (holds: pushes) lets another
 /// process free this one's leases promptly should it die, as for webhooks.
-package final class PushDispatcher: Sendable {
+package final class PushDispatcher: Service {
     package let configuration: PushDispatcherConfiguration
     /// Names this process in `pushes.lease_owner`.
     package let leaseOwner: String
@@ -33,6 +33,8 @@ package final class PushDispatcher: Sendable {
     private let inFlight = Atomic<Int>(0)
     private let writer: BatchWriter<PushAttemptResult>
     private let loop = WorkerLoop(name: "tidings.push")
+    /// Set by `stop`: the drain waits for pushes in flight no later.
+    private let stopDeadline = AdaptiveMutex<ContinuousClock.Instant?>(nil)
     private let heartbeat: LeaseHeartbeat
     private let outcomes: Counter?
     /// Encrypts and sends Web Push messages (~150-300 µs of CPU each, the
@@ -40,22 +42,16 @@ package final class PushDispatcher: Sendable {
     /// thread they capped a burst at one core's worth, ~2,000 pushes/s.
     private let webPushWorkers: ThreadPool
 
+    /// Creates the dispatcher on `pool` (`makePool` for the one a running
+    /// Tidings uses) and `webPushWorkers`, which it stops when it stops;
+    /// `listen` names the server whose notifications wake it.
     package init(
-        configuration: PushDispatcherConfiguration, database: PostgresClient, secrets: StoredSecrets,
-        logger: Logger, metrics: MetricsRegistry? = nil
-    ) throws {
+        configuration: PushDispatcherConfiguration, pool: PostgresClient, webPushWorkers: ThreadPool,
+        listen: PostgresConfiguration, secrets: StoredSecrets, logger: Logger, metrics: MetricsRegistry? = nil
+    ) {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/push-\(UUID().canonicalString.prefix(8))"
-        var postgres = database.configuration
-        // One for claims, one for the writer; the heartbeat borrows one.
-        postgres.maxConnections = 2
-        postgres.applicationName = "tidings-push"
-        // Every statement planned for the table as it is: a generic plan
-        // cached while `pushes` was nearly empty (sequential scans, one per
-        // candidate in the claim) stays after a burst fills it, and one
-        // claim then ran for over ten minutes on 50,000 pushes.
-        postgres.sessionSettings["plan_cache_mode"] = "force_custom_plan"
-        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.pool = pool
         self.store = PushStore(database: pool)
         self.apps = PushAppStore(database: pool, secrets: secrets)
         self.secrets = secrets
@@ -64,12 +60,12 @@ package final class PushDispatcher: Sendable {
         logger[metadataKey: "push_dispatcher"] = leaseOwner
         self.logger = logger
         self.senders = PushSenders(transport: configuration.transport, logger: logger)
-        self.webPushWorkers = try ThreadPool(name: "tidings.webpush", size: configuration.webPushThreads)
+        self.webPushWorkers = webPushWorkers
         self.heartbeat = LeaseHeartbeat(
             owner: leaseOwner, holds: .pushes, inFlightGrace: configuration.inFlightGrace, database: pool, logger: logger
         )
         self.waker = NotificationWaker(
-            channel: PushStore.notificationChannel, what: "pushes", configuration: database.configuration, loop: loop, logger: logger
+            channel: PushStore.notificationChannel, what: "pushes", configuration: listen, loop: loop, logger: logger
         )
         let outcomes = metrics?.counter("tidings_pushes_total", help: "Push attempts by platform, kind and outcome (delivered, retry, failed, device_gone).")
         self.outcomes = outcomes
@@ -86,6 +82,26 @@ package final class PushDispatcher: Sendable {
         }
     }
 
+    /// The pool a running Tidings gives its push dispatcher: its own, to
+    /// the server `database` names.
+    package static func makePool(database: PostgresConfiguration, logger: Logger) -> PostgresClient {
+        var postgres = database
+        // One for claims, one for the writer; the heartbeat borrows one.
+        postgres.maxConnections = 2
+        postgres.applicationName = "tidings-push"
+        // Every statement planned for the table as it is: a generic plan
+        // cached while `pushes` was nearly empty (sequential scans, one per
+        // candidate in the claim) stays after a burst fills it, and one
+        // claim then ran for over ten minutes on 50,000 pushes.
+        postgres.sessionSettings["plan_cache_mode"] = "force_custom_plan"
+        return PostgresClient(configuration: postgres, logger: logger)
+    }
+
+    /// The threads a running Tidings gives it to encrypt Web Push messages.
+    package static func makeWebPushWorkers(configuration: PushDispatcherConfiguration) throws -> ThreadPool {
+        try ThreadPool(name: "tidings.webpush", size: configuration.webPushThreads)
+    }
+
     package func start() {
         heartbeat.start(onAlive: { [weak self] _ in self?.loop.wake() }, onReaped: { [weak self] in self?.releaseAfterReap() })
         waker.start()
@@ -94,15 +110,17 @@ package final class PushDispatcher: Sendable {
         logger.info("push dispatcher started")
     }
 
-    /// Stops claiming, gives pushes in flight the grace period, writes what
-    /// finished, releases the rest. Safe to call more than once.
-    package func shutdown() {
+    /// Stops claiming, gives pushes in flight the grace period (no later
+    /// than `deadline`), writes what finished, releases the rest. Safe to
+    /// call more than once.
+    package func stop(deadline: ContinuousClock.Instant) {
+        stopDeadline.withLock { $0 = deadline }
         if loop.stop() { logger.info("push dispatcher stopped") }
         waker.stop()
-        webPushWorkers.shutdown()
-        senders.shutdown()
+        webPushWorkers.stop()
+        senders.stop()
         heartbeat.stop()
-        pool.close()
+        pool.stop()
     }
 
     private func releaseAfterReap() {
@@ -242,7 +260,8 @@ package final class PushDispatcher: Sendable {
     /// After the loop: waits up to the grace period for pushes in flight,
     /// lets the writer write what finished and releases the rest.
     private func drain() {
-        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
+        let graceEnds = ContinuousClock.now + configuration.shutdownGracePeriod
+        let deadline = stopDeadline.withLock { $0 }.map { min($0, graceEnds) } ?? graceEnds
         while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
             loop.wait(timeout: .milliseconds(50))
         }

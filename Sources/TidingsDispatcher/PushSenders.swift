@@ -86,7 +86,7 @@ final class PushSenders: Sendable {
         do {
             sender = try Self.make(app: app, credentials: credentials, transport: transport, http: http, logger: logger)
         } catch {
-            http.shutdown()
+            http.stop()
             throw error
         }
         let (_, refused) = state.withLock { state -> (Entry?, Bool) in
@@ -95,7 +95,7 @@ final class PushSenders: Sendable {
             return (state.entries.updateValue(entry, forKey: app.id), false)
         }
         if refused {
-            http.shutdown()
+            http.stop()
             throw ShutDown()
         }
         return sender
@@ -103,13 +103,13 @@ final class PushSenders: Sendable {
 
     /// Fails what is still in flight with `.shutdown` and closes every
     /// connection; no client is built after it.
-    func shutdown() {
+    func stop() {
         let entries = state.withLock { state -> [Entry] in
             state.isShutDown = true
             defer { state.entries.removeAll() }
             return Array(state.entries.values)
         }
-        for entry in entries { entry.http.shutdown() }
+        for entry in entries { entry.http.stop() }
     }
 
     /// Takes out the entries unused for `idleLifetime`, at most once per

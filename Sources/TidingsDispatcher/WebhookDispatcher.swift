@@ -28,7 +28,7 @@ import TidingsSynchronization
 /// frees its leases (a crashed dispatcher's queue goes out again within
 /// about the timeout plus a few seconds, not when the long leases of
 /// queued deliveries run out).
-package final class WebhookDispatcher: Sendable {
+package final class WebhookDispatcher: Service {
     /// The longest a claim waits under load for the writer to free leases.
     /// The local queues keep the slots busy meanwhile; a longer turn makes
     /// each claim a larger batch (its fixed cost, finding the due rows and
@@ -63,34 +63,23 @@ package final class WebhookDispatcher: Sendable {
     private let writer: BatchWriter<CompletedAttempt>
     /// The claim loop; woken by notifications, the writer and the heartbeat.
     private let loop = WorkerLoop(name: "tidings.dispatcher")
+    /// Set by `stop`: the drain waits for attempts in flight no later.
+    private let stopDeadline = AdaptiveMutex<ContinuousClock.Instant?>(nil)
     private let heartbeat: LeaseHeartbeat
     private let attempts: Counter?
     private let disabledWebhooks: Counter?
 
-    /// `database` names the server; the dispatcher opens a small pool of
-    /// its own, whose sessions commit without waiting for the WAL flush
-    /// (`synchronous_commit = off`): should PostgreSQL itself crash, the
-    /// last moment of attempt records and leases is lost and those
-    /// deliveries are sent again with the same `webhook-id`, which
-    /// at-least-once delivery allows. The API's writes keep full durability.
+    /// Creates the dispatcher on `parts` (`WebhookDispatcherParts.make`
+    /// for the ones a running Tidings uses), which it stops when it stops;
+    /// `listen` names the server whose notifications wake it.
     package init(
-        configuration: DispatcherConfiguration, database: PostgresClient, secrets: StoredSecrets,
-        logger: Logger, metrics: MetricsRegistry? = nil
-    ) throws {
+        configuration: DispatcherConfiguration, parts: WebhookDispatcherParts, listen: PostgresConfiguration,
+        secrets: StoredSecrets, logger: Logger, metrics: MetricsRegistry? = nil
+    ) {
         self.configuration = configuration
         self.secrets = secrets
         self.leaseOwner = "\(Self.hostName())/\(UUID().canonicalString.prefix(8))"
-        var postgres = database.configuration
-        // One for claims, one for the writer; the heartbeat borrows one for
-        // a moment each second.
-        postgres.maxConnections = 2
-        postgres.applicationName = "tidings-dispatcher"
-        postgres.sessionSettings["synchronous_commit"] = "off"
-        // The claim must read the due index in order and stop early; with
-        // statistics lagging a fast-moving queue the planner would rather
-        // collect every due row in a bitmap and sort them.
-        postgres.sessionSettings["enable_bitmapscan"] = "off"
-        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.pool = parts.pool
         self.store = DeliveryStore(database: pool)
         self.policy = RetryPolicy(schedule: configuration.retrySchedule)
         // A queued delivery is started only with a whole fresh lease left,
@@ -107,21 +96,13 @@ package final class WebhookDispatcher: Sendable {
         var logger = logger
         logger[metadataKey: "dispatcher"] = leaseOwner
         self.logger = logger
-        var http = HTTPClientConfiguration()
-        http.connectTimeout = min(configuration.connectTimeout, configuration.timeout)
-        http.timeout = configuration.timeout
-        http.maxResponseSize = DeliveryAttempt.responseSnippetLimit
-        http.maxRedirects = 0
-        http.allowPrivateTargets = configuration.allowPrivateTargets
-        http.userAgent = configuration.userAgent
-        http.maxTotalConnections = max(configuration.maxInFlight, 16)
-        self.client = try HTTPClient(configuration: http, logger: logger)
+        self.client = parts.client
         self.heartbeat = LeaseHeartbeat(
             owner: leaseOwner, holds: .deliveries, inFlightGrace: configuration.inFlightGrace,
             database: pool, logger: logger
         )
         self.waker = NotificationWaker(
-            channel: DeliveryStore.notificationChannel, what: "deliveries", configuration: database.configuration, loop: loop, logger: logger
+            channel: DeliveryStore.notificationChannel, what: "deliveries", configuration: listen, loop: loop, logger: logger
         )
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
@@ -153,16 +134,17 @@ package final class WebhookDispatcher: Sendable {
         logger.info("webhook dispatcher started")
     }
 
-    /// Stops claiming, gives attempts in flight the grace period, writes
-    /// what finished, releases the leases of the rest (they go out again at
-    /// once from another dispatcher or the next start), then stops the
-    /// HTTP client. Safe to call more than once.
-    package func shutdown() {
+    /// Stops claiming, gives attempts in flight the grace period (no later
+    /// than `deadline`), writes what finished, releases the leases of the
+    /// rest (they go out again at once from another dispatcher or the next
+    /// start), then stops the HTTP client. Safe to call more than once.
+    package func stop(deadline: ContinuousClock.Instant) {
+        stopDeadline.withLock { $0 = deadline }
         if loop.stop() { logger.info("webhook dispatcher stopped") }
         waker.stop()
-        client.shutdown()
+        client.stop()
         heartbeat.stop()
-        pool.close()
+        pool.stop()
     }
 
     /// The heartbeat confirmed: requests may start until `startBy`. Fills
@@ -351,7 +333,8 @@ package final class WebhookDispatcher: Sendable {
     /// releases the leases of the rest.
     private func drain() {
         slots.withLock { $0.close() }
-        let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
+        let graceEnds = ContinuousClock.now + configuration.shutdownGracePeriod
+        let deadline = stopDeadline.withLock { $0 }.map { min($0, graceEnds) } ?? graceEnds
         while slots.withLock({ $0.inFlightCount }) > 0 && ContinuousClock.now < deadline {
             loop.wait(timeout: .milliseconds(50))
         }

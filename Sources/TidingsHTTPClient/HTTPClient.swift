@@ -1,4 +1,5 @@
 import TidingsObservability
+import TidingsSynchronization
 
 /// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface: many
 /// transfers in flight on one thread, keep-alive reuse, timeouts, a response
@@ -7,11 +8,11 @@ import TidingsObservability
 /// client only ever requests operator-configured URLs). Per client, HTTP/2
 /// streams can be multiplexed on one connection per host and an extra CA
 /// file trusted (`HTTPClientConfiguration`).
-package final class HTTPClient: Sendable {
+package final class HTTPClient: Service {
     package let configuration: HTTPClientConfiguration
     private let driver: CurlMultiDriver
 
-    /// Starts the driver thread; call `shutdown()` when done. Throws an
+    /// Starts the driver thread; call `stop()` when done. Throws an
     /// `HTTPClientError` (untyped, so callers' `do` blocks can mix it with
     /// other errors).
     package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws {
@@ -20,7 +21,7 @@ package final class HTTPClient: Sendable {
     }
 
     deinit {
-        driver.shutdown()
+        driver.stop()
     }
 
     /// Runs a request. Cancelling the task aborts it with `.cancelled`.
@@ -58,7 +59,10 @@ package final class HTTPClient: Sendable {
 
     /// Fails unfinished requests with `.shutdown`, stops and joins the driver
     /// thread and frees libcurl's handles. Safe to call more than once.
-    package func shutdown() {
-        driver.shutdown()
+    package func stop(deadline: ContinuousClock.Instant) {
+        driver.stop()
     }
+
+    /// The driver thread starts with the client: nothing left to start.
+    package func start() {}
 }

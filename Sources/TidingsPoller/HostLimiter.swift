@@ -103,7 +103,9 @@ final class HostLimiter: Sendable {
             if let immediate = tryAcquire(site: site, host: host) {
                 if case .held(let until) = immediate, ContinuousClock.now.duration(to: until) <= Self.longestHoldWait {
                     // A short hold is waited out, then the host is asked again.
-                    try? await Task.sleep(until: until, clock: .continuous)
+                    await withCheckedContinuation { continuation in
+                        DeadlineTimer.shared.schedule(at: until) { continuation.resume() }
+                    }
                     continue
                 }
                 return immediate

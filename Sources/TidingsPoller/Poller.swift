@@ -20,7 +20,7 @@ import TidingsSynchronization
 /// leases run out. A live poller whose heartbeat stalled that long may
 /// find a target checked by another meanwhile: its own result is then not
 /// written (result writes need the lease), so nothing is recorded twice.
-package final class Poller: TargetCheckRunner, Sendable {
+package final class Poller: TargetCheckRunner, Service {
     /// How long after a poller's last beat its leases are freed, beyond
     /// the staleness itself: nothing a poller starts needs its lease to be
     /// exclusive, only its result write, which checks the lease.
@@ -87,36 +87,21 @@ package final class Poller: TargetCheckRunner, Sendable {
     private let scheduler = AdaptiveMutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
 
-    /// Creates the poller, its own HTTP client (its own libcurl driver
-    /// thread, so checks never queue behind webhook deliveries) and its own
-    /// small pool of connections to the server `database` names.
+    /// Creates the poller on `parts` (`PollerParts.make` for the ones a
+    /// running Tidings uses), which it stops when it stops.
     package init(
         configuration: PollerConfiguration,
-        httpClientConfiguration: HTTPClientConfiguration,
-        database: PostgresClient,
+        parts: PollerParts,
         secrets: StoredSecrets,
         logger: Logger,
         metrics: MetricsRegistry
-    ) throws {
-        var clientConfiguration = httpClientConfiguration
-        clientConfiguration.maxTotalConnections = max(clientConfiguration.maxTotalConnections, configuration.concurrency)
+    ) {
         self.owner = "\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.configuration = configuration
-        var postgres = database.configuration
-        // Claims, the writers, the heartbeat and a check-now: a pool of its
-        // own, so that a flood of API requests (the API's pool serves them
-        // first come, first served) never holds up a claim or a heartbeat
-        // past the lease, as the dispatchers' pools already ensure.
-        postgres.maxConnections = max(configuration.writerCount, 1) + 3
-        postgres.applicationName = "tidings-poller"
-        self.pool = PostgresClient(configuration: postgres, logger: logger)
+        self.pool = parts.pool
         self.store = CheckStore(database: pool, failureThreshold: configuration.failureThreshold)
-        self.client = try HTTPClient(configuration: clientConfiguration, logger: logger)
-        let extraction = try ThreadPool(
-            name: "tidings-extraction",
-            size: configuration.extractionThreads,
-            abandonedThreadLimit: Self.abandonedExtractionsPerThread * max(configuration.extractionThreads, 1)
-        )
+        self.client = parts.client
+        let extraction = parts.extraction
         self.extraction = extraction
         self.limiter = HostLimiter(
             concurrency: configuration.hostConcurrency,
@@ -172,33 +157,25 @@ package final class Poller: TargetCheckRunner, Sendable {
     package func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
         guard let target = try store.claim(targetID: targetID, owner: owner, lease: configuration.lease) else { return nil }
         let checker = self.checker
-        let handoff = AdaptiveMutex(CheckNowHandoff.waiting)
-        let done = DispatchSemaphore(value: 0)
+        let result = Mailbox<CheckOutcome>()
+        // One check, owned by this caller until it leaves; not a loop.
         Task { [self] in
             let outcome = await checker.check(target)
-            let callerLeft = handoff.withLock { handoff in
-                if case .callerLeft = handoff { return true }
-                handoff = .finished(outcome)
-                return false
-            }
-            guard callerLeft else {
-                done.signal()
-                return
-            }
+            // The caller left: the task queues the result itself.
+            guard !result.deliver(outcome) else { return }
             writer.submit(outcome)
             finished(target.id)
         }
-        if done.wait(timeout: configuration.checkNowTimeout.dispatchDeadline) == .timedOut {
-            let gaveUp = handoff.withLock { handoff in
-                if case .finished = handoff { return false }
-                handoff = .callerLeft
-                // From here the task owns the check like `launch` does.
-                state.withLock { _ = $0.inFlight.insert(target.id) }
-                return true
-            }
-            if gaveUp { throw CheckNowTimeout(timeout: configuration.checkNowTimeout) }
+        var received = result.wait(timeout: configuration.checkNowTimeout)
+        if received == nil {
+            // From here the task owns the check like `launch` does; tracked
+            // before leaving, so its `finished` cannot come first.
+            state.withLock { _ = $0.inFlight.insert(target.id) }
+            received = result.abandon()
+            guard received != nil else { throw CheckNowTimeout(timeout: configuration.checkNowTimeout) }
+            state.withLock { _ = $0.inFlight.remove(target.id) }
         }
-        guard case .finished(let outcome) = handoff.withLock({ $0 }) else { return [:] }
+        guard let outcome = received else { return [:] }
         if outcome.abandoned {
             try store.release(owner: owner, targetIDs: [targetID])
             return [:]
@@ -206,9 +183,10 @@ package final class Poller: TargetCheckRunner, Sendable {
         return writer.write([outcome])
     }
 
-    /// Stops claiming, gives in-flight checks `grace` to finish and be
-    /// written, releases the leases of the rest, and shuts the HTTP client.
-    package func shutdown(grace: Duration = .seconds(5)) {
+    /// Stops claiming, gives in-flight checks until `deadline` to finish
+    /// and be written, releases the leases of the rest, and stops the HTTP
+    /// client.
+    package func stop(deadline: ContinuousClock.Instant) {
         let alreadyStopping = state.withLock { state in
             defer { state.isStopping = true }
             return state.isStopping
@@ -217,7 +195,6 @@ package final class Poller: TargetCheckRunner, Sendable {
         wakeScheduler()
         scheduler.withLock { $0 }?.join()
 
-        let deadline = ContinuousClock.now + grace
         while !state.withLock({ $0.inFlight.isEmpty }), ContinuousClock.now < deadline {
             capacity.wait(timeout: ContinuousClock.now.duration(to: deadline))
         }
@@ -225,8 +202,8 @@ package final class Poller: TargetCheckRunner, Sendable {
         // Checks still running will end with `.shutdown` and be dropped.
         let unfinished = state.withLock { Array($0.inFlight) }
         limiter.close()
-        client.shutdown()
-        extraction.shutdown()
+        client.stop()
+        extraction.stop()
         writer.stop()
         do {
             try store.release(owner: owner, targetIDs: unfinished)
@@ -234,7 +211,7 @@ package final class Poller: TargetCheckRunner, Sendable {
             logger.error("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
         }
         heartbeat.stop()
-        pool.close()
+        pool.stop()
         logger.notice("poller stopped", metadata: ["poller.released_leases": String(unfinished.count)])
     }
 
@@ -328,13 +305,4 @@ package final class Poller: TargetCheckRunner, Sendable {
     private func waitForCapacity(timeout: Duration) {
         capacity.wait(timeout: timeout)
     }
-}
-
-/// Where a check asked for through `checkNow` stands between its task and
-/// the waiting caller.
-private enum CheckNowHandoff {
-    case waiting
-    case finished(CheckOutcome)
-    /// The caller stopped waiting; the task queues the result itself.
-    case callerLeft
 }

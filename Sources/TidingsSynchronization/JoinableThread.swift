@@ -65,6 +65,12 @@ package final class JoinableThread: Sendable {
             precondition(pthread_join(thread, nil) == 0, "pthread_join failed")
         }
     }
+
+    /// Lets the thread end on its own, unwaited (a service that did not
+    /// stop by its deadline). Call instead of `join`, once.
+    package func detach() {
+        precondition(pthread_detach(thread) == 0, "pthread_detach failed")
+    }
 }
 
 /// The system would not start a thread (resource limits).

@@ -92,7 +92,7 @@ package final class ThreadPool: @unchecked Sendable {
             return start(workers).first
         }
         if let failure {
-            shutdown()
+            stop()
             throw ThreadPoolError(message: "could not start a \(name) thread (\(failure))")
         }
     }
@@ -152,7 +152,7 @@ package final class ThreadPool: @unchecked Sendable {
     /// still running past their time limit are abandoned meanwhile, and
     /// abandoned threads are not waited for. Call once, from outside the
     /// pool.
-    package func shutdown() {
+    package func stop() {
         locked { isStopping = true }
         check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
         let (exited, leftovers) = locked { () -> ([JoinableThread], [Job]) in

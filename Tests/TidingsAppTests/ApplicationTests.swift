@@ -22,9 +22,9 @@ import TidingsTestSupport
             configuration: TestEnvironment.configuration(databaseURL: try TestDatabase.create()),
             logger: Logger(label: "tidings", logLevel: .info, sink: sink)
         )
-        defer { application.shutdown() }
+        defer { application.stop() }
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
-        defer { client.shutdown() }
+        defer { client.stop() }
         let port = application.port
         #expect(port > 0)
 
@@ -65,7 +65,7 @@ import TidingsTestSupport
         var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.badgeCoalescingWindow = .milliseconds(750)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
-        defer { application.shutdown() }
+        defer { application.stop() }
 
         let row = try application.database.query(
             "SELECT current_setting('jit') AS jit, current_setting('tidings.badge_coalesce') AS badge_coalesce"
@@ -79,9 +79,9 @@ import TidingsTestSupport
         var configuration = TestEnvironment.configuration(databaseURL: databaseURL)
         configuration.databaseAcquireTimeout = .seconds(1)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
-        defer { application.shutdown() }
+        defer { application.stop() }
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         #expect(try await get(client, application.port, "/readyz").status == 200)
         try application.database.withConnection { connection in
@@ -103,9 +103,9 @@ import TidingsTestSupport
         var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.databasePoolSize = 4
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
-        defer { application.shutdown() }
+        defer { application.stop() }
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<200 {
@@ -146,9 +146,9 @@ import TidingsTestSupport
         let token = String(repeating: "m", count: 40)
         configuration.metricsToken = token
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
-        defer { application.shutdown() }
+        defer { application.stop() }
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
-        defer { client.shutdown() }
+        defer { client.stop() }
         let port = application.port
 
         let anonymous = try await get(client, port, "/metrics")
@@ -168,9 +168,9 @@ import TidingsTestSupport
         var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.metricsListen = (host: "127.0.0.1", port: 0)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
-        defer { application.shutdown() }
+        defer { application.stop() }
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
-        defer { client.shutdown() }
+        defer { client.stop() }
         let metricsPort = try #require(application.metricsPort)
         #expect(metricsPort != application.port)
 

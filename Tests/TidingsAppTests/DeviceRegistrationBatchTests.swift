@@ -74,7 +74,7 @@ import TidingsPostgres
 
     @Test func distinctDevicesNewAndExistingAnswerInArrayOrder() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let ada = try await server.createUser().id.lowercased()
         let bob = try await server.createUser().id.lowercased()
         let database = server.application.database
@@ -105,7 +105,7 @@ import TidingsPostgres
 
     @Test func aDeviceNamedTwiceInABatchActsAsRequestsOneAfterTheOther() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let ada = try await server.createUser().id.lowercased()
         let database = server.application.database
         let kept = try Self.registerDevices([Self.element(ada, "kept", name: "before")], on: database)[0]

@@ -21,7 +21,7 @@ import TidingsTestSupport
 
         let logger = Logger(label: "test", sink: CapturingLogSink())
         let client = PostgresClient(configuration: PostgresConfiguration(connectionString: try TestDatabase.create()), logger: logger)
-        defer { client.close() }
+        defer { client.stop() }
         _ = try MigrationRunner(directory: directory, client: client, logger: logger).migrate()
 
         let users = try (0..<4).map { index in

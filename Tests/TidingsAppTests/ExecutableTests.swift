@@ -73,7 +73,7 @@ import TidingsTestSupport
             "TIDINGS_LISTEN": "127.0.0.1:\(port)",
         ])
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         // The child migrates an empty database first.
         #expect(try await eventually(every: .milliseconds(100)) {

@@ -18,7 +18,7 @@ import TidingsPostgres
         let configuration = TestEnvironment.configuration(databaseURL: nil, dataDirectory: dataDirectory)
         let logger = Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink())
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: logger)
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let first = try Application.start(configuration: configuration, logger: logger)
         // No TIDINGS_SECRET_KEY: one is generated beside the cluster, for
@@ -50,11 +50,11 @@ import TidingsPostgres
         let afterRestart = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(first.port)/readyz"))
         #expect(afterRestart.status == 200)
 
-        first.shutdown()
+        first.stop()
         #expect(!FileManager.default.fileExists(atPath: pidFile), "PostgreSQL is stopped on shutdown")
 
         let second = try Application.start(configuration: configuration, logger: logger)
-        defer { second.shutdown() }
+        defer { second.stop() }
         #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == keyText)
         #expect(second.secrets.keyring.current.id == first.secrets.keyring.current.id, "the stored key is reused")
         let names = try second.database.withConnection { connection in

@@ -23,7 +23,7 @@ import TidingsTestSupport
         let androidToken = "fcm-registration-token-1"
 
         func stop() {
-            server.shutdown()
+            server.stop()
             mock.stop()
         }
 
@@ -143,7 +143,7 @@ import TidingsTestSupport
             configuration.pushCAFile = fixture.mock.caFile
             configuration.pushMaxInFlight = 4
         }
-        defer { second.shutdown() }
+        defer { second.stop() }
         try await fixture.mock.setDelay(0.2)
         let database = fixture.server.application.database
         let user = try database.query("SELECT user_id::text AS id FROM devices LIMIT 1").single().decode("id", as: String.self)

@@ -27,17 +27,17 @@ import TidingsTestSupport
     }
 
     private func client() throws -> PostgresClient {
-        PostgresClient(configuration: PostgresConfiguration(connectionString: try TestEnvironment.createDatabase()), logger: logger)
+        PostgresClient(configuration: PostgresConfiguration(connectionString: try TestDatabase.create()), logger: logger)
     }
 
     @Test func freshAndUpgradedDatabasesEndWithTheFilesText() throws {
         let fresh = try client()
-        defer { fresh.close() }
+        defer { fresh.stop() }
         _ = try MigrationRunner(directory: Self.migrations, functionsDirectory: Self.functions, client: fresh, logger: logger).migrate()
 
         // A database an older build migrated (no function files yet), halfway.
         let upgraded = try client()
-        defer { upgraded.close() }
+        defer { upgraded.stop() }
         try TemporaryDirectory.with(prefix: "tidings-upgrade") { directory in
             let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrations).filter { $0.hasSuffix(".sql") && $0 < "0020" }
             for file in files {
@@ -55,7 +55,7 @@ import TidingsTestSupport
 
     @Test func everyFunctionAndTriggerHasItsTextInAFile() throws {
         let database = try client()
-        defer { database.close() }
+        defer { database.stop() }
         // A function no file defines keeps a migration's text, found in no file.
         _ = try MigrationRunner(directory: Self.migrations, functionsDirectory: Self.functions, client: database, logger: logger).migrate()
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.functions).filter { $0.hasSuffix(".sql") }

@@ -31,7 +31,7 @@ import TidingsTestSupport
 
     @Test func noPlainSecretInAnyTable() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let headerSecrets = ["Bearer tenant-page-token-31337", "apikey-77aa09", "version-token-55e1"]
         let watch = try await server.createWatch(token: key, [
@@ -97,10 +97,10 @@ import TidingsTestSupport
             }
             try connection.execute("UPDATE webhooks SET secret = \(plainSecret) WHERE id = \(webhookID)::uuid")
         }
-        first.shutdown()
+        first.stop()
 
         let second = try APITestServer(sharingDatabaseWith: first)
-        defer { second.shutdown() }
+        defer { second.stop() }
         let dump = try Self.dumpEveryTable(second.application.database)
         #expect(!dump.contains("lone-secret-1") && !dump.contains("Bearer same") && !dump.contains(plainSecret.dropFirst(6)))
         let unsealed = try second.application.database.query("SELECT count(*) AS n FROM targets WHERE NOT secrets_sealed")
@@ -135,7 +135,7 @@ import TidingsTestSupport
     /// first delivery.
     @Test func aWrongKeyIsRefusedAtStart() async throws {
         let first = try APITestServer()
-        first.shutdown()
+        first.stop()
         let error = try #require(throws: StoredSecretsError.self) {
             try APITestServer(sharingDatabaseWith: first) { $0.secretKey = try! SecretKey(hex: TestSecretKeys.b) }
         }
@@ -145,6 +145,6 @@ import TidingsTestSupport
             $0.secretKey = try! SecretKey(hex: TestSecretKeys.b)
             $0.previousSecretKeys = [try! SecretKey(hex: TestSecretKeys.a)]
         }
-        rotating.shutdown()
+        rotating.stop()
     }
 }

@@ -59,7 +59,7 @@ import TidingsTestSupport
         configuration.adminToken = APITestServer.adminToken
         let logger = Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink())
         let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: logger)
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         func publicKey(_ application: Application) async throws -> String {
             let base = "http://127.0.0.1:\(application.port)"
@@ -84,11 +84,11 @@ import TidingsTestSupport
         #expect(try await publicKey(first) == stored.publicKeyBase64URL)
         let appBefore = try first.database.query("SELECT id::text AS id, updated_at::text AS at, vapid_subject FROM push_apps WHERE platform = 'webpush'").single()
         #expect(try appBefore.decode("vapid_subject", as: String.self) == "mailto:admin@localhost")
-        first.shutdown()
+        first.stop()
 
         // The next start reuses the file and leaves the app as it was.
         let second = try Application.start(configuration: configuration, logger: logger)
-        defer { second.shutdown() }
+        defer { second.stop() }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == pem)
         #expect(try await publicKey(second) == stored.publicKeyBase64URL)
         let appAfter = try second.database.query("SELECT id::text AS id, updated_at::text AS at FROM push_apps WHERE platform = 'webpush'").single()

@@ -21,7 +21,7 @@ import TidingsTestSupport
         let device: String
 
         func stop() {
-            server.shutdown()
+            server.stop()
             mock.stop()
         }
 
@@ -160,7 +160,7 @@ import TidingsTestSupport
     @Test(.timeLimit(.minutes(5)))
     func withoutAKeyWebDevicesAreSkippedAndThePublicKeyIsNotFound() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         // Another push app exists, so pushes are queued at all.
         let app = try await server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: PushAppsAPITests.apns())
         #expect(app.status == 201, "\(app.text)")
@@ -187,7 +187,7 @@ import TidingsTestSupport
             configuration.vapidPrivateKey = Self.vapidKey
             configuration.vapidSubject = "https://example.com/contact"
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         #expect(try await server.send("GET", "/v1/push/web/vapid-public-key").status == 401)
         let served = try await server.send("GET", "/v1/push/web/vapid-public-key", token: key)

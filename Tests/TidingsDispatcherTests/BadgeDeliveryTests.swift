@@ -13,7 +13,7 @@ import Testing
             $0.badgeCoalescingWindow = .seconds(4)
             $0.pollConcurrency = 0
         }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/badges"), eventTypes: ["badge.updated"])
         let watchIDs = try baselineWatches(harness, user: user.id, count: 5)

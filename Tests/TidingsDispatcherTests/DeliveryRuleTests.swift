@@ -14,7 +14,7 @@ import TidingsPostgres
         }
         // A Retry-After is honoured up to the schedule's longest step (2.5 s here).
         let harness = try DispatcherHarness { $0.webhookRetrySchedule = [.zero, .milliseconds(300), .milliseconds(2500)] }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/flaky"))
         let event = try harness.enqueue(user: user.id)
@@ -49,7 +49,7 @@ import TidingsPostgres
             path == "/moved" ? .init(status: 302, headers: [("Location", "/target")]) : .init()
         }
         let harness = try DispatcherHarness { $0.webhookRetrySchedule = [.zero] }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/moved"))
         try harness.enqueue(user: user.id)
@@ -67,7 +67,7 @@ import TidingsPostgres
     @Test func goneDisablesTheWebhookAndTellsTheOwnersOtherWebhooks() async throws {
         let receiver = try WebhookReceiver { path, _ in path == "/gone" ? .init(status: 410) : .init() }
         let harness = try DispatcherHarness()
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let gone = try await harness.createWebhook(key: user.key, url: receiver.url("/gone"), eventTypes: ["watch.changed", "webhook.disabled"])
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/other"), eventTypes: ["webhook.disabled"])
@@ -93,7 +93,7 @@ import TidingsPostgres
             $0.webhookRetrySchedule = [.zero] + Array(repeating: .milliseconds(400), count: 20)
             $0.webhookDisableAfter = .seconds(1)
         }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let down = try await harness.createWebhook(key: user.key, url: receiver.url("/down"), eventTypes: ["watch.changed"])
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/notices"), eventTypes: ["webhook.disabled"])
@@ -117,7 +117,7 @@ import TidingsPostgres
             $0.webhookTimeout = .seconds(1)
             $0.webhookRetrySchedule = [.zero, .milliseconds(200)]
         }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/slow"))
         try harness.enqueue(user: user.id)
@@ -144,7 +144,7 @@ import TidingsPostgres
             path == "/slow" ? .init(delay: .seconds(1)) : .init()
         }
         let harness = try DispatcherHarness { $0.webhookConcurrency = 2 }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/slow"))
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/fast"))
@@ -166,7 +166,7 @@ import TidingsPostgres
             $0.webhookConcurrency = 1
             $0.webhookTimeout = .seconds(4)
         }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/slow"))
         try harness.enqueueBurst(user: user.id, count: 4)
@@ -192,7 +192,7 @@ import TidingsPostgres
             $0.allowPrivateTargets = false
             $0.webhookRetrySchedule = [.zero]
         }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         // Refused at creation ...
         let refused = try await harness.send("POST", "/v1/webhooks", token: user.key, json: ["url": receiver.url("/hook")])

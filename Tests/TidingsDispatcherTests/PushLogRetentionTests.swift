@@ -9,7 +9,7 @@ import TidingsTestSupport
 @Suite struct PushLogRetentionTests {
     @Test func finishedPushesOlderThanTheRetentionArePruned() async throws {
         let harness = try DispatcherHarness()
-        defer { harness.shutdown() }
+        defer { harness.stop() }
         let app = try await harness.send("POST", "/v1/push-apps", token: DispatcherHarness.adminToken, json: [
             "platform": "apns", "app_id": "com.example.retention", "environment": "sandbox",
             "team_id": "TEAM123456", "key_id": "KEY7890ABC", "private_key": TestPushKeys.p256.pem,

@@ -30,7 +30,7 @@ import TidingsTestSupport
             "TIDINGS_MAX_DEVICES_PER_USER": "1000",
         ])
         let api = try APIClient(port: port)
-        defer { api.shutdown() }
+        defer { api.stop() }
         var process = try TidingsProcess(environment: environment)
         defer { process.terminate() }
         try await api.waitUntilReady()
@@ -40,7 +40,7 @@ import TidingsTestSupport
         ])
         let user = try await api.createUser()
         let database = TestSupport.databaseClient(databaseURL)
-        defer { database.close() }
+        defer { database.stop() }
         _ = try database.query("""
             INSERT INTO devices (user_id, platform, push_token, app_id)
             SELECT \(user.id)::uuid, 'ios', lpad(to_hex(n), 64, '0'), \(mock.startup.topic)
@@ -95,7 +95,7 @@ import TidingsTestSupport
             configuration.pushRetrySchedule = Array(repeating: .seconds(1), count: 8)
             configuration.userLimits.devices = 1000
         }
-        defer { harness.shutdown() }
+        defer { harness.stop() }
         let app = try await harness.send("POST", "/v1/push-apps", token: DispatcherHarness.adminToken, json: [
             "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
             "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,

@@ -9,7 +9,7 @@ import TidingsPostgres
     @Test func manualRetryAndRecoverSendFailedDeliveriesAgain() async throws {
         let receiver = try WebhookReceiver { _, _ in .init(status: 500) }
         let harness = try DispatcherHarness { $0.webhookRetrySchedule = [.zero] }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         let id = webhook.id.uuidString.lowercased()
@@ -61,7 +61,7 @@ import TidingsPostgres
             .init(status: 500, body: "attempt \(previous + 1) " + String(repeating: "x", count: 20_000))
         }
         let harness = try DispatcherHarness { $0.webhookRetrySchedule = Array(repeating: .zero, count: 7) }
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         try harness.enqueue(user: user.id)
@@ -84,7 +84,7 @@ import TidingsPostgres
     @Test func testEventsReachOnlyTheirWebhook() async throws {
         let receiver = try WebhookReceiver()
         let harness = try DispatcherHarness()
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/one"), eventTypes: ["badge.updated"])
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/two"))
@@ -105,7 +105,7 @@ import TidingsPostgres
     @Test func anotherOwnersWebhooksAndDeliveriesAreNotFound() async throws {
         let receiver = try WebhookReceiver()
         let harness = try DispatcherHarness()
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let owner = try await harness.createUser()
         let stranger = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: owner.key, url: receiver.url("/hook"))
@@ -141,7 +141,7 @@ import TidingsPostgres
     @Test func theLogFiltersAndPages() async throws {
         let receiver = try WebhookReceiver()
         let harness = try DispatcherHarness()
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         for _ in 0..<5 { try harness.enqueue(user: user.id) }
@@ -173,7 +173,7 @@ import TidingsPostgres
 
     @Test func oldEventsArePrunedButNeverWhilePending() async throws {
         let harness = try DispatcherHarness()
-        defer { harness.shutdown() }
+        defer { harness.stop() }
         let user = try await harness.createUser()
         _ = try await harness.createWebhook(key: user.key, url: "http://127.0.0.1:9/never")
         let old = try harness.enqueue(user: user.id)

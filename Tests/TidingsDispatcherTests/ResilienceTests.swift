@@ -41,7 +41,7 @@ import TidingsTestSupport
             "TIDINGS_WEBHOOK_RETRY_SCHEDULE": "0s,1s,1s,1s,1s,1s,1s,1s",
         ])
         let api = try APIClient(port: port)
-        defer { api.shutdown() }
+        defer { api.stop() }
 
         var process = try TidingsProcess(environment: environment)
         defer { process.terminate() }
@@ -51,7 +51,7 @@ import TidingsTestSupport
             try await api.createWebhook(key: user.key, url: receiver.url(path))
         }
         let database = TestSupport.databaseClient(databaseURL)
-        defer { database.close() }
+        defer { database.stop() }
         _ = try database.query("""
             SELECT count(*) FROM queue_events((
                 SELECT array_agg(ROW(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n), NULL, NULL)::outbox_event ORDER BY n)
@@ -91,7 +91,7 @@ import TidingsTestSupport
             extra: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s", "TIDINGS_MAX_WEBHOOKS_PER_USER": "30"]
         )
         let api = try APIClient(port: port)
-        defer { api.shutdown() }
+        defer { api.stop() }
 
         var process = try TidingsProcess(environment: environment)
         defer { process.terminate() }
@@ -102,7 +102,7 @@ import TidingsTestSupport
             try await api.createWebhook(key: user.key, url: receiver.url(path))
         }
         let database = TestSupport.databaseClient(databaseURL)
-        defer { database.close() }
+        defer { database.stop() }
         func scalar(_ query: PostgresQuery) throws -> Int {
             try database.query(query)[0].decode("n", as: Int.self)
         }
@@ -156,7 +156,7 @@ import TidingsTestSupport
         let port = TestPorts.randomListenPort()
         let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
         let api = try APIClient(port: port)
-        defer { api.shutdown() }
+        defer { api.stop() }
 
         var process = try TidingsProcess(environment: environment)
         defer { process.terminate() }
@@ -190,7 +190,7 @@ import TidingsTestSupport
         // SIGKILL test above); fast again once it is back.
         let receiver = try WebhookReceiver { _, previous in .init(delay: previous < 300 ? .milliseconds(4) : .seconds(3)) }
         let harness = try DispatcherHarness(databaseURL: cluster.connectionString)
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         try harness.enqueueBurst(user: user.id, count: 1500)
@@ -216,7 +216,7 @@ import TidingsTestSupport
         let databaseURL = try TestDatabase.create()
         let first = try DispatcherHarness(databaseURL: databaseURL)
         let second = try DispatcherHarness(databaseURL: databaseURL)
-        defer { first.shutdown(); second.shutdown(); receiver.stop() }
+        defer { first.stop(); second.stop(); receiver.stop() }
         let user = try await first.createUser()
         let paths = (0..<5).map { "/hook\($0)" }
         for path in paths {
@@ -238,7 +238,7 @@ import TidingsTestSupport
         let databaseURL = try TestDatabase.create()
         let first = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }
         let second = try DispatcherHarness(databaseURL: databaseURL) { $0.webhookConcurrency = 3 }
-        defer { first.shutdown(); second.shutdown(); receiver.stop() }
+        defer { first.stop(); second.stop(); receiver.stop() }
         let user = try await first.createUser()
         let paths = ["/a", "/b"]
         for path in paths {

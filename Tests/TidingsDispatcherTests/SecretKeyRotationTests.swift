@@ -39,7 +39,7 @@ import TidingsTestSupport
         #expect(pushApp.status == 201, "\(pushApp.text)")
         let databaseURL = try #require(underA.application.configuration.databaseURL)
         #expect(try Self.keyIDs(underA.database) == [Self.keyA.id])
-        underA.shutdown()
+        underA.stop()
 
         // Restart with B current and A previous, then rotate while it serves.
         let both = try DispatcherHarness(databaseURL: databaseURL) {
@@ -54,14 +54,14 @@ import TidingsTestSupport
         #expect(try Self.keyIDs(both.database) == [Self.keyB.id])
         // Nothing left: a second run changes nothing.
         #expect(try Application.rotateSecretKey(configuration: rotation, logger: logger).total == 0)
-        both.shutdown()
+        both.stop()
 
         // B alone: starts (the stored fingerprint key opens), signs, fetches.
         let underB = try DispatcherHarness(databaseURL: databaseURL) {
             $0.secretKey = Self.keyB
             $0.pollConcurrency = 0
         }
-        defer { underB.shutdown() }
+        defer { underB.stop() }
         try underB.enqueue(user: user.id)
         #expect(try await eventually { receiver.requests("/hook").count == 1 })
         let received = try #require(receiver.requests("/hook").first)

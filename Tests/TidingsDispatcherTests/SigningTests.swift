@@ -7,7 +7,7 @@ import Testing
     @Test func requestsFollowStandardWebhooksAndVerifyWithTheReferenceLibraries() async throws {
         let receiver = try WebhookReceiver()
         let harness = try DispatcherHarness()
-        defer { harness.shutdown(); receiver.stop() }
+        defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
 

@@ -45,7 +45,7 @@ import TidingsTestSupport
         }
 
         func stop() {
-            harness.shutdown()
+            harness.stop()
             hanging.stop()
             receiver.stop()
         }

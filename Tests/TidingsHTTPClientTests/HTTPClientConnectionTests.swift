@@ -7,7 +7,7 @@ import TidingsHTTPClient
     @Test func sequentialRequestsReuseOneConnection() async throws {
         let server = try TestOriginServer { request in .text(request.path) }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         for index in 0..<10 {
             let response = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/\(index)"))
@@ -37,7 +37,7 @@ import TidingsHTTPClient
             return allArrived ? .text(request.path) : .text("barrier timed out", status: 500)
         }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let responses = try await withThrowingTaskGroup(of: (Int, HTTPClientResponse).self) { group in
             for index in 0..<count {
@@ -58,7 +58,7 @@ import TidingsHTTPClient
     @Test func perHostConnectionLimitQueuesTransfers() async throws {
         let server = try TestOriginServer { request in .text(request.path) }
         let client = try makeClient { $0.maxConnectionsPerHost = 2 }
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<20 {
@@ -79,7 +79,7 @@ import TidingsHTTPClient
         let port = try LoopbackSocket.port(of: listener)
         close(listener)
         let client = try makeClient()
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: "http://127.0.0.1:\(port)/"), on: client))
 
@@ -90,7 +90,7 @@ import TidingsHTTPClient
     @Test func tlsToAPlainServerFailsWithTLSFailure() async throws {
         let server = try TestOriginServer { _ in .text("plain") }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/"), on: client))
 

@@ -13,7 +13,7 @@ import TidingsHTTPClient
                 group.addTask { await failure(of: HTTPClientRequest(url: server.baseURL), on: client) }
             }
             #expect(await server.requestsArrived(3))
-            client.shutdown()
+            client.stop()
             for try await error in group {
                 #expect(error?.code == .shutdown)
             }
@@ -22,8 +22,8 @@ import TidingsHTTPClient
 
     @Test func requestsAfterShutdownFailAndShutdownIsIdempotent() async throws {
         let client = try makeClient()
-        client.shutdown()
-        client.shutdown()
+        client.stop()
+        client.stop()
 
         let error = try #require(await failure(of: HTTPClientRequest(url: "http://127.0.0.1:9/"), on: client))
 
@@ -33,7 +33,7 @@ import TidingsHTTPClient
     @Test func completionHandlerAPIDeliversTheResponse() async throws {
         let server = try TestOriginServer { _ in .text("via callback") }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let result = await withCheckedContinuation { continuation in
             client.execute(HTTPClientRequest(url: server.baseURL)) { continuation.resume(returning: $0) }
@@ -45,7 +45,7 @@ import TidingsHTTPClient
     @Test func cancellingTheTaskAbortsTheTransfer() async throws {
         let server = try TestOriginServer { _ in .hang }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let task = Task { await failure(of: HTTPClientRequest(url: server.baseURL), on: client) }
         #expect(await server.requestsArrived(1))
@@ -62,7 +62,7 @@ import TidingsHTTPClient
 
         let status = await withCheckedContinuation { continuation in
             client.execute(HTTPClientRequest(url: server.baseURL)) { result in
-                client.shutdown()
+                client.stop()
                 continuation.resume(returning: (try? result.get())?.status)
             }
         }

@@ -29,7 +29,7 @@ import TidingsHTTPClient
     func oversizedBodiesFailWithResponseTooLarge(_ path: String) async throws {
         let server = try Self.bigBodyServer()
         let client = try makeClient { $0.maxResponseSize = Self.limit }
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: server.baseURL + path), on: client))
 
@@ -51,7 +51,7 @@ import TidingsHTTPClient
     func decompressionBombsStopAtTheCap(encoding: String, bomb: [UInt8]) async throws {
         let server = try TestOriginServer { _ in TestResponse(headers: [("Content-Encoding", encoding)], body: bomb) }
         let client = try makeClient { $0.maxResponseSize = Self.limit }
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
         let peakBefore = try Self.peakResidentBytes()
 
         let error = try #require(await failure(of: HTTPClientRequest(url: server.baseURL), on: client))
@@ -75,7 +75,7 @@ import TidingsHTTPClient
     @Test func bodyOfExactlyTheLimitIsAccepted() async throws {
         let server = try Self.bigBodyServer()
         let client = try makeClient { $0.maxResponseSize = Self.limit }
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let response = try await client.execute(HTTPClientRequest(url: server.baseURL + "/exact"))
 
@@ -85,7 +85,7 @@ import TidingsHTTPClient
     @Test func perRequestLimitOverridesTheConfiguration() async throws {
         let server = try Self.bigBodyServer()
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         var request = HTTPClientRequest(url: server.baseURL + "/exact")
         request.maxResponseSize = 1000
@@ -101,7 +101,7 @@ import TidingsHTTPClient
     func truncatingRequestsKeepTheStartOfOversizedBodiesAndStopReading(_ path: String) async throws {
         let server = try Self.bigBodyServer()
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         var request = HTTPClientRequest(url: server.baseURL + path)
         request.maxResponseSize = 16_384
@@ -132,7 +132,7 @@ import TidingsHTTPClient
             return TestResponse(headers: [("Content-Encoding", encoding)], body: bomb, chunked: true)
         }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         var request = HTTPClientRequest(url: server.baseURL, method: "POST", body: Array("{}".utf8))
         request.maxResponseSize = 16_384
@@ -149,7 +149,7 @@ import TidingsHTTPClient
     @Test func snippetRequestsKeepASmallEncodedBodyAsSent() async throws {
         let server = try Self.bigBodyServer()
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         var request = HTTPClientRequest(url: server.baseURL + "/bomb")
         request.maxResponseSize = 16_384
@@ -163,7 +163,7 @@ import TidingsHTTPClient
     @Test func truncatingRequestsLeaveSmallBodiesWhole() async throws {
         let server = try Self.bigBodyServer()
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         var request = HTTPClientRequest(url: server.baseURL + "/exact")
         request.maxResponseSize = Self.limit
@@ -177,7 +177,7 @@ import TidingsHTTPClient
     @Test func slowResponsesTimeOut() async throws {
         let server = try TestOriginServer { _ in .hang }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         var request = HTTPClientRequest(url: server.baseURL)
         // Long enough for the request to reach the server on a loaded
@@ -200,7 +200,7 @@ import TidingsHTTPClient
         let fillers = (0..<4).map { _ in LoopbackSocket.connectNonBlocking(port: port) }
         let client = try makeClient { $0.connectTimeout = .milliseconds(300) }
         defer {
-            client.shutdown()
+            client.stop()
             (fillers + [listener]).forEach { _ = close($0) }
         }
 

@@ -19,7 +19,7 @@ import TidingsHTTPClient
     @Test func redirectsAreFollowedUpToTheLimit() async throws {
         let server = try Self.chainServer()
         let client = try makeClient { $0.maxRedirects = 5 }
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let response = try await client.execute(HTTPClientRequest(url: server.baseURL + "/hops/5"))
 
@@ -35,7 +35,7 @@ import TidingsHTTPClient
     @Test func moreRedirectsThanTheLimitFail() async throws {
         let server = try Self.chainServer()
         let client = try makeClient { $0.maxRedirects = 5 }
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: server.baseURL + "/hops/6"), on: client))
 
@@ -46,7 +46,7 @@ import TidingsHTTPClient
     @Test func redirectsCanBeReturnedInsteadOfFollowed() async throws {
         let server = try Self.chainServer()
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         var request = HTTPClientRequest(url: server.baseURL + "/hops/2")
         request.followRedirects = false
@@ -62,7 +62,7 @@ import TidingsHTTPClient
     func redirectsToOtherSchemesAreRefused(_ path: String) async throws {
         let server = try Self.chainServer()
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: server.baseURL + path), on: client))
 

@@ -11,7 +11,7 @@ import TidingsObservability
     func statusLinesOutOfRangeAreMalformedResponses(status: Int) async throws {
         let origin = try TestOriginServer { _ in TestResponse(status: status, body: Array("x".utf8)) }
         let client = try makeClient()
-        defer { client.shutdown(); origin.stop() }
+        defer { client.stop(); origin.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: origin.baseURL + "/"), on: client))
 
@@ -24,7 +24,7 @@ import TidingsObservability
             TestResponse(status: 203, headers: [("X-Answer", "42"), ("Content-Type", "text/plain")], body: Array("hello \(request.path)".utf8))
         }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let response = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/greeting"))
 
@@ -46,7 +46,7 @@ import TidingsObservability
             return .text("\(request.method) \(String(decoding: request.body, as: UTF8.self))\n\(echoed)")
         }
         let client = try makeClient { $0.userAgent = "TidingsTest/1" }
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let request = HTTPClientRequest(
             url: "\(server.baseURL)/echo",
@@ -70,7 +70,7 @@ import TidingsObservability
             .text("\(request.method) \(request.header("Content-Length") ?? "none") \(request.body.count)")
         }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let put = try await client.execute(HTTPClientRequest(url: server.baseURL, method: "PUT", body: [1, 2, 3]))
         let delete = try await client.execute(HTTPClientRequest(url: server.baseURL, method: "DELETE"))
@@ -86,7 +86,7 @@ import TidingsObservability
     @Test func acceptEncodingOffersGzipBrAndZstd() async throws {
         let server = try TestOriginServer { request in .text(request.header("Accept-Encoding") ?? "") }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let offered = try await client.execute(HTTPClientRequest(url: server.baseURL)).text
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -105,7 +105,7 @@ import TidingsObservability
             return TestResponse(headers: [("Content-Encoding", encoding)], body: compressed)
         }
         let client = try makeClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let response = try await client.execute(HTTPClientRequest(url: server.baseURL))
 
@@ -117,7 +117,7 @@ import TidingsObservability
 
     @Test func headerInjectionIsRejectedWithoutEchoingTheValue() async throws {
         let client = try makeClient()
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let request = HTTPClientRequest(url: "http://127.0.0.1:1/", headers: [("Authorization", "Bearer secret\r\nX-Evil: 1")])
         let error = try #require(await failure(of: request, on: client))

@@ -12,7 +12,7 @@ import TidingsObservability
         let server = try TestOriginServer { _ in .text("should not be reached") }
         let logSink = CapturingLogSink()
         let client = try guardedClient(logSink: logSink)
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let request = HTTPClientRequest(url: "\(server.baseURL)/", headers: [("Authorization", "Bearer top-secret")])
         let error = try #require(await failure(of: request, on: client))
@@ -26,7 +26,7 @@ import TidingsObservability
     @Test func namesResolvingToLoopbackAreRefusedAtConnectTime() async throws {
         let server = try TestOriginServer { _ in .text("should not be reached") }
         let client = try guardedClient()
-        defer { client.shutdown(); server.stop() }
+        defer { client.stop(); server.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: "http://localhost:\(server.port)/"), on: client))
 
@@ -37,7 +37,7 @@ import TidingsObservability
 
     @Test func ipv6LoopbackIsRefused() async throws {
         let client = try guardedClient()
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: "http://[::1]:9/"), on: client))
 
@@ -47,7 +47,7 @@ import TidingsObservability
 
     @Test func metadataAddressIsRefusedWithoutTraffic() async throws {
         let client = try guardedClient()
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: "http://169.254.169.254/latest/meta-data/"), on: client))
 
@@ -62,7 +62,7 @@ import TidingsObservability
             $0.urlSource = .operatorConfiguration
         }
         let tenantClient = try guardedClient()
-        defer { client.shutdown(); tenantClient.shutdown(); server.stop() }
+        defer { client.stop(); tenantClient.stop(); server.stop() }
 
         let response = try await client.execute(HTTPClientRequest(url: "\(server.baseURL)/"))
         let refused = try #require(await failure(of: HTTPClientRequest(url: "\(server.baseURL)/"), on: tenantClient))
@@ -75,7 +75,7 @@ import TidingsObservability
     @Test(arguments: ["ftp://127.0.0.1/file", "file:///etc/passwd", "gopher://127.0.0.1/"])
     func onlyHTTPAndHTTPSAreAccepted(_ url: String) async throws {
         let client = try makeClient()
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: url), on: client))
 
@@ -85,7 +85,7 @@ import TidingsObservability
     @Test(arguments: ["127.0.0.1/", "http://", "http://exa mple.com/"])
     func malformedURLsAreRejected(_ url: String) async throws {
         let client = try makeClient()
-        defer { client.shutdown() }
+        defer { client.stop() }
 
         let error = try #require(await failure(of: HTTPClientRequest(url: url), on: client))
 

@@ -98,7 +98,7 @@ import TidingsSynchronization
 
         let shutdownDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            server.server.shutdown()
+            server.server.stop()
             shutdownDone.signal()
         }
         // Once the server drains, new connections are closed unanswered
@@ -162,8 +162,8 @@ import TidingsSynchronization
 
     @Test func shutdownIsIdempotent() throws {
         let server = try TestServer(router: Router())
-        server.server.shutdown()
-        server.server.shutdown()
+        server.server.stop()
+        server.server.stop()
         #expect(server.server.boundPort == 0)
     }
 }

@@ -211,7 +211,7 @@ import TidingsSynchronization
 
         let shutdownDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            server.server.shutdown()
+            server.server.stop()
             shutdownDone.signal()
         }
         // Each stream: what was sent, then a clean end.
@@ -247,7 +247,7 @@ import TidingsSynchronization
 
         let shutdownDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            server.server.shutdown()
+            server.server.stop()
             shutdownDone.signal()
         }
         #expect(throws: RawHTTPConnection.Failure.self) { try stuck.response(timeout: .seconds(5)) }

@@ -50,14 +50,14 @@ final class KitTestServer: @unchecked Sendable {
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    func shutdown() {
-        application.shutdown()
+    func stop() {
+        application.stop()
     }
 
     /// Stops the server and starts another on the same database and port.
     func restart(between: () async throws -> Void = {}) async throws {
         let port = port
-        application.shutdown()
+        application.stop()
         try await between()
         application = try Self.start(databaseURL: databaseURL, port: port)
     }

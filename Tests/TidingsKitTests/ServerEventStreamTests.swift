@@ -7,7 +7,7 @@ import TidingsTestSupport
 @Suite struct ServerEventStreamTests {
     @Test func aStreamHearsChangesLiveAndResumesAfterARestartWithNothingLost() async throws {
         let server = try KitTestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let origin = try MutableOrigin("v1")
         let key = try await server.createUserKey()
         let client = TidingsClient(baseURL: server.baseURL, apiKey: key)
@@ -30,7 +30,7 @@ import TidingsTestSupport
         var missed = ""
         try await server.restart {
             let writer = try KitTestServer(databaseURL: server.databaseURL)
-            defer { writer.shutdown() }
+            defer { writer.stop() }
             origin.set("v3")
             missed = try #require(try await TidingsClient(baseURL: writer.baseURL, apiKey: key).checkWatch(id: watch.id).changeID)
         }

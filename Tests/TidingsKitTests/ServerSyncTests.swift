@@ -19,7 +19,7 @@ import TidingsTestSupport
 
     @Test func aChangeSyncsExactlyOnceAndTheBadgeFollowsReads() async throws {
         let server = try KitTestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let origin = try MutableOrigin("Pro: $10")
         let client = try await server.createUser()
 
@@ -63,7 +63,7 @@ import TidingsTestSupport
 
     @Test func aCursorTheServerDoesNotKnowResyncsFromTheStart() async throws {
         let server = try KitTestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let origin = try MutableOrigin("v1")
         let client = try await server.createUser()
         let (_, changeID) = try await Self.watchAndChange(client, origin: origin, to: "v2")
@@ -82,7 +82,7 @@ import TidingsTestSupport
 
     @Test func devicesAndWatchesRoundTrip() async throws {
         let server = try KitTestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let client = try await server.createUser()
 
         let android = try await client.registerDevice(.fcm("fcm-token-1"), name: "Pixel")
@@ -129,7 +129,7 @@ import TidingsTestSupport
 
     @Test func aWrongKeyIsATypedUnauthorized() async throws {
         let server = try KitTestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let client = TidingsClient(baseURL: server.baseURL, apiKey: "tdg_000000000000_" + String(repeating: "A", count: 43))
         await #expect { try await client.badge() } throws: { ($0 as? TidingsError)?.problem?.status == 401 }
     }

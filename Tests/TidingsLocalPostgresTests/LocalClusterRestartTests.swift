@@ -23,7 +23,7 @@ import TidingsPostgres
                 configuration: PostgresConfiguration(connectionString: cluster.connectionString, maxConnections: 2),
                 logger: Self.logger
             )
-            defer { client.close() }
+            defer { client.stop() }
             _ = try client.query("CREATE TABLE notes (body text)")
             _ = try client.query("INSERT INTO notes VALUES (\("kept"))")
             #expect(try client.query("SELECT current_database() AS name").first?.decode("name", as: String.self) == "tidings")

@@ -64,7 +64,7 @@ import TidingsPostgres
         script["page"] = "<p>Release 1.0</p>"
         let origin = try Self.origin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try adaptiveWatch(context, url: "\(origin.baseURL)/releases", interval: 60, maximum: 3600)
 
         #expect(try await context.check(watch, with: poller).result == .baseline)
@@ -106,7 +106,7 @@ import TidingsPostgres
         script["cache-control"] = "public, max-age=86400"
         let origin = try Self.origin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/status", interval: 60)
         #expect(watch.maxIntervalSeconds == 60)
 
@@ -124,7 +124,7 @@ import TidingsPostgres
         script["cache-control"] = "max-age=1200"
         let origin = try Self.origin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try adaptiveWatch(context, url: "\(origin.baseURL)/feed", interval: 60, maximum: 900)
         let wide = try adaptiveWatch(context, url: "\(origin.baseURL)/feed-wide", interval: 60, maximum: 3600)
 
@@ -148,7 +148,7 @@ import TidingsPostgres
         script["page"] = "<p>Up</p>"
         let origin = try Self.origin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try adaptiveWatch(context, url: "\(origin.baseURL)/up", interval: 60, maximum: 3600)
         _ = try await context.check(watch, with: poller)
         try setUnchanged(for: 5000, watch, context)

@@ -26,7 +26,7 @@ import TidingsIP
         script["page"] = "<p>Version one. Nothing else.</p>"
         let origin = try Self.etagOrigin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let watch = try context.watch(user: user, url: "\(origin.baseURL)/page")
 
@@ -60,7 +60,7 @@ import TidingsIP
         script["page"] = "<p>Shared page.</p>"
         let origin = try Self.etagOrigin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let first = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared")
         _ = try await context.check(first, with: poller)
         _ = try await context.check(first, with: poller)
@@ -98,7 +98,7 @@ import TidingsIP
             return TestResponse(status: 200, headers: [("Last-Modified", modified)], body: Array(script["page"]!.utf8))
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
 
         #expect(try await context.check(watch, with: poller).result == .baseline)
@@ -126,7 +126,7 @@ import TidingsIP
             return .text(script["page"]!)
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/page",
                                       version: ("\(origin.baseURL)/version.json", "/build/id"))
 
@@ -154,7 +154,7 @@ import TidingsIP
             return .text(script["page"]!)
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
 
         #expect(try await context.check(watch, with: poller).result == .baseline)
@@ -175,7 +175,7 @@ import TidingsIP
                 """.utf8))
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let selected = try context.watch(user: user, url: "\(origin.baseURL)/", extract: ExtractionRule(selector: .css("#news p")))
         let whole = try context.watch(user: user, url: "\(origin.baseURL)/")
@@ -195,7 +195,7 @@ import TidingsIP
             .text("Price 10 EUR. Request id \(UUID().uuidString). Served at \(Date().timeIntervalSince1970)")
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let rule = ExtractionRule(selector: .css("body"), ignorePatterns: [#"Request id [0-9A-F-]+\."#, #"Served at [0-9.]+"#])
         let user = try context.user()
         let updated = try context.watch(user: user, url: "\(origin.baseURL)/", extract: rule)
@@ -218,7 +218,7 @@ import TidingsIP
             return .text("content", status: Int(script["status"]!)!)
         }
         let poller = try context.poller { $0.failureThreshold = 3 }
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let watch = try context.watch(user: user, url: "\(origin.baseURL)/")
 
@@ -251,7 +251,7 @@ import TidingsIP
             TestResponse(status: 200, headers: [], body: Array(repeating: UInt8(ascii: "x"), count: 8192), chunked: true)
         }
         let poller = try context.poller(maxResponseSize: 4096)
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
 
         let result = try await context.check(watch, with: poller)
@@ -270,7 +270,7 @@ import TidingsIP
         script["port"] = String(origin.port)
         // Only 127.0.0.1 (the origin) is reachable; 127.0.0.2 stays blocked.
         let poller = try context.poller(allowPrivateTargets: false, allowedAddresses: [try #require(IPAddress("127.0.0.1"))])
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
 
         let result = try await context.check(watch, with: poller)
@@ -290,7 +290,7 @@ import TidingsIP
         let port = closed.port
         closed.stop()
         let poller = try context.poller()
-        defer { poller.shutdown(); context.close() }
+        defer { poller.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "http://127.0.0.1:\(port)/")
 
         let result = try await context.check(watch, with: poller)
@@ -305,7 +305,7 @@ import TidingsIP
         script["page"] = "stable"
         let origin = try Self.etagOrigin(script)
         let poller = try context.poller { $0.unconditionalEvery = 3 }
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
 
         var results: [CheckResult] = []
@@ -321,7 +321,7 @@ import TidingsIP
         script["page"] = "<p class='a'>A</p><p class='b'>B</p>"
         let origin = try Self.etagOrigin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/", extract: ExtractionRule(selector: .css(".a")))
 
         #expect(try await context.check(watch, with: poller).result == .baseline)

@@ -36,7 +36,7 @@ import TidingsTestSupport
             configuration.extractionLimits.timeLimit = .milliseconds(300)
             configuration.failureThreshold = 1
         }
-        defer { poller.shutdown() }
+        defer { poller.stop() }
 
         #expect(try await eventually(timeout: .seconds(20)) {
             try others.allSatisfy { try context.reload($0).contentHash != nil }
@@ -54,7 +54,7 @@ import TidingsTestSupport
         let text = String(repeating: "a", count: 5_000) + "b"
         let origin = try TestOriginServer { _ in .text(text) }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let rule = ExtractionRule(selector: .css("body"), ignorePatterns: ["(a+)+$", "(a|aa)+c", #"(\w+\s?)*$"#])
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/", extract: rule)
         let result = try await context.check(watch, with: poller)
@@ -69,7 +69,7 @@ import TidingsTestSupport
             return .text("slow page")
         }
         let poller = try context.poller { $0.checkNowTimeout = .milliseconds(300) }
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
 
         await #expect(throws: CheckNowTimeout.self) {
@@ -106,7 +106,7 @@ import TidingsTestSupport
             configuration.extractionThreads = 2
             configuration.extractionLimits.timeLimit = .milliseconds(300)
         }
-        defer { poller.shutdown() }
+        defer { poller.stop() }
 
         let started = ContinuousClock.now
         async let first = context.check(runaways[0], with: poller)

@@ -38,7 +38,7 @@ import TidingsDomain
             }
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); other.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); other.stop(); context.close() }
         let user = try context.user()
         let headers = ["X-Api-Key": "k-1", "Authorization": Self.secret]
 
@@ -69,7 +69,7 @@ import TidingsDomain
             return request.path == "/version" ? Self.json(#"{"v": 1}"#) : .text("page")
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); versionServer.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); versionServer.stop(); context.close() }
         let user = try context.user()
         let headers = ["X-Api-Key": "k-2"]
 
@@ -110,7 +110,7 @@ import TidingsDomain
             }
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); versionServer.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); versionServer.stop(); context.close() }
         let user = try context.user()
 
         // Version endpoint on another origin: it gets its own headers only,

@@ -21,7 +21,7 @@ import TidingsPostgres
             return .text(script["page"]!, status: Int(script["status"]!)!)
         }
         let poller = try context.poller { $0.failureThreshold = 1 }
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let stranger = try context.user()
         let webhooks = WebhookStore(database: context.database, secrets: context.secrets)

@@ -33,7 +33,7 @@ import TidingsTestSupport
         let script = OriginScript()
         let origin = try Self.nonceOrigin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let readable = try context.watch(user: user, url: "\(origin.baseURL)/")
         let raw = try context.watch(user: user, url: "\(origin.baseURL)/", extract: ExtractionRule(selector: .raw))
@@ -62,7 +62,7 @@ import TidingsTestSupport
         let script = OriginScript()
         let origin = try Self.nonceOrigin(script)
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let watch = try context.watch(user: user, url: "\(origin.baseURL)/")
 
@@ -84,7 +84,7 @@ import TidingsTestSupport
         }
         let metrics = MetricsRegistry()
         let poller = try context.poller(metrics: metrics)
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let skipped = metrics.counter("tidings_poller_unchanged_bodies_total", help: "")
         let user = try context.user()
         let first = try context.watch(user: user, url: "\(origin.baseURL)/")
@@ -130,7 +130,7 @@ import TidingsTestSupport
             return TestResponse(status: 200, headers: [("Content-Type", "text/html"), ("ETag", "\"v1\"")], body: Array(script["page"]!.utf8))
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let watch = try context.watch(user: user, url: "\(origin.baseURL)/")
         #expect(try await context.check(watch, with: poller).result == .baseline)

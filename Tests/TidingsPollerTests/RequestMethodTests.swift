@@ -23,7 +23,7 @@ import TidingsDomain
             }
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
 
         for path in ["/etag", "/modified", "/plain"] {

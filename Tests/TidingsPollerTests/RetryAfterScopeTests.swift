@@ -21,7 +21,7 @@ import TidingsDomain
             request.path == "/start" ? .redirect(to: "http://127.0.0.1:\(limitedPort)/limited") : .text("direct page")
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); redirector.stop(); limited.stop(); context.close() }
+        defer { poller.stop(); redirector.stop(); limited.stop(); context.close() }
         let user = try context.user()
 
         // A (redirector) -> B (limited): B's 429 fails the check and holds B.
@@ -65,7 +65,7 @@ import TidingsDomain
             TestResponse(status: 429, headers: [("Retry-After", "86400")], body: Array("slow down".utf8))
         }
         let poller = try context.poller { $0.maximumRetryAfter = .seconds(1) }
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/limited")
         #expect(try await context.check(watch, with: poller).result == .failed)
         #expect(script.requests.count == 1)

@@ -21,7 +21,7 @@ import TidingsPostgres
         #expect(first.targetID == second.targetID)
 
         let poller = try context.poller(concurrency: 8)
-        defer { poller.shutdown() }
+        defer { poller.stop() }
         #expect(try await eventually {
             try context.reload(first).contentHash != nil && context.reload(second).contentHash != nil
         })
@@ -40,7 +40,7 @@ import TidingsPostgres
         defer { origin.stop(); context.close() }
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/", interval: 1)
         let poller = try context.poller(concurrency: 4)
-        defer { poller.shutdown() }
+        defer { poller.stop() }
 
         #expect(try await eventually { script.requests.count >= 2 })
         let requests = script.requests
@@ -84,7 +84,7 @@ import TidingsPostgres
             $0.userConcurrency = 3
             $0.hostConcurrency = 100
         }
-        defer { poller.shutdown(grace: .zero) }
+        defer { poller.stop(within: .zero) }
         #expect(try await eventually { slow.maximumActive >= 3 })
         let other = try context.watch(user: try context.user(), url: "\(origin.baseURL)/page")
         let added = ContinuousClock.now
@@ -111,7 +111,7 @@ import TidingsPostgres
             _ = try context.watch(user: user, url: "\(base)/\(index)")
         }
         let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 2 }
-        defer { poller.shutdown() }
+        defer { poller.stop() }
 
         #expect(try await eventually { script.requests.count >= 20 })
         #expect(script.maximumActive == 2, "the server saw \(script.maximumActive) requests at once")
@@ -141,7 +141,7 @@ import TidingsPostgres
         }
         for page in 0..<5 { _ = try context.watch(user: try context.user(), url: "\(origin.baseURL)/direct-\(page)") }
         let poller = try context.poller(concurrency: 32) { $0.hostConcurrency = 2 }
-        defer { poller.shutdown() }
+        defer { poller.stop() }
 
         #expect(try await eventually { script.requests.count >= 20 })
         #expect(script.maximumActive <= 2, "the origin saw \(script.maximumActive) requests at once")
@@ -160,7 +160,7 @@ import TidingsPostgres
         // Small claims, so both pollers hold some of the targets.
         let first = try context.poller(concurrency: 16) { $0.hostConcurrency = 2; $0.claimBatchSize = 2 }
         let second = try context.poller(concurrency: 16) { $0.hostConcurrency = 2; $0.claimBatchSize = 2 }
-        defer { first.shutdown(); second.shutdown() }
+        defer { first.stop(); second.stop() }
         #expect(try await eventually(timeout: .seconds(10)) { first.hostConcurrency == 1 && second.hostConcurrency == 1 })
 
         let user = try context.user()
@@ -168,7 +168,7 @@ import TidingsPostgres
         #expect(try await eventually { script.requests.count >= 24 })
         #expect(script.maximumActive <= 2, "the origin saw \(script.maximumActive) requests at once")
 
-        second.shutdown()
+        second.stop()
         #expect(try await eventually(timeout: .seconds(10)) { first.hostConcurrency == 2 })
     }
 
@@ -183,7 +183,7 @@ import TidingsPostgres
         let user = try context.user()
         for index in 0..<5 { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)") }
         let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 4; $0.hostMinimumGap = .milliseconds(200) }
-        defer { poller.shutdown() }
+        defer { poller.stop() }
 
         #expect(try await eventually { script.requests.count >= 5 })
         // The limiter spaces starts 200 ms apart; the origin sees arrivals,
@@ -212,7 +212,7 @@ import TidingsPostgres
         for index in 0..<count { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)", interval: 3600) }
         let first = try context.poller(concurrency: 8) { $0.hostConcurrency = 8; $0.claimBatchSize = 5 }
         let second = try context.poller(concurrency: 8) { $0.hostConcurrency = 8; $0.claimBatchSize = 5 }
-        defer { first.shutdown(); second.shutdown() }
+        defer { first.stop(); second.stop() }
 
         #expect(try await eventually {
             try context.database.query("""
@@ -241,7 +241,7 @@ import TidingsPostgres
         #expect(claimed.map(\.id) == [watch.targetID])
 
         let poller = try context.poller(concurrency: 4)
-        defer { poller.shutdown() }
+        defer { poller.stop() }
         #expect(try await eventually { try context.reload(watch).contentHash != nil })
         let request = try #require(script.requests.first)
         #expect(request.at >= leaseEnds - .milliseconds(100))
@@ -272,7 +272,7 @@ import TidingsPostgres
 
         let started = ContinuousClock.now
         let poller = try context.poller(concurrency: 4)
-        defer { poller.shutdown() }
+        defer { poller.stop() }
         #expect(try await eventually { try context.reload(deadWatch).contentHash != nil })
         // The first beat of the new poller reaped the dead one at once.
         #expect(ContinuousClock.now - started < .seconds(3))
@@ -309,7 +309,7 @@ import TidingsPostgres
         #expect(try await eventually {
             try context.database.query("SELECT count(*)::int AS n FROM lease_owners WHERE owner = \(poller.owner)")[0].decode("n", as: Int.self) == 1
         })
-        try await context.onThread { poller.shutdown(grace: .milliseconds(200)) }
+        try await context.onThread { poller.stop(within: .milliseconds(200)) }
         #expect(try context.database.query("SELECT count(*)::int AS n FROM lease_owners")[0].decode("n", as: Int.self) == 0)
     }
 
@@ -321,7 +321,7 @@ import TidingsPostgres
         let poller = try context.poller(concurrency: 4)
         #expect(try await eventually { origin.receivedRequests == 1 })
 
-        try await context.onThread { poller.shutdown(grace: .milliseconds(200)) }
+        try await context.onThread { poller.stop(within: .milliseconds(200)) }
         let lease = try context.database.query("SELECT lease_owner FROM targets WHERE id = \(watch.targetID)")[0]
         #expect(try lease.decode("lease_owner", as: String?.self) == nil)
         #expect(try context.reload(watch).lastCheckResult == nil)

@@ -17,7 +17,7 @@ import TidingsTestSupport
             return TestResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array("hello".utf8))
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let headers = RequestHeaders(fields: ["Authorization": "Bearer origin-token-5521", "X-Key": "k-8812"])
         let settings = WatchSettings(url: try URLNormalizer.normalize("\(origin.baseURL)/private"), headers: headers)
@@ -54,7 +54,7 @@ import TidingsTestSupport
             return TestResponse(status: 200, headers: [], body: Array("hello".utf8))
         }
         let poller = try context.poller()
-        defer { poller.shutdown(); origin.stop(); context.close() }
+        defer { poller.stop(); origin.stop(); context.close() }
         let user = try context.user()
         let settings = WatchSettings(
             url: try URLNormalizer.normalize("\(origin.baseURL)/private"),

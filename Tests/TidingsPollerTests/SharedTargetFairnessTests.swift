@@ -124,7 +124,7 @@ private final class Recorder: Sendable {
             configuration.extractionThreads = 2
             configuration.extractionLimits.timeLimit = .milliseconds(300)
         }
-        defer { poller.shutdown() }
+        defer { poller.stop() }
 
         let started = ContinuousClock.now
         let result = try await context.check(victim, with: poller)

@@ -99,7 +99,7 @@ import TidingsTestSupport
                 let clients = (0..<2).map { _ in
                     PostgresClient(configuration: PostgresConfiguration(connectionString: url, maxConnections: 2), logger: TestDatabase.logger)
                 }
-                defer { clients.forEach { $0.close() } }
+                defer { clients.forEach { $0.stop() } }
                 let applied = AdaptiveMutex<[String]>([])
                 let failures = AdaptiveMutex<[String]>([])
                 let finished = ConcurrentThreads.run(count: 2) { index in

@@ -16,9 +16,9 @@ import TidingsTestSupport
                 logger: TestDatabase.logger,
                 metrics: registry
             )
-            defer { client.close() }
+            defer { client.stop() }
             let monitor = PostgresClient(configuration: PostgresConfiguration(connectionString: url, maxConnections: 1), logger: TestDatabase.logger)
-            defer { monitor.close() }
+            defer { monitor.stop() }
 
             let failures = AdaptiveMutex<[String]>([])
             let peakInUse = AdaptiveMutex(0)
@@ -115,8 +115,8 @@ import TidingsTestSupport
     @Test func closedPoolRejectsLeases() throws {
         try TestDatabase.withDatabase { client in
             _ = try client.query("SELECT 1")
-            client.close()
-            client.close()
+            client.stop()
+            client.stop()
             let error = try #require(throws: PostgresError.self) { try client.query("SELECT 1") }
             #expect(error.code == .poolClosed)
             #expect(client.statistics.idle == 0)

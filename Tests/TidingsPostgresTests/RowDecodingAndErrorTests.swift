@@ -67,7 +67,7 @@ import TidingsTestSupport
             configuration: PostgresConfiguration(connectionString: "postgresql://tidings@/postgres?host=/nonexistent-socket-dir"),
             logger: TestDatabase.logger
         )
-        defer { client.close() }
+        defer { client.stop() }
         let error = try #require(throws: PostgresError.self) { try client.query("SELECT 1") }
         #expect(error.code == .connectionFailed)
         #expect(client.statistics.inUse == 0)

@@ -215,7 +215,7 @@ import TidingsPush
         let mock = try await MockPushServer.start()
         defer { mock.stop() }
         let fixture = try PushFixture(mock: mock, trustingMockCA: false)
-        defer { fixture.shutdown() }
+        defer { fixture.stop() }
         let client = try fixture.apnsClient()
 
         let result = await client.send(badgePush(token: deviceToken(70)))

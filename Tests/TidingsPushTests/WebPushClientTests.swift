@@ -29,7 +29,7 @@ import TidingsPush
     @Test func aMessageArrivesEncryptedWithItsHeadersAndAVerifiedToken() async throws {
         try await withMockPush { fixture in
             let (client, http) = try fixture.webPushClient(key: Self.vapidKey)
-            defer { http.shutdown() }
+            defer { http.stop() }
             let subscription = try await fixture.mock.createWebPushSubscription()
 
             let result = await client.send(Self.push(subscription))
@@ -62,7 +62,7 @@ import TidingsPush
         try await withMockPush { fixture in
             let clock = FakeClock(Date())
             let (client, http) = try fixture.webPushClient(key: Self.vapidKey, now: clock.reading)
-            defer { http.shutdown() }
+            defer { http.stop() }
             let first = try await fixture.mock.createWebPushSubscription()
             let second = try await fixture.mock.createWebPushSubscription()
             for subscription in [first, second, first] {
@@ -82,7 +82,7 @@ import TidingsPush
     @Test func answersBecomeResultsFromTheirStatusAlone() async throws {
         try await withMockPush { fixture in
             let (client, http) = try fixture.webPushClient(key: Self.vapidKey)
-            defer { http.shutdown() }
+            defer { http.stop() }
             let subscription = try await fixture.mock.createWebPushSubscription()
             try await fixture.mock.script(subscription: subscription, [
                 ["status": 410, "body": "<html>gone: secret-token-abc</html>"],
@@ -109,7 +109,7 @@ import TidingsPush
     @Test func anUnknownSubscriptionIsGoneAndAnOversizedPayloadIsNotSent() async throws {
         try await withMockPush { fixture in
             let (client, http) = try fixture.webPushClient(key: Self.vapidKey)
-            defer { http.shutdown() }
+            defer { http.stop() }
             let subscription = try await fixture.mock.createWebPushSubscription()
             var unknown = Self.push(subscription)
             unknown.endpoint = fixture.mock.baseURL + "/wp/no-such-subscription"
@@ -131,7 +131,7 @@ import TidingsPush
     @Test func theSSRFGuardStandsBeforeEveryEndpoint() async throws {
         try await withMockPush { fixture in
             let (client, http) = try fixture.webPushClient(key: Self.vapidKey, allowPrivateTargets: false)
-            defer { http.shutdown() }
+            defer { http.stop() }
             let subscription = try await fixture.mock.createWebPushSubscription()
             let result = await client.send(Self.push(subscription))
             #expect(result.outcome == "failed", "\(result)")

@@ -8,7 +8,7 @@ import TidingsSynchronization
         let pool = try ThreadPool(name: "tidings.order", size: 1)
         let seen = AdaptiveMutex<[Int]>([])
         for index in 0..<500 { pool.submit { seen.withLock { $0.append(index) } } }
-        pool.shutdown()
+        pool.stop()
         #expect(seen.withLock { $0 } == Array(0..<500))
     }
 
@@ -25,7 +25,7 @@ import TidingsSynchronization
         for index in 0..<20 { pool.submit(fairnessKey: "greedy") { seen.withLock { $0.append("greedy\(index)") } } }
         pool.submit(fairnessKey: "other") { seen.withLock { $0.append("other") } }
         gate.signal()
-        pool.shutdown()
+        pool.stop()
         let order = seen.withLock { $0 }
         #expect(order.count == 21)
         #expect(order.firstIndex(of: "other") == 1, "\(order)")
@@ -34,7 +34,7 @@ import TidingsSynchronization
 
     @Test func resultsComeBackToTheTask() async throws {
         let pool = try ThreadPool(name: "tidings.result", size: 2)
-        defer { pool.shutdown() }
+        defer { pool.stop() }
         let sums = await withTaskGroup(of: Int.self) { group in
             for value in 1...20 { group.addTask { await pool.run { value * value } } }
             return await group.reduce(0, +)
@@ -50,7 +50,7 @@ import TidingsSynchronization
     @Test func aFinishedJobsCapturesAreReleased() async throws {
         final class Payload: Sendable {}
         let pool = try ThreadPool(name: "tidings.release", size: 1)
-        defer { pool.shutdown() }
+        defer { pool.stop() }
         weak var captured: Payload?
         do {
             let payload = Payload()
@@ -68,7 +68,7 @@ import TidingsSynchronization
     /// After shutdown a job runs on the caller's thread: it is never lost.
     @Test func aJobAfterShutdownRunsInline() throws {
         let pool = try ThreadPool(name: "tidings.late", size: 1)
-        pool.shutdown()
+        pool.stop()
         let ran = Atomic<Bool>(false)
         pool.submit { ran.store(true, ordering: .releasing) }
         let didRun = ran.load(ordering: .acquiring)
@@ -82,7 +82,7 @@ import TidingsSynchronization
     /// job at nice 19 and exits.
     @Test func aJobPastItsTimeLimitIsAbandonedWhileThePoolServesOthersAtFullSize() async throws {
         let pool = try ThreadPool(name: "tp.abandon", size: 2, abandonedThreadLimit: 8)
-        defer { pool.shutdown() }
+        defer { pool.stop() }
         let release = DispatchSemaphore(value: 0)
         defer { release.signal() }
         let runaway = AdaptiveMutex<(thread: String, nice: Int?)?>(nil)
@@ -122,7 +122,7 @@ import TidingsSynchronization
     /// it keeps serving at its usual priority.
     @Test func aJobWithinItsTimeLimitFinishes() async throws {
         let pool = try ThreadPool(name: "tp.intime", size: 1, abandonedThreadLimit: 4)
-        defer { pool.shutdown() }
+        defer { pool.stop() }
         #expect(await pool.run(timeLimit: .seconds(30)) { ThreadFacts.nice() } == .finished(0))
         #expect(await pool.run(timeLimit: .seconds(30)) { ThreadFacts.nice() } == .finished(0))
         #expect(pool.abandonedThreadCount == 0)
@@ -132,7 +132,7 @@ import TidingsSynchronization
     /// waits until an abandoned job ends, and then a new thread serves it.
     @Test func pastTheLimitTheQueueWaitsForAnAbandonedJobToEnd() async throws {
         let pool = try ThreadPool(name: "tp.limit", size: 1, abandonedThreadLimit: 1)
-        defer { pool.shutdown() }
+        defer { pool.stop() }
         let (releaseFirst, releaseSecond) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         defer {
             releaseFirst.signal()
@@ -162,7 +162,7 @@ import TidingsSynchronization
         let outcome = await pool.run(timeLimit: .milliseconds(100)) { release.wait(timeout: .now() + 60) == .success }
         #expect(outcome == .abandoned(ThreadPoolAbandonment(abandonedThreads: 1, isReplaced: true)))
         let started = ContinuousClock.now
-        pool.shutdown()
+        pool.stop()
         #expect(started.duration(to: .now) < .seconds(2))
     }
 }

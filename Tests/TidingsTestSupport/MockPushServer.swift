@@ -87,7 +87,7 @@ package final class MockPushServer: Sendable {
     /// Closes the mock's standard input, which ends it; one that has not
     /// exited 10 s later is killed, so a stuck mock cannot hold up a test.
     package func stop() {
-        control.shutdown()
+        control.stop()
         try? input.close()
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning, ContinuousClock.now < deadline {

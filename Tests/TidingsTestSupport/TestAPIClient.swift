@@ -16,8 +16,8 @@ package final class TestAPIClient: Sendable {
         client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
     }
 
-    package func shutdown() {
-        client.shutdown()
+    package func stop() {
+        client.stop()
     }
 
     /// Sends `json` (any JSONSerialization value, or raw bytes via

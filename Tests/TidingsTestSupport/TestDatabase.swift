@@ -28,7 +28,7 @@ package enum TestDatabase {
             configuration: PostgresConfiguration(connectionString: base, maxConnections: 1),
             logger: Logger(label: "test", logLevel: .error, sink: CapturingLogSink())
         )
-        defer { admin.close() }
+        defer { admin.stop() }
         try admin.withConnection { try $0.execute(unsafeSQL: "CREATE DATABASE \(name)") }
         guard var components = URLComponents(string: base) else { throw NotConfigured() }
         components.path = "/" + name
@@ -58,7 +58,7 @@ package enum TestDatabase {
             var configuration = PostgresConfiguration(connectionString: url)
             configure(&configuration)
             let client = PostgresClient(configuration: configuration, logger: logger, metrics: metrics)
-            defer { client.close() }
+            defer { client.stop() }
             return try body(client)
         }
     }
@@ -67,7 +67,7 @@ package enum TestDatabase {
     private static func drop(_ url: String) {
         guard let base = try? serverURL(), let name = URLComponents(string: url)?.path.dropFirst(), !name.isEmpty else { return }
         let admin = PostgresClient(configuration: PostgresConfiguration(connectionString: base, maxConnections: 1), logger: logger)
-        defer { admin.close() }
+        defer { admin.stop() }
         _ = try? admin.withConnection { try $0.execute(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
     }
 }

@@ -48,7 +48,7 @@ package enum TidingsCommand {
             let application = try Application.start(configuration: configuration, logger: logger)
             let signal = shutdownSignal.wait()
             logger.notice("signal received", metadata: ["signal": signal])
-            application.shutdown()
+            application.stop()
             return 0
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("tidings: invalid configuration: \(error)\n".utf8))

@@ -6,11 +6,13 @@ import TidingsObservability
 import TidingsDispatcher
 import TidingsPoller
 import TidingsPostgres
+import TidingsSynchronization
 
-/// A running Tidings: database runtime, poller, webhook and push dispatchers (each
-/// with its own outbound HTTP client) and the HTTP server. `start` brings them up in that
-/// order; `shutdown` takes them down
-/// in reverse, and a failure half-way stops whatever had already started.
+/// A running Tidings: its services, started in order by one
+/// `ServiceGroup` and stopped by it in reverse under one deadline: the
+/// database runtime, the poller, the webhook and push dispatchers, the
+/// credential revocation listener, the event stream hub and the HTTP
+/// servers. A failure half-way stops whatever had already started.
 package final class Application: Sendable {
     package let configuration: Configuration
     package let metrics: MetricsRegistry
@@ -24,8 +26,7 @@ package final class Application: Sendable {
     private let databaseRuntime: DatabaseRuntime
     private let server: HTTPServer
     private let metricsServer: HTTPServer?
-    private let credentialListener: CredentialRevocationListener?
-    private let streams: EventStreamHub
+    private let services: ServiceGroup
     private let logger: Logger
 
     package var database: PostgresClient {
@@ -50,57 +51,66 @@ package final class Application: Sendable {
         let adminToken = try AdminToken.resolve(configuration: configuration, logger: logger)
         let keyring = try SecretKeyFile.resolve(configuration: configuration, logger: logger)
         let vapidKey = try VAPIDKeyFile.resolve(configuration: configuration, logger: logger)
-        let databaseRuntime = try DatabaseRuntime.open(
+        let services = ServiceGroup(stopTimeout: configuration.shutdownTimeout)
+        // The database first: the secrets and the VAPID key are read from it
+        // before the engines are built.
+        let databaseRuntime = try DatabaseRuntime(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
             functionsDirectory: resources.functionsDirectory,
             logger: logger,
             metrics: metrics
         )
-        var credentialListener: CredentialRevocationListener?
-        var startedPoller: Poller?
-        var startedDispatcher: WebhookDispatcher?
-        var startedPushDispatcher: PushDispatcher?
-        var startedStreams: EventStreamHub?
+        try services.start([.init("database", databaseRuntime)])
+        // Built ones hold threads and pools until they are stopped, started
+        // or not.
+        var engines: [ServiceGroup.Member] = []
         do {
             let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
             try VAPIDKeyFile.install(vapidKey, apps: PushAppStore(database: databaseRuntime.client, secrets: secrets), logger: logger)
-            let poller = try Poller(
+            let poller = Poller(
                 configuration: configuration.pollerConfiguration,
-                httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
-                database: databaseRuntime.client,
+                parts: try PollerParts.make(
+                    configuration: configuration.pollerConfiguration,
+                    httpClientConfiguration: configuration.pollerHTTPClientConfiguration,
+                    database: databaseRuntime.client.configuration,
+                    logger: logger
+                ),
                 secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
-            poller.start()
-            startedPoller = poller
-            let dispatcher = try WebhookDispatcher(
+            engines.append(.init("poller", poller))
+            let dispatcher = WebhookDispatcher(
                 configuration: configuration.dispatcherConfiguration,
-                database: databaseRuntime.client,
+                parts: try WebhookDispatcherParts.make(
+                    configuration: configuration.dispatcherConfiguration,
+                    database: databaseRuntime.client.configuration,
+                    logger: logger
+                ),
+                listen: databaseRuntime.client.configuration,
                 secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
-            dispatcher.start()
-            startedDispatcher = dispatcher
-            let pushDispatcher = try PushDispatcher(
+            engines.append(.init("webhook dispatcher", dispatcher))
+            let pushDispatcher = PushDispatcher(
                 configuration: configuration.pushDispatcherConfiguration,
-                database: databaseRuntime.client,
+                pool: PushDispatcher.makePool(database: databaseRuntime.client.configuration, logger: logger),
+                webPushWorkers: try PushDispatcher.makeWebPushWorkers(configuration: configuration.pushDispatcherConfiguration),
+                listen: databaseRuntime.client.configuration,
                 secrets: secrets,
                 logger: logger,
                 metrics: metrics
             )
-            pushDispatcher.start()
-            startedPushDispatcher = pushDispatcher
+            engines.append(.init("push dispatcher", pushDispatcher))
 
             var credentialCache: CredentialCache?
             if configuration.credentialCacheLifetime > .zero {
                 let cache = CredentialCache(lifetime: configuration.credentialCacheLifetime, metrics: metrics)
                 let listener = CredentialRevocationListener(cache: cache, configuration: databaseRuntime.client.configuration, logger: logger)
-                listener.start()
                 credentialCache = cache
-                credentialListener = listener
+                engines.append(.init("credential revocation listener", listener))
             }
 
             let streams = EventStreamHub(
@@ -109,8 +119,7 @@ package final class Application: Sendable {
                 logger: logger,
                 metrics: metrics
             )
-            streams.start()
-            startedStreams = streams
+            engines.append(.init("event streams", streams))
 
             var router = Router()
             let operations = OperationsController(
@@ -142,18 +151,17 @@ package final class Application: Sendable {
                 var metricsRouter = Router()
                 operations.registerMetricsListener(on: &metricsRouter)
                 // Its own registry: scrapes do not count as API traffic.
-                let started = HTTPServer(configuration: metricsConfiguration, responder: metricsRouter, logger: logger, metrics: MetricsRegistry())
-                try started.start()
-                metricsServer = started
-                logger.notice("metrics are served on their own listener", metadata: [
-                    "http.address": "\(metricsConfiguration.host):\(started.boundPort)",
-                ])
+                let listener = HTTPServer(configuration: metricsConfiguration, responder: metricsRouter, logger: logger, metrics: MetricsRegistry())
+                engines.append(.init("metrics server", listener))
+                metricsServer = listener
             }
-            do {
-                try server.start()
-            } catch {
-                metricsServer?.shutdown()
-                throw error
+            engines.append(.init("http server", server))
+            try services.start(engines)
+
+            if let metricsServer, let metricsConfiguration = configuration.metricsServerConfiguration {
+                logger.notice("metrics are served on their own listener", metadata: [
+                    "http.address": "\(metricsConfiguration.host):\(metricsServer.boundPort)",
+                ])
             }
             logger.notice("tidings is serving", metadata: [
                 "http.address": "\(configuration.listenHost):\(server.boundPort)",
@@ -169,17 +177,14 @@ package final class Application: Sendable {
                 databaseRuntime: databaseRuntime,
                 server: server,
                 metricsServer: metricsServer,
-                credentialListener: credentialListener,
-                streams: streams,
+                services: services,
                 logger: logger
             )
         } catch {
-            startedStreams?.stop()
-            credentialListener?.stop()
-            startedPushDispatcher?.shutdown()
-            startedDispatcher?.shutdown()
-            startedPoller?.shutdown()
-            databaseRuntime.close(logger: logger)
+            // A failed group start has stopped everything already; what
+            // failed before it is stopped here (a second stop does nothing).
+            for member in engines.reversed() { member.service.stop(deadline: .now) }
+            services.stop(deadline: .now + configuration.shutdownTimeout)
             throw error
         }
     }
@@ -188,14 +193,15 @@ package final class Application: Sendable {
     /// and stops again: `tidings migrate`.
     package static func migrate(configuration: Configuration, logger: Logger) throws {
         let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
-        let runtime = try DatabaseRuntime.open(
+        let runtime = try DatabaseRuntime(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
             functionsDirectory: resources.functionsDirectory,
             logger: logger,
             metrics: MetricsRegistry()
         )
-        runtime.close(logger: logger)
+        try runtime.start()
+        runtime.stop(within: configuration.shutdownTimeout)
     }
 
     /// `tidings rotate-secret-key`: applies pending migrations, then
@@ -205,14 +211,15 @@ package final class Application: Sendable {
     package static func rotateSecretKey(configuration: Configuration, logger: Logger) throws -> SecretRotationResult {
         let resources = try ResourceLocator.locate(configured: configuration.resourcesDirectory)
         let keyring = try SecretKeyFile.resolve(configuration: configuration, logger: logger)
-        let runtime = try DatabaseRuntime.open(
+        let runtime = try DatabaseRuntime(
             configuration: configuration,
             migrationsDirectory: resources.migrationsDirectory,
             functionsDirectory: resources.functionsDirectory,
             logger: logger,
             metrics: MetricsRegistry()
         )
-        defer { runtime.close(logger: logger) }
+        try runtime.start()
+        defer { runtime.stop(within: configuration.shutdownTimeout) }
         let secrets = try StoredSecrets.load(keyring: keyring, database: runtime.client)
         let result = try SecretRotationStore(database: runtime.client, secrets: secrets).run(.notUnderCurrentKey)
         if result.remaining > 0 { throw StoredSecretsError.notFinished(rows: result.remaining) }
@@ -263,8 +270,7 @@ package final class Application: Sendable {
         databaseRuntime: DatabaseRuntime,
         server: HTTPServer,
         metricsServer: HTTPServer?,
-        credentialListener: CredentialRevocationListener?,
-        streams: EventStreamHub,
+        services: ServiceGroup,
         logger: Logger
     ) {
         self.configuration = configuration
@@ -276,27 +282,23 @@ package final class Application: Sendable {
         self.databaseRuntime = databaseRuntime
         self.server = server
         self.metricsServer = metricsServer
-        self.credentialListener = credentialListener
-        self.streams = streams
+        self.services = services
         self.logger = logger
     }
 
-    /// Stops accepting, lets in-flight requests finish within the shutdown
-    /// timeout, stops the poller (unfinished checks give their leases back)
-    /// and the dispatcher (releasing the leases of unfinished deliveries),
-    /// then closes outbound work, the pool and the private cluster.
-    package func shutdown() {
+    /// Stops the services in reverse order of their start, all within the
+    /// shutdown timeout: the HTTP server stops accepting and ends its
+    /// streams, requests in flight finish; the engines stop claiming, let
+    /// work in flight finish and give the leases of the rest back; the pool
+    /// and the private cluster close last.
+    package func stop() {
         logger.notice("shutting down")
-        // Streams end cleanly first, so their clients reconnect elsewhere
-        // while this server drains.
-        streams.stop()
-        server.shutdown()
-        metricsServer?.shutdown()
-        credentialListener?.stop()
-        poller.shutdown(grace: configuration.shutdownTimeout)
-        dispatcher.shutdown()
-        pushDispatcher.shutdown()
-        databaseRuntime.close(logger: logger)
+        let late = services.stop(deadline: .now + configuration.shutdownTimeout)
+        if !late.isEmpty {
+            logger.warning("services still stopping past the shutdown timeout were left behind", metadata: [
+                "services": late.joined(separator: ","),
+            ])
+        }
         logger.notice("shutdown complete")
     }
 }

@@ -1,13 +1,14 @@
 import FoundationEssentials
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// Keeps a LISTEN session on `tidings_credentials` (migration 0009) and
 /// makes the credential cache forget every key revoked or deleted on any
 /// replica. The cache is trusted only while the session is up: a lost
 /// session distrusts (and empties) it until a new one listens, so a
 /// revocation is never missed, only the cache skipped for a while.
-final class CredentialRevocationListener: Sendable {
+final class CredentialRevocationListener: Service {
     static let channel = "tidings_credentials"
 
     private let cache: CredentialCache
@@ -44,7 +45,7 @@ final class CredentialRevocationListener: Sendable {
     }
 
     /// Returns once the listening thread has ended; the cache is then off.
-    func stop() {
+    func stop(deadline: ContinuousClock.Instant) {
         loop.stop()
         cache.forgetAllAndDistrust()
     }

@@ -2,10 +2,12 @@ import Foundation
 import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// The database side of a running Tidings: a private PostgreSQL cluster when
-/// no URL is configured, the connection pool, and the applied schema.
-struct DatabaseRuntime: Sendable {
+/// no URL is configured, the connection pool, and the applied schema. The
+/// first service to start and the last to stop.
+final class DatabaseRuntime: Service {
     let client: PostgresClient
     let migrations: MigrationRunner
     /// `migrations` on a connection of its own, for `/readyz`: a probe
@@ -16,25 +18,24 @@ struct DatabaseRuntime: Sendable {
     /// The highest migration shipped with this build.
     let expectedSchemaVersion: Int
     let privateCluster: LocalPostgresCluster?
+    private let logger: Logger
 
-    /// Starts the private cluster if needed, opens the pool and applies
-    /// pending migrations and changed function files; on failure whatever was started is stopped again.
-    static func open(
+    /// Prepares the pool (no connection yet) and, without a database URL,
+    /// the private cluster in the data directory.
+    init(
         configuration: Configuration,
         migrationsDirectory: String,
         functionsDirectory: String,
         logger: Logger,
         metrics: MetricsRegistry
-    ) throws -> DatabaseRuntime {
-        var privateCluster: LocalPostgresCluster?
+    ) throws {
         let connectionString: String
         if let url = configuration.databaseURL {
             connectionString = url
+            privateCluster = nil
         } else {
             let directory = URL(fileURLWithPath: configuration.dataDirectory).standardizedFileURL.path
             let cluster = LocalPostgresCluster(directory: directory, logger: logger)
-            try cluster.start()
-            logger.notice("private PostgreSQL is running", metadata: ["data_dir": directory])
             privateCluster = cluster
             connectionString = cluster.connectionString
         }
@@ -53,17 +54,27 @@ struct DatabaseRuntime: Sendable {
         // cross the JIT threshold, and compiling costs tens of milliseconds
         // for a plan that runs in a few.
         postgres.sessionSettings["jit"] = "off"
-        let client = PostgresClient(configuration: postgres, logger: logger, metrics: metrics)
+        client = PostgresClient(configuration: postgres, logger: logger, metrics: metrics)
         var probe = postgres
         probe.maxConnections = 1
         probe.applicationName = "tidings-readiness"
-        let readinessClient = PostgresClient(configuration: probe, logger: logger)
+        readinessClient = PostgresClient(configuration: probe, logger: logger)
+        migrations = MigrationRunner(
+            directory: migrationsDirectory, functionsDirectory: functionsDirectory, client: client, logger: logger)
+        readiness = MigrationRunner(directory: migrationsDirectory, client: readinessClient, logger: logger)
+        expectedSchemaVersion = try migrations.latestVersion()
+        self.logger = logger
+    }
+
+    /// Starts the private cluster if there is one and applies pending
+    /// migrations and changed function files; on failure whatever was started is stopped again.
+    func start() throws {
+        if let privateCluster {
+            try privateCluster.start()
+            logger.notice("private PostgreSQL is running", metadata: ["data_dir": privateCluster.dataDirectory])
+        }
         do {
-            let migrations = MigrationRunner(
-                directory: migrationsDirectory, functionsDirectory: functionsDirectory, client: client, logger: logger)
             let applied = try migrations.migrate()
-            let expectedSchemaVersion = try migrations.latestVersion()
-            let readiness = MigrationRunner(directory: migrationsDirectory, client: readinessClient, logger: logger)
             // Opens the probe's connection now rather than in the first
             // probe (PostgreSQL starts a process for it), perhaps mid-flood.
             _ = try readiness.appliedVersion()
@@ -71,25 +82,17 @@ struct DatabaseRuntime: Sendable {
                 "migrations.applied_now": applied.joined(separator: ","),
                 "schema.version": String(expectedSchemaVersion),
             ])
-            return DatabaseRuntime(
-                client: client,
-                migrations: migrations,
-                readiness: readiness,
-                readinessClient: readinessClient,
-                expectedSchemaVersion: expectedSchemaVersion,
-                privateCluster: privateCluster
-            )
         } catch {
-            readinessClient.close()
-            client.close()
-            try? privateCluster?.stop()
+            stop(deadline: .now)
             throw error
         }
     }
 
-    func close(logger: Logger) {
-        readinessClient.close()
-        client.close()
+    /// Closes the pools and stops the private cluster. Queries have ended
+    /// with the services stopped before this one.
+    func stop(deadline: ContinuousClock.Instant) {
+        readinessClient.stop(deadline: deadline)
+        client.stop(deadline: deadline)
         guard let privateCluster else { return }
         do {
             try privateCluster.stop()

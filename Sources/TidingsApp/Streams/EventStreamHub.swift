@@ -21,7 +21,7 @@ import TidingsSynchronization
 ///
 /// A stream holds no thread: the HTTP server parks its connection until
 /// `HTTPResponseStream.send` has bytes for it.
-final class EventStreamHub: Sendable {
+final class EventStreamHub: Service {
     private struct State {
         var subscribers: [UUID: [ObjectIdentifier: EventStreamSubscriber]] = [:]
         var count = 0
@@ -92,8 +92,9 @@ final class EventStreamHub: Sendable {
     }
 
     /// Ends every stream cleanly (clients reconnect, to another replica),
-    /// then stops listening and the worker. Idempotent.
-    func stop() {
+    /// then stops listening and the worker. Idempotent. A stream has
+    /// nothing in flight to wait for, so the deadline is not needed.
+    func stop(deadline: ContinuousClock.Instant) {
         let open = state.withLock { state -> [EventStreamSubscriber] in
             state.stopping = true
             return state.subscribers.values.flatMap(\.values)

@@ -114,7 +114,7 @@ final class CurlMultiDriver: @unchecked Sendable {
 
     /// Fails every unfinished transfer with `.shutdown` and ends the thread,
     /// waiting for it unless called from it. Later calls do nothing.
-    func shutdown() {
+    func stop() {
         let thread = inbox.withLock { inbox -> JoinableThread? in
             guard !inbox.isShutDown else { return nil }
             inbox.isShutDown = true

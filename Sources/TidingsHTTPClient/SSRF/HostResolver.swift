@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Synchronization
 import TidingsIP
 import TidingsSynchronization
@@ -11,7 +10,7 @@ import TidingsSynchronization
 /// getaddrinfo for `SSRFGuard.checkHost`, bounded in time; transfers
 /// resolve inside libcurl. getaddrinfo cannot be cancelled and may block
 /// for the resolver's whole timeout (seconds per attempt), so a lookup runs
-/// on a Dispatch thread and the caller waits at most `timeout` for it.
+/// on a thread of its own and the caller waits at most `timeout` for it.
 /// Lookups still running are capped: past the cap no new one starts, and
 /// the caller hears "unknown", as after a timeout.
 enum HostResolver {
@@ -31,16 +30,22 @@ enum HostResolver {
             running.subtract(1, ordering: .acquiringAndReleasing)
             return .unknown
         }
-        let answer = AdaptiveMutex(Answer.unknown)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let addresses = lookUp(host)
-            answer.withLock { $0 = addresses.isEmpty ? .unknown : .addresses(addresses) }
+        let answer = Mailbox<Answer>()
+        let lookup: JoinableThread
+        do {
+            lookup = try JoinableThread(name: "tidings.resolve") {
+                let addresses = lookUp(host)
+                running.subtract(1, ordering: .acquiringAndReleasing)
+                answer.deliver(addresses.isEmpty ? .unknown : .addresses(addresses))
+            }
+        } catch {
             running.subtract(1, ordering: .acquiringAndReleasing)
-            done.signal()
+            return .unknown
         }
-        guard done.wait(timeout: timeout.dispatchDeadline) == .success else { return .unknown }
-        return answer.withLock { $0 }
+        // Nobody joins it: a lookup past the timeout ends on its own.
+        lookup.detach()
+        if let answered = answer.wait(timeout: timeout) { return answered }
+        return answer.abandon() ?? .unknown
     }
 
     /// Every address the name has; empty when it has none or the lookup failed.

@@ -1,4 +1,3 @@
-import Dispatch
 import TidingsIP
 import TidingsObservability
 import TidingsSynchronization
@@ -102,7 +101,10 @@ final class ClientConnections: Sendable {
     private let logger: Logger
     private let metrics: HTTPServerMetrics
     private let table = AdaptiveMutex(Table())
-    private let watchdog = AdaptiveMutex<(any DispatchSourceTimer)?>(nil)
+    /// Looks for overdue connections on a thread of its own (a cut waits
+    /// for the table, which libmicrohttpd's threads hold meanwhile), at
+    /// deadlines the process's `DeadlineTimer` keeps.
+    private let watchdog = AdaptiveMutex<DeadlineWorker?>(nil)
 
     init(configuration: HTTPServerConfiguration, logger: Logger, metrics: HTTPServerMetrics) {
         connectionLimit = configuration.connectionLimit
@@ -239,21 +241,20 @@ final class ClientConnections: Sendable {
     /// it, whichever is less.
     func startWatchdog() {
         let period = min(.seconds(1), max(.milliseconds(50), min(requestTimeout, responseTimeout) / 10))
-        let interval = period.dispatchInterval
-        watchdog.withLock { watchdog in
-            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "tidings.http.deadlines"))
-            timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(10))
-            timer.setEventHandler { [weak self] in self?.cutOverdueConnections(now: .now) }
-            timer.resume()
-            watchdog = timer
+        let worker = AdaptiveMutex<DeadlineWorker?>(nil)
+        let watch = DeadlineWorker(name: "tidings.http.deadlines") { [weak self] in
+            let now = ContinuousClock.now
+            self?.cutOverdueConnections(now: now)
+            worker.withLock { $0 }?.schedule(at: now + period)
         }
+        worker.withLock { $0 = watch }
+        watchdog.withLock { $0 = watch }
+        watch.schedule(at: .now)
     }
 
+    /// Stops the looks, after one under way.
     func stopWatchdog() {
-        watchdog.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
+        watchdog.withLock { $0.take() }?.stop()
     }
 
     /// Closes every connection whose request or response is overdue,

@@ -5,7 +5,7 @@ import TidingsSynchronization
 /// synchronously (by default one thread per connection), or hand it to a
 /// pool of handler threads (`.suspending`, which also serves streams); see
 /// `HTTPServerThreading`. See `HTTPServerConfiguration` for its limits.
-package final class HTTPServer: Sendable {
+package final class HTTPServer: Service {
     private enum State {
         case idle
         case running(MicroHTTPDDaemon)
@@ -26,7 +26,7 @@ package final class HTTPServer: Sendable {
     }
 
     deinit {
-        shutdown()
+        stop(deadline: .now + configuration.shutdownGracePeriod)
     }
 
     /// Binds and starts serving. Throws `HTTPServerError` for an invalid
@@ -57,7 +57,7 @@ package final class HTTPServer: Sendable {
                 state = .running(daemon)
                 return daemon
             } catch {
-                handlers?.shutdown()
+                handlers?.stop()
                 throw error
             }
         }
@@ -83,11 +83,12 @@ package final class HTTPServer: Sendable {
     }
 
     /// Stops accepting connections, ends open streams cleanly, lets
-    /// requests in flight finish for up to the grace period (closing
-    /// keep-alive connections as they answer), then closes everything.
-    /// Idempotent; a concurrent second call returns at once. Must not be
-    /// called from a handler, since it joins the worker threads.
-    package func shutdown() {
+    /// requests in flight finish for up to the grace period and no later
+    /// than `deadline` (closing keep-alive connections as they answer),
+    /// then closes everything. Idempotent; a concurrent second call returns
+    /// at once. Must not be called from a handler, since it joins the
+    /// worker threads.
+    package func stop(deadline: ContinuousClock.Instant) {
         let running: MicroHTTPDDaemon? = state.withLock { state in
             defer { state = .stopped }
             if case let .running(daemon) = state { return daemon }
@@ -103,7 +104,7 @@ package final class HTTPServer: Sendable {
         // Streams count as in flight until they end: what was sent goes
         // out, then a clean end, so clients reconnect to another replica.
         pipeline.endStreams()
-        let gracePeriod = configuration.shutdownGracePeriod
+        let gracePeriod = min(configuration.shutdownGracePeriod, max(ContinuousClock.now.duration(to: deadline), .zero))
         if !pipeline.waitForInFlightRequests(timeout: gracePeriod) {
             logger.warning("http requests still running after the grace period; closing their connections", metadata: [
                 "grace_period_s": String(gracePeriod.components.seconds),
@@ -114,7 +115,7 @@ package final class HTTPServer: Sendable {
         metrics.streamsOpen.removeObservation()
         daemon.stop()
         // Handlers still running finish here; their answers are dropped.
-        pipeline.handlers?.shutdown()
+        pipeline.handlers?.stop()
         logger.notice("http server stopped")
     }
 }

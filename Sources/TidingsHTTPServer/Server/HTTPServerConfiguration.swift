@@ -48,7 +48,7 @@ package struct HTTPServerConfiguration: Sendable {
     package var maxHeaderBytes: Int
     /// More header fields answer 431.
     package var maxHeaderCount: Int
-    /// How long `shutdown()` waits for in-flight requests.
+    /// How long `stop` waits for in-flight requests.
     package var shutdownGracePeriod: Duration
 
     package init(

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import TidingsSynchronization
 
 /// Where finished log lines go. Each call receives one complete line without
@@ -15,21 +14,27 @@ package protocol LogSink: Sendable {
 /// saves a system call per request; `warning` and above are written at once,
 /// together with anything buffered before them, so the lines that explain a
 /// failure are never held back. Call `flush()` before the process exits.
+///
+/// The first line held back schedules a flush on a `DeadlineWorker`: a
+/// write(2) to a full pipe must not hold up every other deadline in the
+/// process.
 package final class StandardOutputLogSink: LogSink {
     package static let shared = StandardOutputLogSink()
 
     private static let flushThreshold = 64 * 1024
-    private static let flushInterval = DispatchTimeInterval.milliseconds(50)
+    private static let flushInterval: Duration = .milliseconds(50)
 
     private struct State {
         var buffer: [UInt8] = []
-        var timer: DispatchSourceTimer?
+        var flushScheduled = false
     }
 
     /// Taken for every line (each request's access-log line): see AdaptiveMutex.
     private let state = AdaptiveMutex(State())
     /// Serializes the write(2) calls so flushed batches stay in order.
     private let output = AdaptiveMutex(())
+    /// Writes what a scheduled flush finds; lives as long as the process.
+    private let writer = DeadlineWorker(name: "tidings.log") { StandardOutputLogSink.shared.flush() }
 
     private init() {}
 
@@ -38,7 +43,10 @@ package final class StandardOutputLogSink: LogSink {
             state.buffer.append(contentsOf: line.utf8)
             state.buffer.append(UInt8(ascii: "\n"))
             guard level >= .warning || state.buffer.count >= Self.flushThreshold else {
-                if state.timer == nil { state.timer = makeTimer() }
+                if !state.flushScheduled {
+                    state.flushScheduled = true
+                    writer.schedule(at: .now + Self.flushInterval)
+                }
                 return nil
             }
             return take(&state)
@@ -53,16 +61,11 @@ package final class StandardOutputLogSink: LogSink {
     }
 
     private func take(_ state: inout State) -> [UInt8] {
-        defer { state.buffer.removeAll(keepingCapacity: true) }
+        defer {
+            state.buffer.removeAll(keepingCapacity: true)
+            state.flushScheduled = false
+        }
         return state.buffer
-    }
-
-    private func makeTimer() -> DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + Self.flushInterval, repeating: Self.flushInterval)
-        timer.setEventHandler { [weak self] in self?.flush() }
-        timer.resume()
-        return timer
     }
 
     private func emit(_ bytes: [UInt8]) {

@@ -1,4 +1,3 @@
-import Dispatch
 import TidingsSynchronization
 
 /// Group commit for blocking callers: what concurrent threads submit while
@@ -34,32 +33,14 @@ package final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
 
     private struct Submission: Sendable {
         let input: Input
-        let slot: Slot
+        /// Where the waiting caller's outcome arrives.
+        let slot: Mailbox<Outcome>
     }
 
     private enum Outcome: Sendable {
         case finished(Result<Output, any Error>)
         /// The previous leader is done and this caller runs the next batch.
         case lead
-    }
-
-    /// Where a waiting caller's outcome arrives; each has its own semaphore.
-    private final class Slot: Sendable {
-        private let semaphore = DispatchSemaphore(value: 0)
-        private let outcome = AdaptiveMutex<Outcome?>(nil)
-
-        func deliver(_ outcome: Outcome) {
-            self.outcome.withLock { $0 = outcome }
-            semaphore.signal()
-        }
-
-        func wait() -> Outcome {
-            semaphore.wait()
-            return outcome.withLock { outcome in
-                guard let delivered = outcome.take() else { preconditionFailure("a batch slot was signalled without an outcome") }
-                return delivered
-            }
-        }
     }
 
     package init(maxBatchSize: Int = 64, runBatch: @escaping RunBatch, runOne: @escaping RunOne) {
@@ -71,7 +52,7 @@ package final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
 
     /// Runs `input` in the next batch and returns its own output.
     package func submit(_ input: Input) throws -> Output {
-        let slot = Slot()
+        let slot = Mailbox<Outcome>()
         let leads = state.withLock { state in
             state.queue.append(Submission(input: input, slot: slot))
             guard !state.leading else { return false }
@@ -87,7 +68,7 @@ package final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
     /// Runs the oldest submissions (this caller's among them: the queue is
     /// served in order and a new leader is always its head), hands the
     /// others their outcomes and the lead to the next waiting caller.
-    private func lead(_ own: Slot) throws -> Output {
+    private func lead(_ own: Mailbox<Outcome>) throws -> Output {
         let batch = state.withLock { state in
             let count = min(state.queue.count, maxBatchSize)
             defer { state.queue.removeFirst(count) }
@@ -104,7 +85,7 @@ package final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
                 submission.slot.deliver(.finished(result))
             }
         }
-        let next = state.withLock { state -> Slot? in
+        let next = state.withLock { state -> Mailbox<Outcome>? in
             guard let head = state.queue.first else {
                 state.leading = false
                 return nil

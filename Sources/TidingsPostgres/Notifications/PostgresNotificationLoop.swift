@@ -6,7 +6,7 @@ import TidingsSynchronization
 /// and tries again after a doubling delay (250 ms up to 5 s). `listening`
 /// runs each time a session is (again) listening; notifications sent while
 /// none was are gone, so callers re-check their state there.
-package final class PostgresNotificationLoop: Sendable {
+package final class PostgresNotificationLoop: Service {
     /// How often the thread looks at the stop flag while nothing arrives.
     private static let waitSlice: Duration = .milliseconds(250)
     private static let firstRetryDelay: Duration = .milliseconds(250)
@@ -45,7 +45,7 @@ package final class PostgresNotificationLoop: Sendable {
     }
 
     /// Returns once the thread has ended (within one wait slice).
-    package func stop() {
+    package func stop(deadline: ContinuousClock.Instant) {
         loop.stop()
     }
 

@@ -8,8 +8,10 @@ import TidingsSynchronization
 /// most `maxConnections` at once; a caller that finds them all leased waits
 /// up to `acquireTimeout`. A connection that broke (for example because the
 /// server restarted) is discarded and replaced, so the next lease works.
-package final class PostgresClient: Sendable {
-    typealias StateMachine = PoolStateMachine<PooledConnection, PoolWaiter>
+package final class PostgresClient: Service {
+    /// A blocked caller waits on a mailbox of its own, so waking one never
+    /// wakes the others.
+    typealias StateMachine = PoolStateMachine<PooledConnection, Mailbox<PoolHandOff>>
 
     package let configuration: PostgresConfiguration
     private let logger: Logger
@@ -87,16 +89,19 @@ package final class PostgresClient: Sendable {
 
     /// Fails waiting callers, closes idle connections and closes leased ones
     /// as they are returned. Later leases fail with `.poolClosed`.
-    package func close() {
+    package func stop(deadline: ContinuousClock.Instant) {
         let actions = state.withLock { $0.close() }
         perform(actions)
     }
+
+    /// Connections open on demand: nothing to start.
+    package func start() {}
 
     // MARK: Leasing
 
     private enum LeaseStep {
         case ready(StateMachine.WaiterOutcome)
-        case wait(PoolWaiter, StateMachine.WaiterID)
+        case wait(Mailbox<PoolHandOff>, StateMachine.WaiterID)
     }
 
     private func lease() throws(PostgresError) -> PooledConnection {
@@ -107,7 +112,7 @@ package final class PostgresClient: Sendable {
             case .open: return .ready(.open)
             case .fail(let failure): return .ready(.fail(failure))
             case .mustWait:
-                let waiter = PoolWaiter()
+                let waiter = Mailbox<PoolHandOff>()
                 return .wait(waiter, machine.enqueue(waiter, deadline: deadline))
             }
         }
@@ -115,13 +120,14 @@ package final class PostgresClient: Sendable {
         case .ready(let outcome):
             return try take(outcome)
         case .wait(let waiter, let id):
-            if let outcome = waiter.wait(timeout: deadline - clock.now) {
-                return try take(outcome)
+            if let handOff = waiter.wait(timeout: deadline - clock.now) {
+                return try take(handOff.outcome)
             }
             if state.withLock({ $0.waiterTimedOut(id) }) {
                 return try take(.fail(.timedOut))
             }
-            return try take(waiter.waitForDelivery())
+            // Served as it timed out: the outcome is on its way.
+            return try take(waiter.wait().outcome)
         }
     }
 
@@ -171,7 +177,7 @@ package final class PostgresClient: Sendable {
         for action in actions {
             switch action {
             case .deliver(let outcome, let waiter):
-                waiter.deliver(outcome)
+                waiter.deliver(PoolHandOff(outcome: outcome))
             case .close:
                 // The connection closes (PQfinish) when this last reference goes away.
                 break

@@ -6,7 +6,7 @@ import TidingsObservability
 import TidingsTestSupport
 
 /// A running Tidings on a fresh database, plus a client that speaks JSON to
-/// it. One per test; `shutdown()` in a `defer`.
+/// it. One per test; `stop()` in a `defer`.
 final class APITestServer: Sendable {
     static let adminToken = TestAPIClient.adminToken
 
@@ -36,9 +36,9 @@ final class APITestServer: Sendable {
         api = try TestAPIClient(port: application.port)
     }
 
-    func shutdown() {
-        api.shutdown()
-        application.shutdown()
+    func stop() {
+        api.stop()
+        application.stop()
     }
 
     typealias Response = TestAPIResponse

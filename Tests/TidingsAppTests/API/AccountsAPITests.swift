@@ -4,7 +4,7 @@ import Testing
 @Suite struct AccountsAPITests {
     @Test func adminCreatesUserWhoSeesItself() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
 
         let created = try await server.send("POST", "/v1/users", token: APITestServer.adminToken, json: ["name": "Ada", "key_name": "laptop"])
         #expect(created.status == 201)
@@ -25,7 +25,7 @@ import Testing
 
     @Test func missingUnknownAndWrongKindOfCredentials() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let anonymous = try await server.send("GET", "/v1/me")
@@ -49,7 +49,7 @@ import Testing
 
     @Test func revocationTakesEffectImmediately() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, firstKey) = try await server.createUser()
 
         let issued = try await server.send("POST", "/v1/users/\(userID)/keys", token: APITestServer.adminToken, json: ["name": "ci"])
@@ -71,7 +71,7 @@ import Testing
 
     @Test func deletingAUserInvalidatesItsKeys() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
 
         #expect(try await server.send("DELETE", "/v1/users/\(userID)", token: APITestServer.adminToken).status == 204)
@@ -82,7 +82,7 @@ import Testing
 
     @Test func userListPaginatesInCreationOrderUnderConcurrentInserts() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         for index in 0..<7 {
             _ = try await server.createUser("first-\(index)")
         }
@@ -114,7 +114,7 @@ import Testing
     ])
     func invalidBodiesNameTheField(json: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let response = try await server.send("POST", "/v1/users", token: APITestServer.adminToken, rawBody: Array(json.utf8))
         #expect(response.status == 422)
         #expect(response.isProblem)
@@ -125,7 +125,7 @@ import Testing
 
     @Test func malformedRequestsAreRejectedClearly() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let notJSON = try await server.send("POST", "/v1/users", token: APITestServer.adminToken, rawBody: Array("{name:".utf8))
         #expect(notJSON.status == 400 && notJSON.isProblem)
         let wrongType = try await server.send("POST", "/v1/users", token: APITestServer.adminToken, rawBody: Array("name=x".utf8), contentType: "application/x-www-form-urlencoded")
@@ -141,7 +141,7 @@ import Testing
 
     @Test func secretsNeverReachTheLogs() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         _ = try await server.send("GET", "/v1/me", token: key)
         let log = server.logSink.lines.joined(separator: "\n")

@@ -4,7 +4,7 @@ import Testing
 @Suite struct BadgeAPITests {
     @Test func everyUserStartsWithAnEmptyBadgeOfItsOwn() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (firstID, firstKey) = try await server.createUser()
         let (_, secondKey) = try await server.createUser()
 
@@ -25,14 +25,14 @@ import Testing
 
     @Test func needsAUserKey() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         #expect(try await server.send("GET", "/v1/badge").status == 401)
         #expect(try await server.send("GET", "/v1/badge", token: APITestServer.adminToken).status == 403)
     }
 
     @Test func countCannotGoNegative() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (id, _) = try await server.createUser()
         #expect(throws: (any Error).self) {
             try server.application.database.withConnection { connection in

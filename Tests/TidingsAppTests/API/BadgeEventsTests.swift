@@ -6,7 +6,7 @@ import TidingsCrypto
 @Suite struct BadgeEventsTests {
     @Test func badgeEventsCarryDevicesAndReadyMadePushPayloads() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(1)
         for (platform, token) in [("ios", "apns-token-1"), ("android", "fcm-token-1")] {
             #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": platform, "push_token": token]).status == 201)
@@ -40,7 +40,7 @@ import TidingsCrypto
 
     @Test func watchChangedEventsCarryTheChangeAndBothCounts() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(2)
         try server.recordChange(watchID: watches[1], text: "other")
         let changeID = try #require(try server.recordChange(watchID: watches[0], text: "fresh"))
@@ -64,7 +64,7 @@ import TidingsCrypto
 
     @Test func aBurstOfChangesQueuesOneBadgeDeliveryPerWebhookWithTheFinalCount() async throws {
         let server = try APITestServer { $0.badgeCoalescingWindow = .seconds(7) }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(5)
         let badgeHook = try await createWebhook(server, token: key, types: ["badge.updated"])
         let changeHook = try await createWebhook(server, token: key, types: ["watch.changed"])
@@ -89,7 +89,7 @@ import TidingsCrypto
 
     @Test func aBatchOfChangesMovesEachUsersBadgeOnce() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (firstUser, firstKey, firstWatches) = try await server.userWithWatches(3)
         let (secondUser, secondKey, secondWatches) = try await server.userWithWatches(1)
         // The first watch twice: a watch counts once per batch.
@@ -114,7 +114,7 @@ import TidingsCrypto
 
     @Test func aBadgeAlreadyHandedToADispatcherIsNotReplaced() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         let hook = try await createWebhook(server, token: key, types: ["badge.updated"])
         try server.recordChange(watchID: watches[0], text: "one")
@@ -127,7 +127,7 @@ import TidingsCrypto
 
     @Test func concurrentChangesAndReadsNeverLoseAnUpdate() async throws {
         let server = try APITestServer { $0.databasePoolSize = 24 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(10)
         let changesPerWatch = 30
 

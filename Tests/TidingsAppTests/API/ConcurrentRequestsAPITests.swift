@@ -9,7 +9,7 @@ import Testing
 
     @Test func concurrentRegistrationsOfOneTokenMakeOneDevice() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let responses = try await withThrowingTaskGroup(of: APITestServer.Response.self) { group in
@@ -32,7 +32,7 @@ import Testing
 
     @Test func concurrentIdenticalRegistrationsMakeOneDeviceAndAnswerAlike() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let responses = try await withThrowingTaskGroup(of: APITestServer.Response.self) { group in
@@ -56,7 +56,7 @@ import Testing
 
     @Test func concurrentRegistrationsOfSeveralUsersStayApart() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let users = [try await server.createUser(), try await server.createUser(), try await server.createUser()]
 
         let responses = try await withThrowingTaskGroup(of: (Int, Int, APITestServer.Response).self) { group in
@@ -87,7 +87,7 @@ import Testing
 
     @Test func concurrentReadsOfSeveralUsersStayApart() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         var owners: [(key: String, watch: String)] = []
         for _ in 0..<3 {
             let (_, key) = try await server.createUser()

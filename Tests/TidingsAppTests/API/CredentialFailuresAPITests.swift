@@ -6,7 +6,7 @@ import Testing
 @Suite struct CredentialFailuresAPITests {
     @Test func anAddressPastItsFailuresIsRefusedBeforeAnyLookupButTheAdminGoesOn() async throws {
         let server = try APITestServer { $0.credentialFailureRate = RatePolicy(count: 3, per: .seconds(60)) }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         #expect(try await server.send("GET", "/v1/badge", token: key).status == 200, "a known key takes nothing")
 

@@ -9,9 +9,9 @@ import TidingsObservability
 @Suite struct CredentialRevocationTests {
     @Test func aRevocationOnOneReplicaReachesTheOther() async throws {
         let first = try APITestServer()
-        defer { first.shutdown() }
+        defer { first.stop() }
         let second = try APITestServer(sharingDatabaseWith: first)
-        defer { second.shutdown() }
+        defer { second.stop() }
 
         let (userID, key) = try await first.createUser()
         let keys = try await first.send("GET", "/v1/users/\(userID)/keys", token: APITestServer.adminToken).items()
@@ -32,9 +32,9 @@ import TidingsObservability
 
     @Test func aDeletedUserIsForgottenByEveryReplica() async throws {
         let first = try APITestServer()
-        defer { first.shutdown() }
+        defer { first.stop() }
         let second = try APITestServer(sharingDatabaseWith: first)
-        defer { second.shutdown() }
+        defer { second.stop() }
 
         let (userID, key) = try await first.createUser()
         #expect(try await second.send("GET", "/v1/badge", token: key).status == 200)
@@ -44,7 +44,7 @@ import TidingsObservability
 
     @Test func withTheCacheOffEveryRequestIsCheckedAgainstTheDatabase() async throws {
         let server = try APITestServer { $0.credentialCacheLifetime = .zero }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
         #expect(try await server.send("GET", "/v1/me", token: key).status == 200)
         // Revoked behind the API's back: no notification reaches anyone.

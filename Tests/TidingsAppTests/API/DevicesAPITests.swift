@@ -5,7 +5,7 @@ import TidingsPostgres
 @Suite struct DevicesAPITests {
     @Test func registerShowUpdateAndDelete() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let registered = try await server.send("POST", "/v1/devices", token: key, json: [
@@ -48,7 +48,7 @@ import TidingsPostgres
 
     @Test func registeringTheSameTokenAgainUpdatesTheSameDevice() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
 
         let first = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "fcm:abc", "name": "Pixel"])
@@ -74,7 +74,7 @@ import TidingsPostgres
 
     @Test func longestPushTokensRegisterAndUpsert() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         // Random, so it does not compress below the B-tree entry limit.
         let token = String((0..<4096).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".randomElement()! })
@@ -90,7 +90,7 @@ import TidingsPostgres
 
     @Test func invalidationsRemoveOnlyTheCallersReportedTokens() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         for token in ["dead-1", "dead-2", "alive"] {
@@ -117,7 +117,7 @@ import TidingsPostgres
 
     @Test func usersNeverReachEachOthersDevices() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         let registered = try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "ios", "push_token": "shared-token", "name": "Alice"])
@@ -139,7 +139,7 @@ import TidingsPostgres
     /// owner's device goes and that owner hears of it as device.invalidated.
     @Test func aTokenRegisteredByAnotherUserMovesToIt() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (aliceID, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         let (_, carol) = try await server.createUser()
@@ -178,7 +178,7 @@ import TidingsPostgres
     /// (PATCH app_id) moves the token too.
     @Test func anEditThatTakesAnotherUsersTokenMovesIt() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         let alices = try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "android", "push_token": "fcm:t", "app_id": "com.example.a"])
@@ -197,7 +197,7 @@ import TidingsPostgres
     /// round ends with exactly one device holding it, whoever came last.
     @Test func concurrentRegistrationsOfOneTokenLeaveOneDevice() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let users = [try await server.createUser().key, try await server.createUser().key]
         for round in 0..<20 {
             let token = "race-\(round)"
@@ -233,7 +233,7 @@ import TidingsPostgres
     ])
     func invalidRegistrationsNameTheFieldAndWriteNothing(json: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/devices", token: key, rawBody: Array(json.utf8))
         #expect(response.status == 422)
@@ -252,7 +252,7 @@ import TidingsPostgres
     ])
     func invalidUpdatesNameTheFieldAndChangeNothing(json: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let registered = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "t", "name": "Old"])
         let id = try #require(try registered.object()["id"] as? String)
@@ -275,7 +275,7 @@ import TidingsPostgres
     ])
     func invalidInvalidationsAreRejected(json: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "t"]).status == 201)
 
@@ -288,7 +288,7 @@ import TidingsPostgres
 
     @Test func tooManyInvalidatedTokensAreRejected() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/devices/invalidations", token: key, json: ["push_tokens": (0...1000).map { "t\($0)" }])
         #expect(response.status == 422)
@@ -299,7 +299,7 @@ import TidingsPostgres
 
     @Test func malformedRequestsAndWrongCredentialsAreRejected() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let notJSON = try await server.send("POST", "/v1/devices", token: key, rawBody: Array(#"{"platform": "ios","#.utf8))
@@ -327,7 +327,7 @@ import TidingsPostgres
 
     @Test func listPaginatesInCreationOrderWhileDevicesAreAdded() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let (_, other) = try await server.createUser()
         for index in 0..<7 {
@@ -354,7 +354,7 @@ import TidingsPostgres
 
     @Test func pushTokensNeverReachTheLogs() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let token = "secret-looking-push-token-\(UUID().uuidString)"
         let registered = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": token])
@@ -369,7 +369,7 @@ import TidingsPostgres
 
     @Test func unknownFieldsAreRejectedNamingTheFirstInAlphabeticalOrder() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let response = try await server.send("POST", "/v1/devices", token: key, json: [

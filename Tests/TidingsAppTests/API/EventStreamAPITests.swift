@@ -36,7 +36,7 @@ import TidingsTestSupport
 
     @Test func eventsArriveAsTheyCommitInTheWebhookShape() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         let (reader, _) = try Self.open(server, key: key)
 
@@ -61,7 +61,7 @@ import TidingsTestSupport
 
     @Test func lastEventIDResumesWithNothingLostAndNothingRepeated() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         var lastID: String
         do {
@@ -91,7 +91,7 @@ import TidingsTestSupport
 
     @Test func theTypesFilterSendsOnlyThoseTypes() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         let (reader, _) = try Self.open(server, key: key, query: "?types=watch.changed,watch.failing")
         try server.recordChange(watchID: watches[0], text: "v1")
@@ -102,7 +102,7 @@ import TidingsTestSupport
 
     @Test func aPositionPastRetentionOrAheadStartsWithAResyncEvent() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(1)
         try server.recordChange(watchID: watches[0], text: "v1")
         try server.recordChange(watchID: watches[0], text: "v2")
@@ -126,7 +126,7 @@ import TidingsTestSupport
 
     @Test func aBrowserTokenOpensOneStreamOnceAndIsNeverLogged() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         let issued = try await server.send("POST", "/v1/events/tokens", token: key)
         #expect(issued.status == 201, "\(issued.text)")
@@ -149,7 +149,7 @@ import TidingsTestSupport
 
     @Test func eachUserHasItsOwnStreamsAndItsOwnLimit() async throws {
         let server = try APITestServer { $0.maxStreamsPerUser = 2 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, _) = try await server.userWithWatches(1)
         let (_, otherKey, otherWatches) = try await server.userWithWatches(1)
         let first = try Self.open(server, key: key)
@@ -170,7 +170,7 @@ import TidingsTestSupport
 
     @Test func streamsWhoseClientsLeftDoNotKeepTheUserOut() async throws {
         let server = try APITestServer { $0.maxStreamsPerUser = 2 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         for _ in 0..<3 {
             // Two streams whose clients vanish without a word (a phone that
@@ -187,9 +187,9 @@ import TidingsTestSupport
 
     @Test func anEventCommittedThroughAnotherReplicaReachesTheStream() async throws {
         let first = try APITestServer()
-        defer { first.shutdown() }
+        defer { first.stop() }
         let second = try APITestServer(sharingDatabaseWith: first)
-        defer { second.shutdown() }
+        defer { second.stop() }
         let (_, key, watches) = try await first.userWithWatches(1)
         let (reader, _) = try Self.open(second, key: key)
         let changeID = try #require(try first.recordChange(watchID: watches[0], text: "elsewhere"))
@@ -204,7 +204,7 @@ import TidingsTestSupport
         let (reader, _) = try Self.open(server, key: key)
         #expect(try reader.next()?.isComment == true)
         #expect(try reader.next()?.isComment == true)
-        server.shutdown()
+        server.stop()
         // Whatever heartbeats were in flight, then the last chunk: a clean end.
         while let message = try reader.next() {
             #expect(message.isComment)
@@ -222,7 +222,7 @@ import TidingsTestSupport
     ])
     func malformedPositionsAndTypesAreRefusedByName(query: String, headers: [(String, String)], field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let connection = try RawHTTPConnection(port: server.application.port)
         let response = try connection.request(

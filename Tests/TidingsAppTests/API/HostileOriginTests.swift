@@ -10,7 +10,7 @@ import TidingsTestSupport
     /// held by one case must not decide the next).
     @Test func anAbsurdRetryAfterClosesOnlyThatHostAndOnlyForTheLongestBackOff() async throws {
         let server = try APITestServer { $0.allowPrivateTargets = true }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         for value in ["99999999999999999999999999", "9223372036854775807", "Fri, 31 Dec 9999 23:59:59 GMT", "86401"] {
             try await checkAbsurdRetryAfter(value, server: server, owner: owner)
@@ -57,7 +57,7 @@ import TidingsTestSupport
     /// than TIDINGS_MAX_RETRY_AFTER.
     @Test func anAbsurdRetryAfterFromAVersionEndpointNeitherDecidesNorStallsTheCheck() async throws {
         let server = try APITestServer { $0.allowPrivateTargets = true }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         for value in ["99999999999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
             let version = try TestOriginServer { _ in
@@ -103,7 +103,7 @@ import TidingsTestSupport
 
     @Test func anUnreadableOrPastRetryAfterClosesNothing() async throws {
         let server = try APITestServer { $0.allowPrivateTargets = true }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         for value in ["Fri, 31 Dec 999999999 23:59:59 GMT", "-5", "soon", "1e300", "Sun, 06 Nov 1994 08:49:37 GMT"] {
             let hostile = try TestOriginServer { _ in TestResponse(status: 503, headers: [("Retry-After", value)]) }

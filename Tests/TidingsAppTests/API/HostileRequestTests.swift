@@ -36,7 +36,7 @@ import TidingsApp
 
     @Test func hostileCursorsAndLimitsOnEveryListAre400() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.send("POST", "/v1/watches", token: key, json: ["url": APITestServer.publicURL])
         let watchID = try #require(try watch.object()["id"] as? String)
@@ -78,7 +78,7 @@ import TidingsApp
 
     @Test func hostileDeliveryFiltersAre400OrServed() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let hook = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": APITestServer.publicURL + "hook"])
         let path = "/v1/webhooks/\(try #require(try hook.object()["id"] as? String))/deliveries"
@@ -98,7 +98,7 @@ import TidingsApp
     /// One server for every value: each case is a request, not a process.
     @Test func hostileIntervalsAre422() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         for value in [
             "1e300", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "1.5", "-0.0", "\"60\"", "true", "[60]", "{}",

@@ -17,7 +17,7 @@ import TidingsTestSupport
 
     @Test func createShowListUpdateDelete() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let admin = APITestServer.adminToken
 
         let apns = try await server.send("POST", "/v1/push-apps", token: admin, json: Self.apns())
@@ -78,7 +78,7 @@ import TidingsTestSupport
 
     @Test func onlyTheAdminReachesPushApps() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/push-apps", token: key, json: Self.apns())
         #expect(response.status == 403)
@@ -111,7 +111,7 @@ import TidingsTestSupport
     /// the test PostgreSQL dozens of connections each.
     @Test func badBodiesAre422NamingTheFieldAndWriteNothing() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         for index in 0..<12 {
             let (field, body, message) = Self.badBody(index)
             let response = try await server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: body)

@@ -47,7 +47,7 @@ import TidingsTestSupport
 
     @Test func everyDeviceGetsTheLatestCountOrSaysWhyNot() async throws {
         let setup = try await Self.setup()
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         try #require(try setup.server.recordChange(watchID: setup.watch, text: "v1") == nil)  // baseline
         try #require(try setup.server.recordChange(watchID: setup.watch, text: "v2") != nil)
         try #require(try setup.server.recordChange(watchID: setup.watch, text: "v3") != nil)
@@ -81,7 +81,7 @@ import TidingsTestSupport
 
     @Test func aDeviceWithAnUnknownAppIDIsSkippedWithTheReason() async throws {
         let setup = try await Self.setup()
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         let response = try await setup.server.send("POST", "/v1/devices", token: setup.key, json: [
             "platform": "ios", "push_token": "cc33", "app_id": "com.example.other",
         ])
@@ -98,7 +98,7 @@ import TidingsTestSupport
     /// one without app_id can no longer be matched and says so.
     @Test func withTwoAppsOfAServiceTheAppIDDecides() async throws {
         let setup = try await Self.setup()
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         let second = try await setup.server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: PushAppsAPITests.apns("com.example.second"))
         #expect(second.status == 201, "\(second.text)")
         let secondApp = try #require(try second.object()["id"] as? String)
@@ -122,7 +122,7 @@ import TidingsTestSupport
 
     @Test func withoutPushAppsNothingIsQueued() async throws {
         let setup = try await Self.setup(pushApp: false, notify: "alert")
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
         let rows = try setup.server.application.database.query("SELECT count(*) AS n FROM pushes").single().decode("n", as: Int.self)
@@ -131,7 +131,7 @@ import TidingsTestSupport
 
     @Test func alertsCarryTheWatchNameTheChangeAndTheBadge() async throws {
         let setup = try await Self.setup(notify: "alert")
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         let change = try #require(try setup.server.recordChange(watchID: setup.watch, text: "Version 2.0 is out"))
         let row = try setup.server.application.database.query("""
@@ -149,7 +149,7 @@ import TidingsTestSupport
 
     @Test func syncPushesArePerDeviceAndWaitPastTheBudget() async throws {
         let setup = try await Self.setup(notify: "sync")
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         let database = setup.server.application.database
         // Three syncs went out in the last hour: the budget (3/1h) is spent.
         for minutes in [50, 30, 10] {
@@ -220,7 +220,7 @@ import TidingsTestSupport
     /// never go out after the newer: the claim supersedes it.
     @Test func anOlderCountLeftPendingIsSupersededNotSentAfterANewerOne() async throws {
         let setup = try await Self.setup()
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         let dispatcher = try HandDispatcher(setup)
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
@@ -247,7 +247,7 @@ import TidingsTestSupport
     /// not retried.
     @Test func aFailedAttemptWithANewerCountQueuedIsSuperseded() async throws {
         let setup = try await Self.setup()
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         let dispatcher = try HandDispatcher(setup)
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
@@ -266,7 +266,7 @@ import TidingsTestSupport
     /// it: the dispatcher would then sleep its whole poll interval.
     @Test func timeUntilNextDueLooksPastPushesDueAlready() async throws {
         let setup = try await Self.setup()
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         let store = PushStore(database: setup.server.application.database)
         #expect(try store.timeUntilNextDue() == nil)
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
@@ -287,7 +287,7 @@ import TidingsTestSupport
 
     @Test func aDeadTokenRemovesTheDeviceAndAnnouncesIt() async throws {
         let setup = try await Self.setup()
-        defer { setup.server.shutdown() }
+        defer { setup.server.stop() }
         let response = try await setup.server.send("POST", "/v1/devices/invalidations", token: setup.key, json: ["push_tokens": ["aa11"]])
         #expect(response.status == 200, "\(response.text)")
         let event = try setup.server.application.database.query("""

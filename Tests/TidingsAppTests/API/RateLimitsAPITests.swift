@@ -45,7 +45,7 @@ import TidingsPostgres
             $0.allowPrivateTargets = true
             $0.checkNowRate = RatePolicy(count: 2, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         let watch = try await server.createWatch(token: owner.key, ["url": "http://127.0.0.1:\(server.application.port)/healthz"])
         let id = try #require(watch["id"] as? String)
@@ -71,7 +71,7 @@ import TidingsPostgres
             // checks and a missing watch.
             $0.checkNowUserRate = RatePolicy(count: 5, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         let stranger = try await server.createUser()
         var ids: [String] = []
@@ -101,7 +101,7 @@ import TidingsPostgres
             $0.webhookTestRate = RatePolicy(count: 2, per: .seconds(3600))
             $0.webhookTestUserRate = RatePolicy(count: 3, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         var hooks: [String] = []
         for _ in 0..<2 {
@@ -128,7 +128,7 @@ import TidingsPostgres
             $0.webhookTestRate = RatePolicy(count: 1, per: .seconds(3600))
             $0.webhookTestUserRate = RatePolicy(count: 1, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         var hooks: [String] = []
         for _ in 0..<2 {
             let created = try await server.send("POST", "/v1/admin/webhooks", token: APITestServer.adminToken, json: ["url": Self.receiverURL])
@@ -164,7 +164,7 @@ import TidingsPostgres
             $0.deliveryRetryRate = RatePolicy(count: 2, per: .seconds(3600))
             $0.deliveryRetryUserRate = RatePolicy(count: 4, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         let first = try await webhookWithADelivery(server, key: owner.key)
         let second = try await webhookWithADelivery(server, key: owner.key)
@@ -197,7 +197,7 @@ import TidingsPostgres
             $0.webhookRecoverRate = RatePolicy(count: 2, per: .seconds(3600))
             $0.webhookRecoverUserRate = RatePolicy(count: 3, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         let first = try await webhookWithADelivery(server, key: owner.key)
         let second = try await webhookWithADelivery(server, key: owner.key)
@@ -229,7 +229,7 @@ import TidingsPostgres
             $0.webhookRecoverRate = RatePolicy(count: 1, per: .seconds(3600))
             $0.webhookRecoverUserRate = RatePolicy(count: 1, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let admin = APITestServer.adminToken
         let hooks = [
             try await webhookWithADelivery(server, key: admin, admin: true),

@@ -13,7 +13,7 @@ import TidingsPostgres
             $0.allowPrivateTargets = true
             $0.maxRulesPerTarget = 2
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let victim = try await server.createUser()
         let tenant = try await server.createUser()
         let url = "http://127.0.0.1:\(server.application.port)/healthz"
@@ -47,7 +47,7 @@ import TidingsPostgres
             $0.pollConcurrency = 0
             $0.checkNowUserRate = RatePolicy(count: 1, per: .seconds(3600))
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         let base = "http://127.0.0.1:\(server.application.port)"
         let first = try await server.createWatch(token: owner.key, ["url": "\(base)/healthz", "interval_seconds": 600])

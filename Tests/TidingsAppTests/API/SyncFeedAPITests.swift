@@ -8,7 +8,7 @@ import TidingsPostgres
 @Suite struct SyncFeedAPITests {
     @Test func oneCallReturnsEveryWatchsChangesInOrderWithTheBadge() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(3)
         let first = try #require(try server.recordChange(watchID: watches[2], text: "c1"))
         let second = try #require(try server.recordChange(watchID: watches[0], text: "a1"))
@@ -55,7 +55,7 @@ import TidingsPostgres
 
     @Test func pagesFollowTheCursorWithoutGapsOrRepeats() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(2)
         var expected: [String] = []
         for version in 1...7 {
@@ -79,7 +79,7 @@ import TidingsPostgres
 
     @Test func filtersByUnreadAndByWatch() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(2)
         let readOne = try #require(try server.recordChange(watchID: watches[0], text: "a1"))
         let unreadOne = try #require(try server.recordChange(watchID: watches[1], text: "b1"))
@@ -99,7 +99,7 @@ import TidingsPostgres
 
     @Test func anotherUsersChangesAndWatchesAreInvisible() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, victimKey, victimWatches) = try await server.userWithWatches(1)
         try server.recordChange(watchID: victimWatches[0], text: "secret")
         let (_, key, _) = try await server.userWithWatches(1)
@@ -122,7 +122,7 @@ import TidingsPostgres
     ])
     func malformedParametersAreRefusedByName(query: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("GET", "/v1/changes?\(query)", token: key)
         #expect(response.status == 400, "\(query): \(response.text)")
@@ -132,7 +132,7 @@ import TidingsPostgres
 
     @Test func aCursorAheadOfTheServerOrBehindRetentionIsGoneNeverAGap() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(1)
         try server.recordChange(watchID: watches[0], text: "v1")
         let early = try #require(try await server.send("GET", "/v1/changes", token: key).object()["next_cursor"] as? String)
@@ -165,7 +165,7 @@ import TidingsPostgres
     /// user's newest position with its badge.updated).
     @Test func anUpToDateAnswerAgreesWithTheFeedStatement() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         try server.recordChange(watchID: watches[0], text: "v1")
         for step in ["changed", "read all"] {
@@ -188,7 +188,7 @@ import TidingsPostgres
     /// does not wait at all.
     @Test func aChangeCommittingLateIsNeverSkipped() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(2)
         let (_, otherKey, otherWatches) = try await server.userWithWatches(1)
         let start = try #require(try await server.send("GET", "/v1/changes", token: key).object()["next_cursor"] as? String)
@@ -242,7 +242,7 @@ import TidingsPostgres
 
     @Test func everyChangeAndEventTakesTheNextPositionOfItsUser() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, _, watches) = try await server.userWithWatches(2)
         try server.recordChange(watchID: watches[0], text: "a1")
         try server.recordChange(watchID: watches[1], text: "b1")

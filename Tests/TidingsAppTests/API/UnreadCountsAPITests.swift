@@ -5,7 +5,7 @@ import TidingsPostgres
 @Suite struct UnreadCountsAPITests {
     @Test func changesRaiseTheWatchAndTheBadgeAndEachCountChangeIsAnnounced() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(2)
         #expect(try await server.badge(key: key) == (0, 0))
 
@@ -23,7 +23,7 @@ import TidingsPostgres
 
     @Test func readingAWatchLowersItsCountAndTheBadgeOnly() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(2)
         try server.recordChange(watchID: watches[0], text: "a1")
         try server.recordChange(watchID: watches[0], text: "a2")
@@ -49,7 +49,7 @@ import TidingsPostgres
 
     @Test func aReadUpToAChangeLeavesTheChangeThatRacedItUnread() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(2)
         let seen = try #require(try server.recordChange(watchID: watches[0], text: "v1"))
         // Detected after the device fetched the list, before its read arrives.
@@ -76,7 +76,7 @@ import TidingsPostgres
 
     @Test func readAllClearsEveryWatchInOneBadgeChange() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(3)
         for watch in watches { try server.recordChange(watchID: watch, text: "new") }
         let eventsBefore = try server.badgeEvents(userID: userID).count
@@ -97,7 +97,7 @@ import TidingsPostgres
 
     @Test func pausingOrDeletingAWatchTakesItsUnreadChangesOutOfTheTotal() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(3)
         for watch in watches {
             try server.recordChange(watchID: watch, text: "one")
@@ -119,7 +119,7 @@ import TidingsPostgres
 
     @Test func historyListsChangesOldestFirstWithoutReadingThem() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         var ids: [String] = []
         for version in 1...5 { ids.append(try #require(try server.recordChange(watchID: watches[0], text: "version \(version)"))) }
@@ -145,7 +145,7 @@ import TidingsPostgres
 
     @Test func anotherUsersWatchHistoryAndReadsAreNotFound() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, _, watches) = try await server.userWithWatches(1)
         try server.recordChange(watchID: watches[0], text: "private")
         let (_, intruder) = try await server.createUser()
@@ -158,7 +158,7 @@ import TidingsPostgres
 
     @Test func malformedReadBodiesAreRefusedByName() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         try server.recordChange(watchID: watches[0], text: "unread")
         let path = "/v1/watches/\(watches[0])/read"
@@ -182,7 +182,7 @@ import TidingsPostgres
     /// query (`...[0]`) found no row. Now the read answers 404.
     @Test func aReadRacingTheWatchDeletionIsNotFoundNotACrash() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key, watches) = try await server.userWithWatches(1)
         try server.recordChange(watchID: watches[0], text: "unread")
         let database = server.application.database

@@ -54,7 +54,7 @@ import TidingsPostgres
 
     @Test func theWatchPastTheLimitIs403AndWritesNothingUntilTheAdminRaisesIt() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
         let detail = try await setLimits(server, user: userID, ["watches": 2])
         #expect((detail["limits"] as? [String: Int])?["watches"] == 2)
@@ -88,7 +88,7 @@ import TidingsPostgres
 
     @Test func theDeploymentDefaultAppliesAndNullGoesBackToIt() async throws {
         let server = try APITestServer { $0.userLimits.watches = 1 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
         let other = try await server.createUser()
 
@@ -107,7 +107,7 @@ import TidingsPostgres
 
     @Test func concurrentWatchCreatesNeverGoPastTheLimit() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
         _ = try await setLimits(server, user: userID, ["watches": 5])
 
@@ -124,7 +124,7 @@ import TidingsPostgres
 
     @Test func webhooksPastTheLimitAre403AndGlobalOnesAreNotCounted() async throws {
         let server = try APITestServer { $0.userLimits.webhooks = 2 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
 
         for _ in 0..<2 {
@@ -143,7 +143,7 @@ import TidingsPostgres
 
     @Test func concurrentWebhookCreatesNeverGoPastTheLimit() async throws {
         let server = try APITestServer { $0.userLimits.webhooks = 3 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
         let statuses = try await concurrently(20) { _ in
             try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.webhookURL])
@@ -157,7 +157,7 @@ import TidingsPostgres
 
     @Test func aNewTokenPastTheLimitIs403AndAKnownOneStillRegisters() async throws {
         let server = try APITestServer { $0.userLimits.devices = 2 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
 
         for token in ["token-1", "token-2"] {
@@ -193,7 +193,7 @@ import TidingsPostgres
     /// registrations past the limit are refused and other users' go through.
     @Test func concurrentRegistrationsInBatchesNeverGoPastTheLimit() async throws {
         let server = try APITestServer { $0.userLimits.devices = 5 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (limitedID, limited) = try await server.createUser()
         let (otherID, other) = try await server.createUser()
         // Two known tokens: their re-registrations are updates.
@@ -229,7 +229,7 @@ import TidingsPostgres
 
     @Test func activeKeysPastTheLimitAre403AndRevokingMakesRoom() async throws {
         let server = try APITestServer { $0.userLimits.apiKeys = 2 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, firstKey) = try await server.createUser()
         let issue = { try await server.send("POST", "/v1/users/\(userID)/keys", token: APITestServer.adminToken, json: ["name": "ci"]) }
 
@@ -249,7 +249,7 @@ import TidingsPostgres
 
     @Test func concurrentKeyIssuesNeverGoPastTheLimit() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, _) = try await server.createUser()
         _ = try await setLimits(server, user: userID, ["api_keys": 4])
         let statuses = try await concurrently(16) { _ in
@@ -264,7 +264,7 @@ import TidingsPostgres
 
     @Test func theAdminSeesEffectiveLimitsOverridesAndUsage() async throws {
         let server = try APITestServer { $0.userLimits.webhooks = 7 }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser("Ada")
         _ = try await server.createWatch(token: key, ["url": "https://93.184.215.14/a"])
         #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "t"]).status == 201)
@@ -292,7 +292,7 @@ import TidingsPostgres
 
     @Test func onlyTheAdminSetsLimitsOfUsersThatExist() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, key) = try await server.createUser()
         let asUser = try await server.send("PATCH", "/v1/users/\(userID)", token: key, json: ["limits": ["watches": 1_000_000]])
         #expect(asUser.status == 403)
@@ -306,7 +306,7 @@ import TidingsPostgres
     /// One server for all of them.
     @Test func hostileLimitsAre422NamingTheField() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, _) = try await server.createUser()
         let cases = [
             (#"{"limits": {"watches": -1}}"#, "limits.watches"),

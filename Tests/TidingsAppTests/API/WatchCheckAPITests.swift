@@ -7,7 +7,7 @@ import TidingsTestSupport
 @Suite struct WatchCheckAPITests {
     @Test func checkRunsNowAndReturnsTheOutcomeAndWatch() async throws {
         let server = try APITestServer { $0.allowPrivateTargets = true }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         let url = "http://127.0.0.1:\(server.application.port)/openapi.yaml"
         let watch = try await server.createWatch(token: owner.key, ["url": url])
@@ -39,7 +39,7 @@ import TidingsTestSupport
             $0.allowPrivateTargets = true
             $0.checkNowTimeout = .milliseconds(300)
         }
-        defer { server.shutdown(); origin.stop() }
+        defer { server.stop(); origin.stop() }
         let owner = try await server.createUser()
         let watch = try await server.createWatch(token: owner.key, ["url": "\(origin.baseURL)/slow"])
         let id = try #require(watch["id"] as? String)
@@ -60,7 +60,7 @@ import TidingsTestSupport
 
     @Test func anotherUsersWatchIsNotFound() async throws {
         let server = try APITestServer { $0.allowPrivateTargets = true }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let owner = try await server.createUser()
         let stranger = try await server.createUser()
         let watch = try await server.createWatch(token: owner.key, ["url": "http://127.0.0.1:\(server.application.port)/healthz"])

@@ -19,7 +19,7 @@ import TidingsPostgres
 
     @Test func maximumDefaultsToTheIntervalAndNextCheckIsShown() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let before = Date()
         let watch = try await server.createWatch(token: key, ["url": Self.url, "interval_seconds": 600])
@@ -62,7 +62,7 @@ import TidingsPostgres
 
     @Test func deploymentDefaultIsNeverBelowTheInterval() async throws {
         let server = try APITestServer { $0.defaultMaximumInterval = .seconds(3600) }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let short = try await server.createWatch(token: key, ["url": Self.url, "interval_seconds": 120])
         #expect(short["max_interval_seconds"] as? Int == 3600)
@@ -75,7 +75,7 @@ import TidingsPostgres
 
     @Test func targetTakesTheShortestMaximumOfItsUnpausedWatches() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         let first = try await server.createWatch(token: alice, ["url": Self.url, "interval_seconds": 60, "max_interval_seconds": 3600])
@@ -95,7 +95,7 @@ import TidingsPostgres
 
     @Test func chosenMaximumIsKeptAndGuardsTheInterval() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": Self.url, "interval_seconds": 60, "max_interval_seconds": 3600])
         let id = try #require(watch["id"] as? String)
@@ -141,7 +141,7 @@ import TidingsPostgres
     ])
     func invalidMaximumsNameTheFieldAndWriteNothing(json: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/watches", token: key, rawBody: Array(json.utf8))
         #expect(response.status == 422, "\(response.text)")
@@ -159,7 +159,7 @@ import TidingsPostgres
     ])
     func invalidMaximumPatchesChangeNothing(json: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": Self.url, "name": "Original"])
         let id = try #require(watch["id"] as? String)

@@ -6,7 +6,7 @@ import TidingsPostgres
 @Suite struct WatchesAPITests {
     @Test func createShowListUpdatePauseResumeDelete() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let created = try await server.createWatch(token: key, [
@@ -82,7 +82,7 @@ import TidingsPostgres
 
     @Test func usersWatchingOneURLShareATargetButNotTheirWatches() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, alice) = try await server.createUser("alice")
         let (_, bob) = try await server.createUser("bob")
 
@@ -115,7 +115,7 @@ import TidingsPostgres
 
     @Test func concurrentSubscribersShareOneTargetAndChurnLeavesNoOrphans() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         var keys: [String] = []
         for index in 0..<8 {
             keys.append(try await server.createUser("user-\(index)").key)
@@ -174,7 +174,7 @@ import TidingsPostgres
     /// 42 of 186 such PATCHes answer 500).
     @Test func watchesMovingBetweenTargetsConcurrentlyAllSucceed() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let urls = ["https://93.184.215.14/a", "https://93.184.215.14/b"]
         var watches: [(key: String, id: String)] = []
         for index in 0..<8 {
@@ -203,7 +203,7 @@ import TidingsPostgres
 
     @Test func differentHeadersMeanDifferentTargets() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let plain = try await server.createWatch(token: key, ["url": APITestServer.publicURL])
@@ -228,7 +228,7 @@ import TidingsPostgres
 
     @Test func deletingAUserRemovesItsWatchesAndUnsharedTargets() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (aliceID, alice) = try await server.createUser("alice")
         let (_, bob) = try await server.createUser("bob")
         _ = try await server.createWatch(token: alice, ["url": "https://93.184.215.14/only-alice"])
@@ -245,7 +245,7 @@ import TidingsPostgres
 
     @Test func changingWhatIsComparedStartsTheWatchOver() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "extract": ["css": "#a"]])
         let id = try #require(watch["id"] as? String)
@@ -276,7 +276,7 @@ import TidingsPostgres
     /// it reads back as written, and a watch can move to it and back.
     @Test func theRawRuleRoundTrips() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "extract": ["raw": true, "ignore": ["nonce=\\w+"]]])
         let extract = try #require(watch["extract"] as? [String: Any])
@@ -295,7 +295,7 @@ import TidingsPostgres
 
     @Test func anotherUsersWatchIsNotFoundEverywhere() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, alice) = try await server.createUser("alice")
         let (_, mallory) = try await server.createUser("mallory")
         let watch = try await server.createWatch(token: alice, ["url": APITestServer.publicURL, "name": "Alice's"])
@@ -324,7 +324,7 @@ import TidingsPostgres
 
     @Test func headerValuesNeverLeaveTheServer() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let secret = "Bearer s3cr3t-header-value-\(UInt32.random(in: 0...UInt32.max))"
 
@@ -361,7 +361,7 @@ import TidingsPostgres
 
     @Test func versionHeadersAreWriteOnlyAndNeedAVersionURL() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let secret = "version-s3cr3t-\(UInt32.random(in: 0...UInt32.max))"
         let version: [String: Any] = ["version_url": APITestServer.publicURL + "/version", "version_pointer": "/v"]
@@ -429,7 +429,7 @@ import TidingsPostgres
 
     @Test func notifyDefaultsToBadgeAndTakesOnlyItsThreeValues() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL])
         #expect(watch["notify"] as? String == "badge")
@@ -463,7 +463,7 @@ import TidingsPostgres
     ])
     func blockedAddressesAreRefusedWithoutSayingWhich(url: String, address: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/watches", token: key, json: ["url": url])
         #expect(response.status == 422)
@@ -488,7 +488,7 @@ import TidingsPostgres
 
     @Test func privateAddressesAreAcceptedWhenAllowed() async throws {
         let server = try APITestServer { $0.allowPrivateTargets = true }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         for url in ["http://127.0.0.1/", "http://169.254.169.254/latest", "http://localhost:9000/status"] {
             let response = try await server.send("POST", "/v1/watches", token: key, json: ["url": url])
@@ -500,7 +500,7 @@ import TidingsPostgres
     /// the check fails later with a reason, and retries.
     @Test func unresolvableHostsAreAccepted() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://no-such-host.invalid/"])
         #expect(response.status == 201, "\(response.text)")
@@ -510,7 +510,7 @@ import TidingsPostgres
 
     @Test func listPaginatesInCreationOrderUnderInsertsAndFilters() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         var pausedIDs: Set<String> = []
         for index in 0..<7 {

@@ -83,7 +83,7 @@ import TidingsDomain
     ])
     func invalidCreateBodiesNameTheField(json: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/watches", token: key, rawBody: Array(json.utf8))
         #expect(response.status == 422, "\(response.text)")
@@ -101,7 +101,7 @@ import TidingsDomain
     ])
     func workingRulesAreAccepted(rule: [String: String]) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/watches", token: key, json: ["url": Self.url, "extract": rule])
         #expect(response.status == 201, "\(response.text)")
@@ -122,7 +122,7 @@ import TidingsDomain
     ])
     func invalidPatchesNameTheFieldAndChangeNothing(json: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, [
             "url": Self.url, "name": "Original", "version_url": "https://93.184.215.14/version", "version_pointer": "/v",
@@ -138,7 +138,7 @@ import TidingsDomain
 
     @Test func versionFieldsCanBeReplacedOneAtATime() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": Self.url])
         let id = try #require(watch["id"] as? String)
@@ -154,7 +154,7 @@ import TidingsDomain
 
     @Test func malformedRequestsAreRejectedClearly() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": Self.url])
         let id = try #require(watch["id"] as? String)
@@ -215,7 +215,7 @@ import TidingsDomain
             $0.minimumInterval = .seconds(600)
             $0.maximumInterval = .seconds(3600)
         }
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": Self.url])
         #expect(watch["interval_seconds"] as? Int == 600, "the default moves inside the bounds")

@@ -37,7 +37,7 @@ import TidingsCrypto
 
     @Test func hostileSubscriptionsAreRefusedNamingTheField() async throws {
         let server = try Self.server()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let validKey = try P256KeyPair.generate().publicKeyBase64URL
         let cases: [(field: String, body: [String: Any])] = [
@@ -88,7 +88,7 @@ import TidingsCrypto
 
     @Test func reRegisteringTheEndpointUpdatesTheDeviceAndItsKeys() async throws {
         let server = try Self.server()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let endpoint = WebPushTestKeys.publicEndpoint("same")
         let first = try await server.send("POST", "/v1/devices", token: key, json: [
@@ -119,7 +119,7 @@ import TidingsCrypto
 
     @Test func aWebDeviceCannotTurnIntoAnAppDeviceOrBack() async throws {
         let server = try Self.server()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let web = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "web", "push_subscription": try Self.subscription()])
         let ios = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "aa11"])

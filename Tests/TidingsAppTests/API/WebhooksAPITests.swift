@@ -10,7 +10,7 @@ import TidingsPostgres
 
     @Test func createShowUpdateDisableEnableAndDelete() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let created = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "description": "CI"])
@@ -63,7 +63,7 @@ import TidingsPostgres
 
     @Test func rotationKeepsThePreviousSecretForADay() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let created = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "event_types": ["badge.updated"]])
         let id = try #require(try created.object()["id"] as? String)
@@ -105,7 +105,7 @@ import TidingsPostgres
 
     @Test func usersNeverReachEachOthersWebhooks() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         let created = try await server.send("POST", "/v1/webhooks", token: alice, json: ["url": Self.publicURL, "description": "Alice"])
@@ -128,7 +128,7 @@ import TidingsPostgres
 
     @Test func globalWebhooksBelongToTheAdminOnly() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let admin = APITestServer.adminToken
         let userHook = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL])
@@ -170,7 +170,7 @@ import TidingsPostgres
 
     @Test func theDatabaseRefusesAGlobalFlagThatDisagreesWithTheOwner() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (userID, _) = try await server.createUser()
         let owner = try #require(UUID(uuidString: userID))
         for (user, global) in [(owner as UUID?, true), (nil, false)] {
@@ -185,7 +185,7 @@ import TidingsPostgres
 
     @Test func privateTargetsAreRefusedUnlessAllowed() async throws {
         let guarded = try APITestServer()
-        defer { guarded.shutdown() }
+        defer { guarded.stop() }
         let (_, key) = try await guarded.createUser()
         let refused = try await guarded.send("POST", "/v1/webhooks", token: key, json: ["url": "http://127.0.0.1:9/x"])
         #expect(refused.status == 422)
@@ -204,7 +204,7 @@ import TidingsPostgres
         #expect(kept["url"] as? String == Self.publicURL && kept["description"] is NSNull)
 
         let open = try APITestServer { $0.allowPrivateTargets = true }
-        defer { open.shutdown() }
+        defer { open.stop() }
         let (_, openKey) = try await open.createUser()
         let allowed = try await open.send("POST", "/v1/webhooks", token: openKey, json: ["url": "http://127.0.0.1:9/x"])
         #expect(allowed.status == 201, "\(allowed.text)")
@@ -242,7 +242,7 @@ import TidingsPostgres
     ])
     func invalidWebhooksNameTheFieldAndWriteNothing(json: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let response = try await server.send("POST", "/v1/webhooks", token: key, rawBody: Array(json.utf8))
         #expect(response.status == 422)
@@ -261,7 +261,7 @@ import TidingsPostgres
     ])
     func invalidUpdatesNameTheFieldAndChangeNothing(json: String, field: String) async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         let created = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "description": "old"])
         let id = try #require(try created.object()["id"] as? String)
@@ -276,7 +276,7 @@ import TidingsPostgres
 
     @Test func malformedRequestsAndWrongCredentialsAreRejected() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
 
         let notJSON = try await server.send("POST", "/v1/webhooks", token: key, rawBody: Array("{\"url\":".utf8))
@@ -300,7 +300,7 @@ import TidingsPostgres
 
     @Test func listPaginatesInCreationOrderWhileWebhooksAreAdded() async throws {
         let server = try APITestServer()
-        defer { server.shutdown() }
+        defer { server.stop() }
         let (_, key) = try await server.createUser()
         for index in 0..<5 {
             #expect(try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "description": "first-\(index)"]).status == 201)

@@ -14,8 +14,8 @@ final class APIClient: Sendable {
         client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: TestSupport.quietLogger)
     }
 
-    func shutdown() {
-        client.shutdown()
+    func stop() {
+        client.stop()
     }
 
     func waitUntilReady() async throws {

@@ -32,9 +32,9 @@ final class DispatcherHarness: Sendable {
         api = try TestAPIClient(port: application.port)
     }
 
-    func shutdown() {
-        api.shutdown()
-        application.shutdown()
+    func stop() {
+        api.stop()
+        application.stop()
     }
 
     var database: PostgresClient {

@@ -68,7 +68,7 @@ final class WebhookReceiver: Sendable {
     }
 
     func stop() {
-        server.shutdown()
+        server.stop()
     }
 
     func requests(_ path: String? = nil) -> [Received] {

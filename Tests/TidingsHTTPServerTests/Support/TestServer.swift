@@ -23,7 +23,7 @@ final class TestServer: Sendable {
     }
 
     deinit {
-        server.shutdown()
+        server.stop()
     }
 
     var port: Int { server.boundPort }

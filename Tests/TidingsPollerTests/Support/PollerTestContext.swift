@@ -35,7 +35,7 @@ final class PollerTestContext: Sendable {
     }
 
     func close() {
-        database.close()
+        database.stop()
     }
 
     func user() throws -> UUID {
@@ -84,12 +84,14 @@ final class PollerTestContext: Sendable {
         configure(&configuration)
         var client = HTTPClientConfiguration(timeout: .seconds(5), maxResponseSize: maxResponseSize, allowPrivateTargets: allowPrivateTargets)
         client.allowedAddresses = allowedAddresses
-        let poller = try Poller(
+        let logger = Logger(label: "poller", logLevel: .info, sink: logSink)
+        let poller = Poller(
             configuration: configuration,
-            httpClientConfiguration: client,
-            database: database,
+            parts: try PollerParts.make(
+                configuration: configuration, httpClientConfiguration: client, database: database.configuration, logger: logger
+            ),
             secrets: secrets,
-            logger: Logger(label: "poller", logLevel: .info, sink: logSink),
+            logger: logger,
             metrics: metrics
         )
         poller.start()

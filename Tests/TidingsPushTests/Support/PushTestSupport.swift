@@ -49,8 +49,8 @@ struct PushFixture {
         return (client, http)
     }
 
-    func shutdown() {
-        http.shutdown()
+    func stop() {
+        http.stop()
     }
 }
 
@@ -59,7 +59,7 @@ func withMockPush(_ body: (PushFixture) async throws -> Void) async throws {
     let mock = try await MockPushServer.start()
     defer { mock.stop() }
     let fixture = try PushFixture(mock: mock)
-    defer { fixture.shutdown() }
+    defer { fixture.stop() }
     try await body(fixture)
 }
 
