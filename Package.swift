@@ -41,6 +41,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
@@ -72,6 +77,8 @@ let package = Package(
             name: "TidingsHTTPClient",
             dependencies: ["CCurl", "CPSL", "CTidingsShims", "TidingsObservability", "TidingsSynchronization"]
         ),
+        // Imported backups: one zip entry read with raw inflate, bounded.
+        .target(name: "TidingsCompression", dependencies: ["CZlib"]),
         .target(
             name: "TidingsExtraction",
             dependencies: ["CLibXML2", "TidingsCrypto", "TidingsJSON", "TidingsSynchronization"]
@@ -90,7 +97,10 @@ let package = Package(
         // Domain: users, devices, watches, webhooks and their SQL; no C.
         .target(
             name: "TidingsDomain",
-            dependencies: ["TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization"]
+            dependencies: [
+                "TidingsCompression", "TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres",
+                "TidingsSynchronization",
+            ]
         ),
 
         // Engines: long-running work on dedicated threads (change
@@ -239,7 +249,7 @@ if Context.environment["TIDINGS_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "TidingsFuzz",
         dependencies: [
-            "TidingsApp", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer",
+            "TidingsApp", "TidingsCompression", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer",
             "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto", "TidingsPush",
         ],
         path: "Fuzz/Sources/TidingsFuzz",

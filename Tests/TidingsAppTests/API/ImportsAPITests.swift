@@ -251,3 +251,60 @@ import Testing
         #expect((try response.object()["detail"] as? String)?.contains("at most 10000") == true)
     }
 }
+
+extension ImportsAPITests {
+    /// A zip made by Python's zipfile (as changedetection.io makes its
+    /// backups): `files` are name -> contents, deflated.
+    static func zip(_ files: [(String, [UInt8])]) throws -> [UInt8] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-zip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var arguments = ["-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+                for name, path in zip(sys.argv[2::2], sys.argv[3::2]):
+                    z.write(path, arcname=name)
+            """, directory.appendingPathComponent("out.zip").path]
+        for (index, (name, contents)) in files.enumerated() {
+            let path = directory.appendingPathComponent("f\(index)")
+            try Data(contents).write(to: path)
+            arguments += [name, path.path]
+        }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = arguments
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        return [UInt8](try Data(contentsOf: directory.appendingPathComponent("out.zip")))
+    }
+
+    @Test func aBackupZipIsReadForItsDatastoreAndBombsAreRefused() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+        let backup = try Self.zip([
+            ("secret.txt", Array("not read".utf8)),
+            ("0b9c2f9e-1111-4c5e-9a0e-000000000001/history.txt", Array("1700000000,snapshot.txt\n".utf8)),
+            ("url-watches.json", Array(Self.changedetection.utf8)),
+        ])
+        let dry = try await server.send("POST", "/v1/imports?dry_run=true", token: key, rawBody: backup, contentType: "application/zip")
+        #expect(dry.status == 200, "\(dry.text)")
+        #expect(try dry.object()["format"] as? String == "changedetection")
+        #expect((try dry.object()["created"] as? [[String: Any]])?.count == 2)
+
+        let zeros = [UInt8](repeating: 0x20, count: 40 << 20)
+        let cases: [(String, [UInt8], String)] = [
+            ("no datastore", try Self.zip([("secret.txt", Array("x".utf8))]), "holds neither url-watches.json nor changedetection.json"),
+            ("too large", try Self.zip([("url-watches.json", zeros)]), "larger than"),
+            ("ratio", try Self.zip([("url-watches.json", Array(zeros.prefix(4 << 20)))]), "expands more than"),
+            ("truncated", Array(backup.prefix(backup.count / 2)), "end of central directory"),
+        ]
+        for (name, body, reason) in cases {
+            let response = try await server.send("POST", "/v1/imports", token: key, rawBody: body, contentType: "application/zip")
+            #expect(response.status == 422, "\(name): \(response.text)")
+            #expect((try response.object()["detail"] as? String)?.contains(reason) == true, "\(name): \(response.text)")
+        }
+        #expect(try server.watchCount() == 0)
+    }
+}

@@ -1,13 +1,16 @@
+import TidingsCompression
 import TidingsExtraction
 
-/// changedetection.io's `url-watches.json`: `{"watching": {uuid: watch},
-/// "settings": {...}}`. Each watch's `url`, `title`, `include_filters`
-/// (CSS, or XPath when it starts with `/` or `xpath:`), `ignore_text`,
+/// changedetection.io's datastore: `url-watches.json` (`{"watching":
+/// {uuid: watch}, "settings": {...}}`), or a backup zip holding it or,
+/// since 0.50, `changedetection.json` and a `<uuid>/watch.json` per watch.
+/// Each watch's `url`, `title`, `include_filters` (CSS, or XPath when it starts with `/` or `xpath:`), `ignore_text`,
 /// `time_between_check`, `headers` and `paused` map; the rest (history,
 /// notifications, browser steps) stays behind.
 enum ChangedetectionBackup {
     static func entries(from body: [UInt8]) throws(WatchImportError) -> [WatchImportEntry] {
-        guard case .object(let document)? = try? JSONValue(parsing: body) else {
+        let parsed = ZipArchive.looksLikeZip(body) ? try datastore(inBackup: body) : try? JSONValue(parsing: body)
+        guard case .object(let document)? = parsed else {
             throw WatchImportError("the file is not a JSON object")
         }
         guard case .object(let watching)? = document["watching"] else {
@@ -27,6 +30,42 @@ enum ChangedetectionBackup {
         return watching.keys.sorted().enumerated().map { index, key in
             entry(watching[key] ?? .null, index: index, defaultInterval: defaultInterval)
         }
+    }
+
+    /// The datastore of a backup zip as one `url-watches.json` document:
+    /// that file itself (older versions, at the zip's root or the
+    /// shallowest one), or the settings of `changedetection.json` with
+    /// every `<uuid>/watch.json` (since 0.50). Nothing else in the zip is
+    /// decompressed.
+    private static func datastore(inBackup zip: [UInt8]) throws(WatchImportError) -> JSONValue? {
+        let files: [(name: String, contents: [UInt8])]
+        do {
+            files = try ZipArchive(zip).contents(ofEntriesWhere: { name in
+                name == "url-watches.json" || name == "changedetection.json" || isWatchFile(name)
+            })
+        } catch {
+            throw WatchImportError("the zip \(error.message)")
+        }
+        if let legacy = files.first(where: { $0.name == "url-watches.json" }) { return try? JSONValue(parsing: legacy.contents) }
+        var document: [String: JSONValue] = [:]
+        if let settings = files.first(where: { $0.name == "changedetection.json" }),
+           case .object(let stored)? = try? JSONValue(parsing: settings.contents) {
+            document["settings"] = stored["settings"]
+        }
+        var watching: [String: JSONValue] = [:]
+        for file in files where isWatchFile(file.name) {
+            watching[String(file.name.prefix { $0 != "/" })] = (try? JSONValue(parsing: file.contents)) ?? .null
+        }
+        guard document["settings"] != nil || !watching.isEmpty else {
+            throw WatchImportError("the zip holds neither url-watches.json nor changedetection.json with watch.json files")
+        }
+        document["watching"] = .object(watching)
+        return .object(document)
+    }
+
+    /// `<uuid>/watch.json`: one directory level, as backups write it.
+    private static func isWatchFile(_ name: String) -> Bool {
+        name.hasSuffix("/watch.json") && name.utf8.filter { $0 == UInt8(ascii: "/") }.count == 1
     }
 
     private static func entry(_ value: JSONValue, index: Int, defaultInterval: Int?) -> WatchImportEntry {

@@ -1,6 +1,8 @@
+import TidingsCompression
+
 /// The files `POST /v1/imports` reads (decision 0055).
 package enum WatchImportFormat: String, Sendable, CaseIterable {
-    /// changedetection.io's `url-watches.json`, the datastore its backup zip holds.
+    /// changedetection.io's `url-watches.json`, or its backup zip holding it.
     case changedetection
     /// urlwatch's `urls.yaml`: YAML documents, one job each.
     case urlwatch
@@ -13,6 +15,7 @@ package enum WatchImportFormat: String, Sendable, CaseIterable {
     /// only between the text formats that look alike; the first bytes
     /// decide the rest, so a file sent as `application/octet-stream` is read.
     package static func sniff(_ body: [UInt8], contentType: String?) -> WatchImportFormat? {
+        if ZipArchive.looksLikeZip(body) { return .changedetection }
         let text = body.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || isWhitespace($0) }
         guard let first = text.first else { return nil }
         if first == UInt8(ascii: "{") {
