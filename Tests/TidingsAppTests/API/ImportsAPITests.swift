@@ -230,6 +230,8 @@ import Testing
             ("yaml tabs", "url: x\n\tfilter: css", "?format=urlwatch", 422),
             ("yaml block scalar", "url: |\n  https://93.184.215.14/x\n", "?format=urlwatch", 422),
             ("opml without opml", "<html><body></body></html>", "?format=opml", 422),
+            ("json nested", "{\"watching\": {\"a\": " + String(repeating: "[", count: 100_000) + "}}", "", 422),
+            ("tidings nested", "{\"format\": \"tidings-watches\", \"version\": 1, \"watches\": " + String(repeating: "[", count: 100_000), "", 400),
         ]
         for (name, body, query, status) in cases {
             let response = try await post(server, key, body, query: query)

@@ -23,14 +23,17 @@ struct ImportedEntry: Decodable {
     /// Decodes one entry's JSON on its own.
     static func decode(_ json: String) -> Result<ImportedWatchBody, HTTPError> {
         let bytes = Array(json.utf8)
-        if let repeated = JSONDuplicateMembers.firstRepeated(in: bytes) {
-            return .failure(HTTPError.field(repeated, "appears more than once"))
-        }
+        let entry: ImportedEntry
         do {
-            return try decoder.decode(ImportedEntry.self, from: Data(bytes)).outcome
+            entry = try decoder.decode(ImportedEntry.self, from: Data(bytes))
         } catch {
             return .failure(HTTPError(.unprocessableContent, detail: "the entry is not valid JSON"))
         }
+        // Only on text the decoder accepted (its nesting bounded).
+        if let repeated = JSONDuplicateMembers.firstRepeated(in: bytes) {
+            return .failure(HTTPError.field(repeated, "appears more than once"))
+        }
+        return entry.outcome
     }
 
     static let decoder = JSONDecoder()

@@ -105,7 +105,6 @@ struct ImportsController: Sendable {
 
     private static func entries(of body: [UInt8], format: WatchImportFormat) throws(HTTPError) -> [Entry] {
         if format == .tidings {
-            if let repeated = JSONDuplicateMembers.firstRepeated(in: body) { throw HTTPError.field(repeated, "appears more than once") }
             let file: WatchExportFile
             do {
                 file = try ImportedEntry.decoder.decode(WatchExportFile.self, from: Data(body))
@@ -114,6 +113,8 @@ struct ImportsController: Sendable {
             } catch {
                 throw HTTPError(.badRequest, detail: "The file is not valid JSON.")
             }
+            // Only on text the decoder accepted (its nesting bounded).
+            if let repeated = JSONDuplicateMembers.firstRepeated(in: body) { throw HTTPError.field(repeated, "appears more than once") }
             guard file.entries.count <= WatchImportLimits.maximumEntries else { throw tooManyEntries(file.entries.count) }
             return file.entries.enumerated().map { index, entry in
                 (index, try? entry.outcome.get().watch.url.text, entry.outcome)
