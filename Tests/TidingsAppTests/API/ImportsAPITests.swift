@@ -241,6 +241,28 @@ import Testing
         #expect(try server.watchCount() == 0)
     }
 
+    @Test func blockedAddressesAreRejectedEntriesWithoutSayingWhich() async throws {
+        let server = try APITestServer()
+        defer { server.shutdown() }
+        let (_, key) = try await server.createUser()
+        let jobs = """
+            url: http://169.254.169.254/latest
+            ---
+            url: http://localhost:9000/status
+            ---
+            url: http://169.254.169.254/other
+            ---
+            url: https://93.184.215.14/fine
+            """
+        let answer = try await post(server, key, jobs, query: "?dry_run=true").object()
+        #expect((answer["created"] as? [[String: Any]])?.count == 1)
+        let rejected = try #require(answer["rejected"] as? [[String: Any]])
+        #expect(rejected.map { $0["index"] as? Int } == [0, 1, 2])
+        for entry in rejected {
+            #expect(entry["reason"] as? String == "watch.url: the target is not allowed: its address is not publicly reachable", "\(entry)")
+        }
+    }
+
     @Test func tooManyEntriesAreRefused() async throws {
         let server = try APITestServer { $0.maxBodySize = 4 << 20 }
         defer { server.shutdown() }

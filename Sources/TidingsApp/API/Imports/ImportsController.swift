@@ -34,8 +34,9 @@ struct ImportsController: Sendable {
 
         var settings: [WatchSettings] = []
         var rejected: [ImportAnswer.Rejected] = []
+        var hosts = ImportAddressChecks(policy: addresses)
         for (index, url, outcome) in try Self.entries(of: request.body, format: format) {
-            switch outcome.flatMap({ body in Result { () throws(HTTPError) in try self.settings(from: body) } }) {
+            switch outcome.flatMap({ body in Result { () throws(HTTPError) in try self.settings(from: body, hosts: &hosts) } }) {
             case .success(let watch): settings.append(watch)
             case .failure(let problem): rejected.append(.init(index: index, url: url, reason: problem.detail ?? problem.title))
             }
@@ -78,13 +79,13 @@ struct ImportsController: Sendable {
 
     /// The settings a create with this body would store, or the problem a
     /// create would answer.
-    private func settings(from body: ImportedWatchBody) throws(HTTPError) -> WatchSettings {
+    private func settings(from body: ImportedWatchBody, hosts: inout ImportAddressChecks) throws(HTTPError) -> WatchSettings {
         let create = body.watch
         let interval = create.intervalSeconds ?? intervals.defaultSeconds
         try intervals.validate(interval)
         if let maximum = create.maxIntervalSeconds { try intervals.validateMaximum(maximum) }
-        try addresses.check(host: create.url.host, field: "url")
-        if let versionCheck = create.versionCheck { try addresses.check(host: versionCheck.url.host, field: "version_url") }
+        try hosts.check(host: create.url.host, field: "watch.url")
+        if let versionCheck = create.versionCheck { try hosts.check(host: versionCheck.url.host, field: "watch.version_url") }
         var settings = WatchSettings(
             url: create.url,
             headers: create.headers,
