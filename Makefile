@@ -1,7 +1,7 @@
 # Tidings: `make run` serves, `make test` tests. Both install what they need.
 
 SWIFT ?= swift
-RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev libpsl-dev libjemalloc-dev postgresql
+RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev libpsl-dev libjemalloc-dev zlib1g-dev postgresql
 BENCH_PACKAGES := wrk
 
 .PHONY: run test api-check contract-test hostile-test docker-test docker-clean build release deps bench clean fuzz test-sanitize

@@ -41,6 +41,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
@@ -75,6 +80,8 @@ let package = Package(
             name: "TidingsHTTPClient",
             dependencies: ["CCurl", "CPSL", "CTidingsShims", "TidingsIP", "TidingsObservability", "TidingsSynchronization"]
         ),
+        // Imported backups: one zip entry read with raw inflate, bounded.
+        .target(name: "TidingsCompression", dependencies: ["CZlib"]),
         .target(
             name: "TidingsExtraction",
             dependencies: ["CLibXML2", "TidingsCrypto", "TidingsJSON", "TidingsSynchronization"]
@@ -94,7 +101,7 @@ let package = Package(
         .target(
             name: "TidingsDomain",
             dependencies: [
-                "TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres",
+                "TidingsCompression", "TidingsCrypto", "TidingsExtraction", "TidingsJSON", "TidingsObservability", "TidingsPostgres",
                 // APNsEnvironment: a push app's, stored and sent to (decision 0053).
                 "TidingsPush", "TidingsSynchronization",
             ]
@@ -256,7 +263,7 @@ if Context.environment["TIDINGS_FUZZ"] != nil {
     package.targets.append(.executableTarget(
         name: "TidingsFuzz",
         dependencies: [
-            "TidingsApp", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer", "TidingsIP",
+            "TidingsApp", "TidingsCompression", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer", "TidingsIP",
             "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto", "TidingsPush",
         ],
         path: "Fuzz/Sources/TidingsFuzz",

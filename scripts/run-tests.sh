@@ -49,6 +49,12 @@ python_venv .build/push-mock-venv scripts/push-mock/requirements.txt
 TIDINGS_TEST_PUSH_PYTHON=$PWD/.build/push-mock-venv/bin/python
 export TIDINGS_TEST_PUSH_PYTHON
 
+# The import tests read files that changedetection.io and urlwatch write
+# themselves (PyPI, pinned with their dependencies).
+python_venv .build/imports-venv scripts/imports/requirements.txt
+TIDINGS_TEST_IMPORT_PYTHON=$PWD/.build/imports-venv/bin/python
+export TIDINGS_TEST_IMPORT_PYTHON
+
 # At most this many tests (or cases of a parameterized test) at once in a
 # target. Each API test runs a whole Tidings (some 15 PostgreSQL
 # connections); TidingsAppTests' 180 tests all at once went past the test

@@ -40,10 +40,6 @@ BEGIN
 END
 $$;
 
-CREATE OR REPLACE TRIGGER watches_enforce_user_limit AFTER INSERT ON watches
-    REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION enforce_user_limit('watches');
-
 -- Global webhooks have a NULL user_id, which matches no user: not limited.
 CREATE OR REPLACE TRIGGER webhooks_enforce_user_limit AFTER INSERT ON webhooks
     REFERENCING NEW TABLE AS new_rows

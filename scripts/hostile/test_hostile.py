@@ -7,12 +7,14 @@ import base64
 import concurrent.futures
 import contextlib
 import http.client
+import io
 import secrets
 import socket
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 
 import pytest
 
@@ -527,7 +529,34 @@ def snapshot(tidings, attacker, writable):
     }
 
 
+def deflated_zip(files):
+    """A zip of name -> bytes, deflated as changedetection.io writes its backups."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for name, contents in files.items():
+            archive.writestr(name, contents)
+    return buffer.getvalue()
+
+
+LAUGHS = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10))
+# Files for POST /v1/imports (decision 0055): each refused whole, nothing written.
+IMPORT_BODIES = [
+    ("?format=urlwatch", b'a: &a ["lol","lol","lol"]\nb: &b [*a,*a,*a]\nc: [*b,*b,*b]\nurl: https://93.184.215.14/x\n'),
+    ("?format=urlwatch", b"url: https://93.184.215.14/x\n" + b"".join(b"  " * i + b"k%d:\n" % i for i in range(64))),
+    ("", f'<?xml version="1.0"?><!DOCTYPE opml [<!ENTITY lol0 "lol">{LAUGHS}]><opml><body>'
+         '<outline text="&lol9;" xmlUrl="&lol9;"/></body></opml>'.encode()),
+    ("", deflated_zip({"url-watches.json": b" " * (48 << 20)})),
+    ("", deflated_zip({"url-watches.json": b'{"watching": {}}' + b" " * (8 << 20)})),
+    ("", deflated_zip({"secret.txt": b"x"})[:-30]),
+    ("", b'{"watching": ' + b"[" * 100_000),
+    ("", b'{"watching": {' + b",".join(b'"%d": {"url": "https://93.184.215.14/%d"}' % (i, i) for i in range(10_001)) + b"}}"),
+    ("", b'{"watching": {"a": {"url": 5}, "b": {"url": "https://93.184.215.14/ok"}}}'),
+    ("", b'{"format": "tidings-watches", "version": 2, "watches": []}'),
+    ("", b'{"format": "tidings-watches", "version": 1, "watches": [{"watch": {"url": "https://93.184.215.14/"}, "withheld_headers": ["authorization"]}]}'),
+]
+
 HOSTILE_WRITES = ([("POST", "/v1/watches", body) for body in CREATE_WATCH_BODIES]
+                  + [("POST", "/v1/imports" + query, body) for query, body in IMPORT_BODIES]
                   + [("PATCH", "/v1/watches/{watch}", body) for body in PATCH_WATCH_BODIES]
                   + [("POST", "/v1/webhooks", body) for body in WEBHOOK_BODIES]
                   + [("POST", "/v1/devices", body) for body in DEVICE_BODIES]

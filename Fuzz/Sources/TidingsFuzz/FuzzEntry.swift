@@ -46,6 +46,9 @@ let fuzzTargets: [FuzzTarget] = [
     FuzzTarget(name: "webpush-crypto", run: WebPushCryptoTarget.run),
     FuzzTarget(name: "stream-request", run: StreamRequestTarget.run),
     FuzzTarget(name: "webpush-subscription", run: WebPushSubscriptionTarget.run),
+    FuzzTarget(name: "import-urlwatch", run: ImportURLWatchTarget.run),
+    FuzzTarget(name: "import-changedetection", run: ImportChangedetectionTarget.run),
+    FuzzTarget(name: "import-opml", run: ImportOPMLTarget.run),
 ]
 
 let selectedTarget: FuzzTarget = {

@@ -68,6 +68,13 @@ struct APIRoutes {
             addresses: addresses,
             checkRates: checkRates
         ).register(on: &router)
+        ImportsController(
+            watches: WatchStore(database: database, secrets: secrets, maxRulesPerTarget: configuration.maxRulesPerTarget),
+            authenticator: authenticator,
+            intervals: IntervalBounds(configuration: configuration),
+            addresses: addresses,
+            checkRates: checkRates
+        ).register(on: &router)
         let badges = BadgeStore(database: database)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
         FeedController(feed: SyncFeed(changes: ChangeStore(database: database), badges: badges), authenticator: authenticator)

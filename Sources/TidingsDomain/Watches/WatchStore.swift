@@ -15,9 +15,9 @@ import TidingsPostgres
 /// lock them in opposite orders, and a target may lose its last watch, and
 /// so be deleted, between this transaction finding it and referring to it.
 package struct WatchStore: Sendable {
-    private let database: PostgresClient
-    private let secrets: StoredSecrets
-    private let maxRulesPerTarget: Int
+    let database: PostgresClient
+    let secrets: StoredSecrets
+    let maxRulesPerTarget: Int
     private let reads: BatchingQueue<WatchKey, Watch?>
 
     /// Distinct extraction rules one target may carry unless configured

@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// Turns a `DecodingError` into a client-facing problem: 400 when the body is
 /// not JSON at all, 422 naming the offending field otherwise.
-enum JSONDecodingProblem {
-    static func httpError(for error: DecodingError, body: Data) -> HTTPError {
+package enum JSONDecodingProblem {
+    package static func httpError(for error: DecodingError, body: Data) -> HTTPError {
         switch error {
         case let .typeMismatch(type, context):
             return unprocessable(path: context.codingPath, problem: "expected \(describe(type))")
@@ -31,7 +31,7 @@ enum JSONDecodingProblem {
     }
 
     /// `items[2].name` style: keys joined by dots, array positions in brackets.
-    static func fieldPath(_ codingPath: [any CodingKey]) -> String {
+    package static func fieldPath(_ codingPath: [any CodingKey]) -> String {
         var path = ""
         for key in codingPath {
             if let index = key.intValue {

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// parser, a proxy or a log reader each chose; a body like that is refused
 /// instead. Runs on text `JSONDecoder` has already accepted, so it need not
 /// handle malformed input, and nesting is bounded by that decoder.
-enum JSONDuplicateMembers {
+package enum JSONDuplicateMembers {
     private enum Frame {
         case object(names: Set<[UInt8]>, current: String?, expectingName: Bool)
         case array(index: Int)
@@ -14,7 +14,7 @@ enum JSONDuplicateMembers {
 
     /// The path of the first repeated member (`extract.css`,
     /// `headers.x-key`, `items[2].id`), or nil.
-    static func firstRepeated(in bytes: [UInt8]) -> String? {
+    package static func firstRepeated(in bytes: [UInt8]) -> String? {
         var stack: [Frame] = []
         var index = 0
         while index < bytes.count {
