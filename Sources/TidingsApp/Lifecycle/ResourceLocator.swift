@@ -1,11 +1,13 @@
 import Foundation
 
 /// Finds the files Tidings ships beside its binary: `migrations/` and
-/// `openapi.yaml`. Looked up once at start-up so a missing file fails fast.
+/// `openapi.yaml`, and `dashboard/` beside them. Looked up once at start-up so a missing file fails fast.
 struct ResourceLocator {
     struct Resources {
         let migrationsDirectory: String
         let openAPIPath: String
+        /// The dashboard's files; checked when the dashboard is served.
+        let dashboardDirectory: String
     }
 
     struct NotFound: Error, CustomStringConvertible {
@@ -35,7 +37,11 @@ struct ResourceLocator {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: migrations, isDirectory: &isDirectory), isDirectory.boolValue,
                FileManager.default.fileExists(atPath: openAPI) {
-                return Resources(migrationsDirectory: migrations, openAPIPath: openAPI)
+                return Resources(
+                    migrationsDirectory: migrations,
+                    openAPIPath: openAPI,
+                    dashboardDirectory: (candidate as NSString).appendingPathComponent("dashboard")
+                )
             }
         }
         throw NotFound(searched: candidates)
