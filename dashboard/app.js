@@ -98,6 +98,7 @@ function signOut() {
 
 function route() {
   if (!credential()) return signInView();
+  if (!location.hash.startsWith("#/")) return;
   const routes = ROUTES[role()] || ROUTES.user;
   const [name, id] = location.hash.slice(2).split("/");
   unmount?.();
@@ -123,6 +124,11 @@ function route() {
 }
 
 signOutButton.addEventListener("click", signOut);
+// The skip link moves focus without touching the route in the fragment.
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
 window.addEventListener("hashchange", route);
 // A failed call with an expired or revoked key signs out.
 window.addEventListener("unhandledrejection", (event) => {

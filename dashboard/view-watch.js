@@ -147,7 +147,7 @@ export function watchView(container, subscribe, id) {
 
   function renderChange(change) {
     return h("article", { class: `card change${change.read ? "" : " unread"}`, "data-change-id": change.id },
-      h("h3", {}, time(change.detected_at), change.read ? "" : h("span", { class: "state state-unread" }, "unread"),
+      h("h3", {}, time(change.detected_at), " ", change.read ? "" : h("span", { class: "state state-unread" }, "unread"),
         change.http_status ? h("span", { class: "muted" }, ` HTTP ${change.http_status}`) : null),
       renderDiff(change.diff),
       change.snapshot_truncated ? h("p", { class: "muted" }, "The page was longer than the stored snapshot; only its start is compared.") : null);
