@@ -4,7 +4,7 @@ import { credential } from "./session.js";
 export class APIError extends Error {
   constructor(status, problem) {
     const detail = problem?.detail || problem?.title || `The server answered ${status}.`;
-    super(problem?.field ? `${detail} (${problem.field})` : detail);
+    super(problem?.field && !detail.includes(problem.field) ? `${detail} (${problem.field})` : detail);
     this.status = status;
     this.problem = problem;
   }

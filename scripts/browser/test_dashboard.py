@@ -103,6 +103,24 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
     assert page.evaluate("window.notReloaded") is True
     page.screenshot(path=shots / "03-watch.png", full_page=True)
 
+    # "Test this rule": what a selector extracts from the live page, before
+    # saving it; then save it.
+    page.get_by_label("Expression").fill("main > p:first-child")
+    page.get_by_role("button", name="Test this rule").click()
+    preview = page.locator("#rule-preview")
+    expect(preview.get_by_role("alert")).to_contain_text("not supported: pseudo-classes", timeout=WAIT)
+    page.get_by_label("Expression").fill("main > p")
+    page.get_by_role("button", name="Test this rule").click()
+    expect(preview.locator("pre.extracted")).to_have_text("Pro plan: $12\nTeam plan: $30", timeout=WAIT)
+    expect(preview).to_contain_text("HTTP 200, 2 lines")
+    page.screenshot(path=shots / "03b-rule-preview.png", full_page=True)
+    page.get_by_label("Expression").fill("aside")
+    page.get_by_role("button", name="Test this rule").click()
+    expect(preview).to_contain_text("The rule extracts nothing", timeout=WAIT)
+    page.get_by_label("Expression").fill("main")
+    page.get_by_role("button", name="Save rule").click()
+    expect(page.get_by_text("Saved.")).to_be_visible()
+
     # Check now answers on the page.
     page.get_by_role("button", name="Check now").click()
     expect(page.locator("#toast")).to_contain_text(re.compile(r"Checked: unchanged|is running"), timeout=WAIT)
