@@ -5,7 +5,7 @@ import TidingsTestSupport
 
 /// POST /v1/watches/preview: a rule tried on a live page (a real loopback
 /// origin), nothing stored; the address policy, the extraction limits, the
-/// per-user rate, and clear problems for what cannot be previewed.
+/// per-user rate, and clear 4xx problems for what cannot be previewed.
 @Suite struct WatchPreviewAPITests {
     static let page = """
         <html><head><title>Prices</title><script>var tracking = 1;</script></head>
@@ -98,20 +98,21 @@ import TidingsTestSupport
         #expect(huge.status == 413 && huge.isProblem)
     }
 
-    @Test func pagesThatFailAre502SayingWhy() async throws {
+    @Test func pagesThatFailAre422NamingTheURLAndSayingWhy() async throws {
         let missing = try Self.htmlOrigin(status: 404, body: "gone")
         defer { missing.stop() }
         let server = try APITestServer { $0.allowPrivateTargets = true }
         defer { server.shutdown() }
         let user = try await server.createUser()
         let notFound = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": missing.baseURL + "/"])
-        #expect(notFound.status == 502)
-        #expect(try notFound.object()["detail"] as? String == "The page answered HTTP 404; a check would fail the same way.")
+        #expect(notFound.status == 422 && notFound.isProblem)
+        #expect(try notFound.object()["field"] as? String == "url")
+        #expect(try notFound.object()["detail"] as? String == "url: the page answered HTTP 404; a check would fail the same way")
 
         // Nothing listens on port 1: the connection is refused.
         let refused = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": "http://127.0.0.1:1/"])
-        #expect(refused.status == 502 && refused.isProblem, "\(refused.text)")
-        #expect((try refused.object()["detail"] as? String)?.hasPrefix("The page could not be fetched: ") == true)
+        #expect(refused.status == 422 && refused.isProblem, "\(refused.text)")
+        #expect((try refused.object()["detail"] as? String)?.hasPrefix("url: the page could not be fetched: ") == true)
     }
 
     @Test func theExtractionLimitsOfACheckApply() async throws {

@@ -39,14 +39,16 @@ struct WatchPreviewController: Sendable {
                 lines: Array(lines.prefix(Self.maximumLines)),
                 truncated: cut || content.isTruncated
             ))
+        // What the page did is the caller's problem to fix, not this
+        // server's failure: a 422 naming the field, never a 5xx.
         case .answered(let status):
-            throw HTTPError(.badGateway, detail: "The page answered HTTP \(status); a check would fail the same way.")
+            throw HTTPError.field("url", "the page answered HTTP \(status); a check would fail the same way")
         case .fetchFailed(let reason):
-            throw HTTPError(.badGateway, detail: "The page could not be fetched: \(reason).")
+            throw HTTPError.field("url", "the page could not be fetched: \(reason)")
+        case .timedOut:
+            throw HTTPError.field("url", "the page did not answer in time")
         case .extractionFailed(let error):
             throw HTTPError.field("extract", "the rule failed on this page: \(error.message)")
-        case .timedOut:
-            throw HTTPError(HTTPStatus(code: 504), detail: "The page did not answer in time.")
         }
     }
 }
