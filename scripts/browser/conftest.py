@@ -2,6 +2,7 @@
 a local origin and webhook receiver, and Debian's Chromium driven by
 Playwright. Screenshots go to TIDINGS_BROWSER_OUTPUT."""
 
+import base64
 import json
 import os
 import pathlib
@@ -19,6 +20,20 @@ from playwright.sync_api import sync_playwright
 
 ADMIN = "browser-suite-admin-token-0123456789abcdef"
 CHROMIUM = os.environ.get("TIDINGS_BROWSER_CHROMIUM", "/usr/bin/chromium")
+
+
+def p256_private_key_pem():
+    return subprocess.run(["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout"],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def web_push_subscription(endpoint):
+    """A browser's subscription: a real P-256 public key (uncompressed, the
+    last 65 bytes of its DER form) and a 16-byte secret, base64url."""
+    der = subprocess.run(["openssl", "ec", "-pubout", "-outform", "DER"], input=p256_private_key_pem().encode(),
+                         check=True, capture_output=True).stdout
+    encode = lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    return {"endpoint": endpoint, "keys": {"p256dh": encode(der[-65:]), "auth": encode(secrets.token_bytes(16))}}
 
 
 def free_port():
@@ -111,6 +126,9 @@ def tidings(tmp_path_factory):
         TIDINGS_WEBHOOK_TIMEOUT="3s",
         TIDINGS_BADGE_COALESCE="0s",
         TIDINGS_LOG_LEVEL="warning",
+        # Web Push on, so a web device gets pushes the devices view lists.
+        TIDINGS_VAPID_PRIVATE_KEY=p256_private_key_pem(),
+        TIDINGS_VAPID_SUBJECT="mailto:browser-suite@localhost",
     )
     with open(log_path, "wb") as log:
         process = subprocess.Popen([os.environ["TIDINGS_BROWSER_BINARY"]], env=environment, stdout=log, stderr=subprocess.STDOUT)

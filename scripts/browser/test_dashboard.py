@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
-from conftest import ADMIN
+from conftest import ADMIN, web_push_subscription
 
 POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
           "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -61,6 +61,11 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
     assert status == 201, webhook
     status, _, device = tidings.call("POST", "/v1/devices", key, {"platform": "ios", "push_token": "ab" * 32, "name": "Ada's phone"})
     assert status in (200, 201), device
+    # Nothing listens on port 1: its pushes fail and wait for a retry.
+    status, _, browser_device = tidings.call("POST", "/v1/devices", key, {
+        "platform": "web", "name": "Ada's browser", "push_subscription": web_push_subscription("https://127.0.0.1:1/push/ada"),
+    })
+    assert status in (200, 201), browser_device
 
     response = page.goto(tidings.base + "/ui/")
     assert response.headers["content-security-policy"] == POLICY
@@ -140,10 +145,23 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
     expect(succeeded.locator("table.attempts")).to_contain_text("204")
     page.screenshot(path=shots / "05-webhooks-retried.png", full_page=True)
 
+    # The change's badge push to each device: skipped for the phone (no
+    # APNs app), failing for the browser (nothing listens on port 1).
+    pushes = {}
+    for entry in (device, browser_device):
+        deadline = time.monotonic() + WAIT / 1000
+        while not pushes.get(entry["id"]):
+            assert time.monotonic() < deadline, "no push to the device"
+            pushes[entry["id"]] = tidings.call("GET", f"/v1/devices/{entry['id']}/pushes", key)[2]["data"]
+            time.sleep(0.2)
     page.get_by_role("link", name="Devices").click()
-    expect(page.get_by_text("Ada's phone")).to_be_visible()
-    page.get_by_text("Ada's phone").click()
-    expect(page.locator("details[open]")).to_contain_text("Last seen")
+    for entry, name in ((device, "Ada's phone"), (browser_device, "Ada's browser")):
+        page.get_by_text(name).click()
+        opened = page.locator(f"details[data-device-id='{entry['id']}']")
+        expect(opened).to_contain_text("Last seen")
+        expect(opened.locator("tbody tr")).to_have_count(len(pushes[entry["id"]]))
+        expect(opened.locator("tbody tr").first).to_contain_text(pushes[entry["id"]][0]["status"])
+    expect(page.locator(f"details[data-device-id='{device['id']}']")).to_contain_text("skipped")
     assert "ab" * 32 not in page.content()
     page.screenshot(path=shots / "06-devices.png", full_page=True)
 
