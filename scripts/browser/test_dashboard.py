@@ -145,6 +145,17 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
     expect(succeeded.locator("table.attempts")).to_contain_text("204")
     page.screenshot(path=shots / "05-webhooks-retried.png", full_page=True)
 
+    # Recover: the next change fails too; once the receiver is back, one
+    # click sends every failed delivery of the last hour again.
+    origin.receiver_status = 500
+    origin.page = origin.page.replace("$30", "$35")
+    expect(page.locator("li.delivery[data-status=failed]")).to_have_count(1, timeout=WAIT)
+    origin.receiver_status = 204
+    page.get_by_role("button", name="Recover").click()
+    expect(page.locator("#toast")).to_have_text("1 delivery queued again.")
+    expect(page.locator("li.delivery[data-status=succeeded]")).to_have_count(2, timeout=WAIT)
+    expect(page.locator("li.delivery[data-status=failed]")).to_have_count(0)
+
     # The change's badge push to each device: skipped for the phone (no
     # APNs app), failing for the browser (nothing listens on port 1).
     pushes = {}
@@ -166,7 +177,7 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
     page.screenshot(path=shots / "06-devices.png", full_page=True)
 
     page.get_by_role("link", name="Badge").click()
-    expect(page.locator("#badge-count")).to_have_text("1")
+    expect(page.locator("#badge-count")).to_have_text("2")
     page.screenshot(path=shots / "07-badge.png", full_page=True)
     page.get_by_role("button", name="Mark everything read").click()
     expect(page.locator("#badge-count")).to_have_text("0")
