@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh chromium
+scripts/install-deps.sh chromium openssl
 venv=.build/browser-venv
 requirements=scripts/browser/requirements.txt
 if ! cmp -s "$requirements" "$venv/installed-requirements.txt" 2>/dev/null || ! "$venv/bin/python" -c '' 2>/dev/null; then

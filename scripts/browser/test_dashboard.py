@@ -77,6 +77,9 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
     sign_in(page, tidings, key)
     expect(page.get_by_role("heading", name="Watches", level=1)).to_be_visible()
     expect(page.get_by_text("No watches yet")).to_be_visible()
+    # The event stream is open (with a one-time token, not the key).
+    expect(page.locator("#live-status")).to_have_text("Live", timeout=WAIT)
+    assert any("/v1/events?token=tds_" in url for url in page.recorder.urls)
     assert page.evaluate("sessionStorage.getItem('tidings.credential')") == key
     assert page.evaluate("localStorage.length") == 0
     assert page.evaluate("document.cookie") == ""
@@ -257,6 +260,8 @@ def test_the_admin_sees_users_limits_and_push_apps_without_secrets(page, tidings
     key = new_user(tidings, "Linus")
     sign_in(page, tidings, ADMIN)
     expect(page.get_by_role("heading", name="Admin", level=1)).to_be_visible()
+    # The admin has no event stream: the page polls.
+    expect(page.locator("#live-status")).to_have_text("Updating every 15 s")
     user = page.locator("details", has_text="Linus").first
     user.locator("summary").click()
     watches_limit = user.get_by_label("Own watches limit")
