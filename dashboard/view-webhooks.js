@@ -8,12 +8,12 @@ import { actionButton, h, notice, replace, time, toast } from "./dom.js";
 export function webhooksView(container, subscribe, role) {
   const base = role === "admin" ? "/v1/admin" : "/v1";
   const list = h("div", { id: "webhooks", "aria-live": "polite" });
-  const deliveries = h("section", { id: "deliveries", "aria-live": "polite" });
+  const deliveries = h("section", { id: "deliveries" });
+  const rows = h("div", { id: "delivery-rows" });
   const statusSelect = h("select", { id: "delivery-status" },
     h("option", { value: "" }, "Any status"),
     ["pending", "succeeded", "failed"].map((status) => h("option", { value: status }, status)));
   let chosen = null;
-  let refresh = null;
 
   async function loadWebhooks() {
     try {
@@ -34,15 +34,11 @@ export function webhooksView(container, subscribe, role) {
     }
   }
 
+  // Choosing a webhook builds its section once; the timer below refreshes
+  // only the rows, so a date being typed or a focused control survives it.
   function choose(webhook) {
     chosen = webhook;
     for (const button of list.querySelectorAll("button[data-webhook-id]")) button.setAttribute("aria-pressed", String(button.dataset.webhookId === webhook.id));
-    loadDeliveries();
-  }
-
-  async function loadDeliveries() {
-    if (!chosen) return;
-    const webhook = chosen;
     const since = h("input", { id: "recover-since", type: "datetime-local", required: true });
     const hourAgo = new Date(Date.now() - 3600_000);
     since.value = new Date(hourAgo.getTime() - hourAgo.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
@@ -59,19 +55,25 @@ export function webhooksView(container, subscribe, role) {
         toast(error.message);
       }
     });
-    let rows;
-    try {
-      const answer = await get(`${base}/webhooks/${webhook.id}/deliveries${query({ limit: 50, status: statusSelect.value })}`);
-      rows = answer.data.length
-        ? h("ul", { class: "cards" }, answer.data.map(renderDelivery))
-        : notice("empty", statusSelect.value ? `No ${statusSelect.value} deliveries.` : "Nothing delivered to this webhook yet.");
-    } catch (error) {
-      rows = notice("error", `The deliveries could not be loaded: ${error.message}`);
-    }
     replace(deliveries,
       h("h2", {}, "Deliveries to ", h("span", { class: "url" }, webhook.url)),
       h("div", { class: "toolbar" }, h("label", { for: "delivery-status" }, "Status"), statusSelect),
       recover, rows);
+    loadDeliveries();
+  }
+
+  async function loadDeliveries() {
+    if (!chosen) return;
+    const webhook = chosen;
+    try {
+      const answer = await get(`${base}/webhooks/${webhook.id}/deliveries${query({ limit: 50, status: statusSelect.value })}`);
+      if (webhook !== chosen) return;
+      replace(rows, answer.data.length
+        ? h("ul", { class: "cards" }, answer.data.map(renderDelivery))
+        : notice("empty", statusSelect.value ? `No ${statusSelect.value} deliveries.` : "Nothing delivered to this webhook yet."));
+    } catch (error) {
+      replace(rows, notice("error", `The deliveries could not be loaded: ${error.message}`));
+    }
   }
 
   function renderDelivery(delivery) {
@@ -99,7 +101,7 @@ export function webhooksView(container, subscribe, role) {
   replace(container, h("h1", { tabindex: "-1" }, role === "admin" ? "Global webhooks" : "Webhooks"), list, deliveries);
   // Retries and attempts happen without an event: refresh on a timer
   // while the tab is visible, whether or not the stream is up.
-  refresh = setInterval(() => {
+  const refresh = setInterval(() => {
     if (!document.hidden && container.isConnected) loadDeliveries();
     else if (!container.isConnected) clearInterval(refresh);
   }, 5000);
