@@ -7,8 +7,8 @@ const RESOURCES = ["watches", "webhooks", "devices", "api_keys"];
 // set or given back to the default), and the push apps. The API never
 // returns a push app's private key or a user's API key, so none is shown.
 export function adminView(container, subscribe) {
-  const users = h("div", { id: "users", "aria-live": "polite" });
-  const apps = h("div", { id: "push-apps", "aria-live": "polite" });
+  const users = h("div", { id: "users" });
+  const apps = h("div", { id: "push-apps" });
   const cursors = [null];
   let page = 0;
   const previousButton = h("button", { type: "button" }, "Previous page");

@@ -4,7 +4,7 @@ import { h, notice, replace, time } from "./dom.js";
 // The caller's devices; opening one lists the pushes sent to it. Push
 // tokens address a device, so only their start is shown.
 export function devicesView(container, subscribe) {
-  const list = h("div", { id: "devices", "aria-live": "polite" });
+  const list = h("div", { id: "devices" });
 
   async function load() {
     try {

@@ -21,7 +21,7 @@ export function watchesView(container, subscribe) {
     h("option", { value: "false" }, "Active only"),
     h("option", { value: "true" }, "Paused only"));
   const searchInput = h("input", { id: "filter-search", type: "search", placeholder: "Name or URL" });
-  const results = h("div", { "aria-live": "polite", "aria-busy": "false" });
+  const results = h("div", { "aria-busy": "false" });
   const previousButton = h("button", { type: "button" }, "Previous page");
   const nextButton = h("button", { type: "button" }, "Next page");
   const pageLabel = h("span", { class: "muted" });

@@ -7,7 +7,7 @@ import { actionButton, h, notice, replace, time, toast } from "./dom.js";
 // Deliveries raise no events, so this view also refreshes on the poll.
 export function webhooksView(container, subscribe, role) {
   const base = role === "admin" ? "/v1/admin" : "/v1";
-  const list = h("div", { id: "webhooks", "aria-live": "polite" });
+  const list = h("div", { id: "webhooks" });
   const deliveries = h("section", { id: "deliveries" });
   const rows = h("div", { id: "delivery-rows" });
   const statusSelect = h("select", { id: "delivery-status" },
