@@ -1,5 +1,8 @@
 import { credential } from "./session.js";
 
+// Sent on window when the session's credential is refused (401).
+export const SIGNED_OUT_EVENT = "tidings-credential-refused";
+
 // A failed call: the problem document's title and detail, and its status.
 export class APIError extends Error {
   constructor(status, problem) {
@@ -40,6 +43,7 @@ export async function call(method, path, { body, raw, token } = {}) {
       parsed = null;
     }
   }
+  if (response.status === 401 && !token) window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
   if (!response.ok) throw new APIError(response.status, parsed);
   return parsed;
 }

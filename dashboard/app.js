@@ -1,4 +1,4 @@
-import { APIError, call } from "./api.js";
+import { APIError, SIGNED_OUT_EVENT, call } from "./api.js";
 import { h, notice, replace } from "./dom.js";
 import * as live from "./live.js";
 import { credential, forget, remember, role } from "./session.js";
@@ -130,9 +130,12 @@ document.querySelector(".skip").addEventListener("click", (event) => {
   main.focus();
 });
 window.addEventListener("hashchange", route);
-// A failed call with an expired or revoked key signs out.
-window.addEventListener("unhandledrejection", (event) => {
-  if (event.reason instanceof APIError && event.reason.status === 401) signOut();
+// A revoked key (any 401 to a call with the session's credential) signs
+// out, saying why.
+window.addEventListener(SIGNED_OUT_EVENT, () => {
+  if (!credential()) return;
+  signOut();
+  main.querySelector("[aria-live]")?.replaceChildren(notice("error", "The key is no longer accepted; sign in again."));
 });
 if (credential()) start();
 else signInView();

@@ -17,10 +17,10 @@ POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'sel
 WAIT = 30_000
 
 
-def new_user(tidings, name):
+def new_user(tidings, name, whole=False):
     status, _, body = tidings.call("POST", "/v1/users", ADMIN, {"name": name})
     assert status == 201, body
-    return body["api_key"]
+    return body if whole else body["api_key"]
 
 
 def sign_in(page, tidings, credential):
@@ -225,7 +225,8 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
 
 
 def test_watches_filter_search_and_page(page, tidings, origin, shots):
-    key = new_user(tidings, "Grace")
+    created = new_user(tidings, "Grace", whole=True)
+    key = created["api_key"]
     for number in range(30):
         status, _, body = tidings.call("POST", "/v1/watches", key, {"url": f"{origin.base}/page/{number}", "name": f"Page {number:02d}"})
         assert status == 201, body
@@ -253,6 +254,14 @@ def test_watches_filter_search_and_page(page, tidings, origin, shots):
     page.keyboard.press("Enter")
     expect(page.locator("#main")).to_be_focused()
     expect(page.get_by_role("heading", name="Watches", level=1)).to_be_visible()
+
+    # A key revoked meanwhile: the next call signs the page out, saying why.
+    status, _, _ = tidings.call("DELETE", f"/v1/users/{created['user']['id']}/keys/{created['key']['id']}", ADMIN)
+    assert status == 200
+    page.get_by_role("button", name="Next page").click()
+    expect(page.get_by_role("alert")).to_have_text("The key is no longer accepted; sign in again.")
+    expect(page.get_by_label("API key or admin token")).to_be_visible()
+    assert page.evaluate("sessionStorage.length") == 0
     assert_stayed_home(page, tidings, key, ADMIN)
 
 
