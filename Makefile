@@ -4,7 +4,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev libpsl-dev libjemalloc-dev zlib1g-dev postgresql
 BENCH_PACKAGES := wrk
 
-.PHONY: run test api-check contract-test hostile-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
+.PHONY: run test api-check contract-test hostile-test browser-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
 
 deps:
 	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
@@ -21,10 +21,17 @@ run: release
 	exec "$$($(SWIFT) build -c release --show-bin-path)/tidings"
 
 # Starts a throwaway PostgreSQL, runs the whole suite, stops it; then holds
-# TidingsKit's public API to its checked-in dump (decision 0047).
+# TidingsKit's public API to its checked-in dump (decision 0047) and drives
+# the dashboard in Chromium (decision 0054).
 test: deps
 	scripts/run-tests.sh
 	scripts/api-check.sh
+	scripts/browser-test.sh
+
+# The dashboard in Debian's Chromium, driven by Playwright, against a real
+# Tidings; screenshots in .build/browser-test/ (decision 0054).
+browser-test: deps
+	scripts/browser-test.sh
 
 # TidingsKit's API against scripts/api/TidingsKit.json, its doc comments and
 # DocC catalog. After an intended change: scripts/api-check.sh --update.

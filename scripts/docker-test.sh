@@ -177,7 +177,7 @@ inspect() { docker image inspect -f "$1" tidings:latest; }
 [ "$(inspect '{{.Config.User}}')" = 10001:10001 ] || fail "user is $(inspect '{{.Config.User}}')"
 [ "$(inspect '{{.Config.StopSignal}}')" = SIGTERM ] || fail "stop signal is $(inspect '{{.Config.StopSignal}}')"
 [[ $(inspect '{{json .Config.Healthcheck.Test}}') == *tidings-healthcheck* ]] || fail "no HEALTHCHECK"
-docker run --rm --network none --entrypoint ls tidings:latest /usr/share/tidings/openapi.yaml /usr/share/tidings/migrations /usr/share/tidings/schema/functions >/dev/null
+docker run --rm --network none --entrypoint ls tidings:latest /usr/share/tidings/openapi.yaml /usr/share/tidings/migrations /usr/share/tidings/schema/functions /usr/share/tidings/dashboard/index.html >/dev/null
 pass
 
 # --- Compose -------------------------------------------------------------------
@@ -284,6 +284,8 @@ watches=$(api GET /v1/watches "$user_key")
 [[ $watches == *"$watch_id"* ]] || fail "watch $watch_id not listed"
 document=$(curl -fsS "$base_url/openapi.yaml")
 [[ $document == openapi:* ]] || fail "/openapi.yaml not served"
+page=$(curl -fsS "$base_url/ui/")
+[[ $page == *'src="/ui/app.js"'* ]] || fail "the dashboard is not served through the proxy"
 pass
 
 # --- Events (poller and dispatcher) --------------------------------------------

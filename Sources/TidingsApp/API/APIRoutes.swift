@@ -1,6 +1,7 @@
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsHTTPServer
+import TidingsObservability
 import TidingsPostgres
 
 /// Every `/v1` endpoint, with the stores and services they share.
@@ -74,6 +75,22 @@ struct APIRoutes {
             intervals: IntervalBounds(configuration: configuration),
             addresses: addresses,
             checkRates: checkRates
+        ).register(on: &router)
+        WatchPreviewController(
+            authenticator: authenticator,
+            addresses: addresses,
+            previewer: PagePreviewer(
+                clientConfiguration: configuration.pollerHTTPClientConfiguration,
+                limits: configuration.pollerConfiguration.extractionLimits,
+                logger: Logger(label: "tidings.preview", logLevel: configuration.logLevel)
+            ),
+            rates: RateLimitedAction(
+                action: "previews",
+                subject: "user",
+                callerLimitName: "previews_per_user",
+                subjectLimitName: "previews_per_user",
+                limiter: RateLimiter(perCaller: configuration.checkNowUserRate, perSubject: configuration.checkNowUserRate)
+            )
         ).register(on: &router)
         let badges = BadgeStore(database: database)
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)

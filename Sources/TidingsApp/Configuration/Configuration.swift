@@ -64,6 +64,8 @@ package struct Configuration: Sendable {
     /// interval); nil: the watch's interval, so schedules stay fixed.
     package var defaultMaximumInterval: Duration?
     package var resourcesDirectory: String?
+    /// Serve the dashboard at `/` and `/ui/` (`TIDINGS_DASHBOARD`).
+    package var dashboardEnabled = true
     /// How long a new badge.updated delivery waits so that a burst of
     /// count changes goes out as one delivery with the final number.
     package var badgeCoalescingWindow: Duration = .seconds(2)
@@ -239,6 +241,7 @@ package struct Configuration: Sendable {
             throw ConfigurationError(variable: "TIDINGS_DEFAULT_MAX_INTERVAL", message: "must not be longer than TIDINGS_MAX_INTERVAL")
         }
         resourcesDirectory = reader.string("TIDINGS_RESOURCES_DIR")
+        dashboardEnabled = try reader.parsed("TIDINGS_DASHBOARD", expected: "true or false", ValueParsers.bool) ?? dashboardEnabled
         badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow
         webhookTimeout = try reader.duration("TIDINGS_WEBHOOK_TIMEOUT") ?? webhookTimeout
         webhookRetrySchedule = try reader.parsed(

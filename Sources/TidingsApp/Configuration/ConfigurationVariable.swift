@@ -159,7 +159,9 @@ package struct ConfigurationVariable: Sendable {
         .init(name: "TIDINGS_EVENT_RETENTION", defaultValue: "30d",
               summary: "Events, their deliveries and attempts, and finished pushes, older than this are pruned in the background (pushes kept at least for the sync budget's period)."),
         .init(name: "TIDINGS_RESOURCES_DIR", defaultValue: "(auto)",
-              summary: "Folder holding migrations/, schema/functions/ and openapi.yaml; found next to the working directory or the executable when unset."),
+              summary: "Folder holding migrations/, schema/functions/, openapi.yaml and dashboard/; found next to the working directory or the executable when unset."),
+        .init(name: "TIDINGS_DASHBOARD", defaultValue: "true",
+              summary: "false turns off the dashboard served at / and /ui/ on TIDINGS_LISTEN (the API stays)."),
     ]
 
     /// The text `tidings --help` prints.

@@ -139,6 +139,9 @@ package final class Application: Sendable {
                 checks: poller,
                 streams: streams
             ).register(on: &router)
+            if configuration.dashboardEnabled {
+                try DashboardController(assets: DashboardAssets.load(from: resources.dashboardDirectory)).register(on: &router)
+            }
 
             let server = HTTPServer(
                 configuration: configuration.httpServerConfiguration,

@@ -1,12 +1,15 @@
 import Foundation
 
 /// Finds the files Tidings ships beside its binary: `migrations/`,
-/// `schema/functions/` and `openapi.yaml`. Looked up once at start-up so a missing file fails fast.
+/// `schema/functions/` and `openapi.yaml`, and `dashboard/` beside them.
+/// Looked up once at start-up so a missing file fails fast.
 struct ResourceLocator {
     struct Resources {
         let migrationsDirectory: String
         let functionsDirectory: String
         let openAPIPath: String
+        /// The dashboard's files; checked when the dashboard is served.
+        let dashboardDirectory: String
     }
 
     struct NotFound: Error, CustomStringConvertible {
@@ -35,7 +38,12 @@ struct ResourceLocator {
             let functions = (candidate as NSString).appendingPathComponent("schema/functions")
             let openAPI = (candidate as NSString).appendingPathComponent("openapi.yaml")
             if isDirectory(migrations), isDirectory(functions), FileManager.default.fileExists(atPath: openAPI) {
-                return Resources(migrationsDirectory: migrations, functionsDirectory: functions, openAPIPath: openAPI)
+                return Resources(
+                    migrationsDirectory: migrations,
+                    functionsDirectory: functions,
+                    openAPIPath: openAPI,
+                    dashboardDirectory: (candidate as NSString).appendingPathComponent("dashboard")
+                )
             }
         }
         throw NotFound(searched: candidates)
