@@ -31,7 +31,7 @@ package final class PushDispatcher: Service {
     private let logger: Logger
     private let waker: NotificationWaker
     private let inFlight = Atomic<Int>(0)
-    private let writer: BatchWriter<PushAttemptResult>
+    private let writer: WriteBehindQueue<UUID, PushAttemptResult>
     private let loop = WorkerLoop(name: "tidings.push")
     /// Set by `stop`: the drain waits for pushes in flight no later.
     private let stopDeadline = AdaptiveMutex<ContinuousClock.Instant?>(nil)
@@ -69,7 +69,7 @@ package final class PushDispatcher: Service {
         )
         let outcomes = metrics?.counter("tidings_pushes_total", help: "Push attempts by platform, kind and outcome (delivered, retry, failed, device_gone).")
         self.outcomes = outcomes
-        self.writer = BatchWriter(what: "push attempts", threadName: "tidings.push.write", logger: logger, claimer: loop) {
+        self.writer = .attempts(what: "push attempts", threadName: "tidings.push.write", logger: logger) {
             [store, leaseOwner, logger] batch in
             let removed = try store.complete(batch, owner: leaseOwner)
             if !removed.isEmpty {
@@ -105,7 +105,7 @@ package final class PushDispatcher: Service {
     package func start() {
         heartbeat.start(onAlive: { [weak self] _ in self?.loop.wake() }, onReaped: { [weak self] in self?.releaseAfterReap() })
         waker.start()
-        writer.start()
+        writer.start { [loop] _ in loop.wake() }
         loop.start { [self] in run() }
         logger.info("push dispatcher started")
     }
@@ -245,7 +245,7 @@ package final class PushDispatcher: Service {
         }
         // Labelled by what happens to the push: a retry out of attempts counts as failed.
         outcomes?.increment(labels: ["platform": push.platform.rawValue, "kind": push.kind.rawValue, "outcome": Self.metricLabel(outcome)])
-        writer.add(PushAttemptResult(pushID: push.id, deviceID: push.deviceID, outcome: outcome))
+        writer.submit(PushAttemptResult(pushID: push.id, deviceID: push.deviceID, outcome: outcome), key: push.deviceID)
     }
 
     private static func metricLabel(_ outcome: PushAttemptResult.Outcome) -> String {

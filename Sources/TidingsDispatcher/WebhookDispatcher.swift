@@ -14,7 +14,7 @@ import TidingsSynchronization
 /// batches and schedules retries. The table is the source of truth: the
 /// loop polls it, and NOTIFY on `tidings_deliveries` only wakes it sooner.
 ///
-/// One loop thread claims; a `BatchWriter` writes finished attempts
+/// One loop thread claims; a `WriteBehindQueue` writes finished attempts
 /// back on its own thread and connection meanwhile. A claim may lease a
 /// few deliveries per webhook beyond the cap (`DeliverySlots` queues
 /// them); the HTTP client's thread hands each finished attempt to the
@@ -60,7 +60,7 @@ package final class WebhookDispatcher: Service {
     private let waker: NotificationWaker
     /// Shared by the loop and the HTTP client's thread.
     private let slots: AdaptiveMutex<DeliverySlots>
-    private let writer: BatchWriter<CompletedAttempt>
+    private let writer: WriteBehindQueue<UUID, CompletedAttempt>
     /// The claim loop; woken by notifications, the writer and the heartbeat.
     private let loop = WorkerLoop(name: "tidings.dispatcher")
     /// Set by `stop`: the drain waits for attempts in flight no later.
@@ -106,9 +106,7 @@ package final class WebhookDispatcher: Service {
         )
         self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
         self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
-        self.writer = BatchWriter(
-            what: "webhook attempts", threadName: "tidings.dispatcher.write", logger: logger, claimer: loop
-        ) { [store, leaseOwner, disableAfter = configuration.disableAfter, disabledWebhooks, logger] batch in
+        self.writer = .attempts(what: "webhook attempts", threadName: "tidings.dispatcher.write", logger: logger) { [store, leaseOwner, disableAfter = configuration.disableAfter, disabledWebhooks, logger] batch in
             for webhook in try store.complete(batch, owner: leaseOwner, disableAfter: disableAfter) {
                 disabledWebhooks?.increment()
                 logger.warning("webhook disabled", metadata: ["webhook.id": webhook.id.canonicalString, "reason": webhook.reason])
@@ -129,7 +127,7 @@ package final class WebhookDispatcher: Service {
             onOwners: { [weak self] owners in self?.shareHostCap(among: owners) }
         )
         waker.start()
-        writer.start()
+        writer.start { [loop] _ in loop.wake() }
         loop.start { [self] in run() }
         logger.info("webhook dispatcher started")
     }
@@ -325,7 +323,7 @@ package final class WebhookDispatcher: Service {
         let attempt = FinishedAttempt(delivery: delivery, attemptedAt: attemptedAt, elapsed: elapsed, result: result)
         let completed = attempt.completed(policy: policy, now: Date())
         attempts?.increment(labels: ["result": completed.outcome.metricName])
-        writer.add(completed)
+        writer.submit(completed, key: completed.webhookID)
     }
 
     /// After the loop: starts nothing more, waits up to the grace period

@@ -3,44 +3,18 @@ import TidingsDomain
 import TidingsObservability
 import TidingsSynchronization
 
-/// Writes check results on `writerCount` threads, each with its own
-/// database connection, so one batch commits while the next is collected.
-/// Results collect for up to `writeBatchDelay` (or until `writeBatchSize`
-/// are queued) and each batch is at most two transactions: the quiet
-/// results (304, unchanged) and the eventful ones (content, failures, state
-/// changes), each set-based whatever the batch size. Diffs are computed
-/// on a writer thread, inside the eventful write, never on the HTTP
-/// driver thread.
+/// Writes check outcomes to the database, on the poller's write-behind
+/// queue's threads (each batch it collects) or a `checkNow` caller's.
+/// A batch is at most two transactions: the quiet results (304,
+/// unchanged) and the eventful ones (content, failures, state changes),
+/// each set-based whatever the batch size. Diffs are computed here, inside
+/// the eventful write, never on the HTTP driver thread.
 final class OutcomeWriter: Sendable {
-    /// Results wait in turns by user (the target's tenant, as for
-    /// extraction): a batch takes one result per user in turn, so one
-    /// tenant's thousands of changes, and the diffs they need, delay
-    /// another's result by at most one result per other user with results
-    /// waiting, not by a whole backlog.
-    private struct Queue {
-        var pending = FairQueue<UUID?, CheckOutcome>()
-        var isStopped = false
-
-        var count: Int { pending.count }
-
-        mutating func take(_ limit: Int) -> [CheckOutcome] {
-            var batch: [CheckOutcome] = []
-            batch.reserveCapacity(min(limit, count))
-            while batch.count < limit, let next = pending.popFirst() { batch.append(next) }
-            return batch
-        }
-    }
-
     private let store: CheckStore
     private let owner: String
     private let configuration: PollerConfiguration
     private let logger: Logger
     private let metrics: PollerMetrics
-    private let queue = AdaptiveMutex(Queue())
-    /// Wakes one waiting writer; a writer that leaves results behind, or
-    /// sees the stop, passes the wake on to the next.
-    private let wakeup = WakeSignal()
-    private let threads = AdaptiveMutex<[JoinableThread]>([])
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
         self.store = store
@@ -48,81 +22,6 @@ final class OutcomeWriter: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
-    }
-
-    /// Starts the writer threads; `progress` runs after every batch written
-    /// (the scheduler waits on it when the backlog is full).
-    func start(progress: @escaping @Sendable () -> Void) {
-        let started = (0..<max(configuration.writerCount, 1)).map { index in
-            JoinableThread.start(name: "tidings.writer.\(index)") { [self] in run(progress: progress) }
-        }
-        threads.withLock { $0 = started }
-    }
-
-    /// Results queued and not yet taken by a writer.
-    var backlog: Int {
-        queue.withLock { $0.count }
-    }
-
-    /// Queues an outcome; after `stop` it is dropped (its lease expires or
-    /// is released by shutdown).
-    func submit(_ outcome: CheckOutcome) {
-        let count = queue.withLock { queue -> Int? in
-            guard !queue.isStopped else { return nil }
-            queue.pending.append(outcome, key: outcome.target.tenant)
-            return queue.count
-        }
-        // A writer waits for the first result, then for the batch to fill
-        // or its delay to pass: waking it for every result would only cost.
-        guard let count, count == 1 || count % configuration.writeBatchSize == 0 else { return }
-        wakeup.wake()
-    }
-
-    /// Writes what is queued, then stops the threads.
-    func stop() {
-        queue.withLock { $0.isStopped = true }
-        wakeup.wake()
-        for thread in threads.withLock({ $0 }) { thread.join() }
-    }
-
-    private func run(progress: @Sendable () -> Void) {
-        while let batch = nextBatch() {
-            write(batch)
-            progress()
-        }
-    }
-
-    /// Waits for work, then until the batch is full or the oldest result
-    /// waited `writeBatchDelay`. Nil once stopped and drained.
-    private func nextBatch() -> [CheckOutcome]? {
-        let size = configuration.writeBatchSize
-        var deadline: ContinuousClock.Instant?
-        while true {
-            let due = deadline.map { ContinuousClock.now >= $0 } ?? false
-            let (batch, waiting, stopped) = queue.withLock { queue in
-                guard queue.count > 0, queue.count >= size || due || queue.isStopped else {
-                    return ([CheckOutcome](), queue.count, queue.isStopped)
-                }
-                return (queue.take(size), queue.count, queue.isStopped)
-            }
-            if !batch.isEmpty {
-                // Results left behind: an idle writer starts on them now
-                // rather than after its own timeout.
-                if waiting > 0 { wakeup.wake() }
-                return batch
-            }
-            if stopped {
-                wakeup.wake()
-                return nil
-            }
-            // Another writer may have taken what this one was waiting for.
-            if waiting == 0 {
-                deadline = nil
-            } else if deadline == nil {
-                deadline = .now + configuration.writeBatchDelay
-            }
-            wakeup.wait(timeout: deadline.map { ContinuousClock.now.duration(to: $0) } ?? .milliseconds(500))
-        }
     }
 
     /// Writes outcomes: the eventful ones in one transaction, the quiet

@@ -9,7 +9,8 @@ import TidingsSynchronization
 /// batches under a lease (`CheckStore.claimDue`, FOR UPDATE SKIP LOCKED),
 /// each claimed target is checked as a task (HTTP on the client's libcurl
 /// driver thread, extraction and hashing on the task), and results go to
-/// the `OutcomeWriter`. At most `concurrency` checks are in flight; a check
+/// a `WriteBehindQueue` whose threads write them in batches
+/// (`OutcomeWriter`), each result in its tenant's turn. At most `concurrency` checks are in flight; a check
 /// frees its slot once its result is queued for writing (its lease still
 /// guards the target until the write clears it), so checking never waits
 /// for a commit. The writer's backlog is bounded by `writeBacklogLimit`.
@@ -78,6 +79,7 @@ package final class Poller: TargetCheckRunner, Service {
     private let limiter: HostLimiter
     private let checker: TargetChecker
     private let writer: OutcomeWriter
+    private let results: WriteBehindQueue<UUID?, CheckOutcome>
     private let logger: Logger
     private let metrics: PollerMetrics
     private let state = AdaptiveMutex(State())
@@ -122,7 +124,18 @@ package final class Poller: TargetCheckRunner, Service {
             schedule: CheckSchedule(jitter: configuration.scheduleJitter, maximumBackoff: configuration.maximumBackoff),
             secrets: secrets
         )
-        self.writer = OutcomeWriter(store: store, owner: owner, configuration: configuration, logger: logger, metrics: self.metrics)
+        let writer = OutcomeWriter(store: store, owner: owner, configuration: configuration, logger: logger, metrics: self.metrics)
+        self.writer = writer
+        var queue = WriteBehindQueue<UUID?, CheckOutcome>.Configuration(name: "tidings.writer")
+        queue.writers = configuration.writerCount
+        queue.batchSize = configuration.writeBatchSize
+        queue.batchDelay = configuration.writeBatchDelay
+        // The writer logs and counts its own failures: a result it could
+        // not write is checked again once its lease runs out.
+        self.results = WriteBehindQueue(queue) { batch in
+            writer.write(batch)
+            return .written
+        }
         self.heartbeat = LeaseHeartbeat(
             owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: pool, logger: logger
         )
@@ -137,7 +150,7 @@ package final class Poller: TargetCheckRunner, Service {
     /// Starts the writer and, unless `concurrency` is 0, the scheduler.
     package func start() {
         heartbeat.start(onOwners: { [limiter] owners in limiter.share(among: owners) })
-        writer.start { [weak self] in self?.wakeScheduler() }
+        results.start { [weak self] _ in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
         let thread = JoinableThread.start(name: "tidings.scheduler") { [self] in runScheduler() }
         scheduler.withLock { $0 = thread }
@@ -163,7 +176,7 @@ package final class Poller: TargetCheckRunner, Service {
             let outcome = await checker.check(target)
             // The caller left: the task queues the result itself.
             guard !result.deliver(outcome) else { return }
-            writer.submit(outcome)
+            results.submit(outcome, key: outcome.target.tenant)
             finished(target.id)
         }
         var received = result.wait(timeout: configuration.checkNowTimeout)
@@ -204,7 +217,7 @@ package final class Poller: TargetCheckRunner, Service {
         limiter.close()
         client.stop()
         extraction.stop()
-        writer.stop()
+        results.stop()
         do {
             try store.release(owner: owner, targetIDs: unfinished)
         } catch {
@@ -230,7 +243,7 @@ package final class Poller: TargetCheckRunner, Service {
                 ($0.isStopping, configuration.concurrency - $0.inFlight.count, $0.saturatedUsers(limit: configuration.userConcurrency))
             }
             if stopping { return }
-            guard free >= lowWater, writer.backlog < configuration.writeBacklogLimit else {
+            guard free >= lowWater, results.backlog < configuration.writeBacklogLimit else {
                 waitForCapacity(timeout: configuration.idlePollInterval)
                 continue
             }
@@ -283,12 +296,12 @@ package final class Poller: TargetCheckRunner, Service {
     /// queued), or releases its lease and drops its result.
     private func launch(_ target: ClaimedTarget) {
         let checker = self.checker
-        let writer = self.writer
+        let results = self.results
         let started = ContinuousClock.now
         Task { [self] in
             let outcome = await checker.check(target)
             metrics.checkDuration.observe((ContinuousClock.now - started).inSeconds)
-            writer.submit(outcome)
+            results.submit(outcome, key: outcome.target.tenant)
             finished(target.id)
         }
     }
