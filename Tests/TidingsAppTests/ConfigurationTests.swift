@@ -37,6 +37,7 @@ import TidingsTestSupport
         #expect(configuration.allowPrivateTargets == false)
         #expect(configuration.logLevel == .info)
         #expect(configuration.maxBodySize == 1 << 20)
+        #expect(configuration.httpServerConfiguration.maxBodySize(forPath: "/v1/imports") == 8 << 20)
         #expect(configuration.maxHeaderBytes == 8 * 1024)
         #expect(configuration.httpIdleTimeout == .seconds(30))
         #expect(configuration.httpRequestTimeout == .seconds(30))
@@ -65,6 +66,7 @@ import TidingsTestSupport
             "TIDINGS_HTTP_CONNECTIONS_PER_CLIENT": "8",
             "TIDINGS_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,fd00::/8",
             "TIDINGS_MAX_BODY_SIZE": "2MiB",
+            "TIDINGS_MAX_IMPORT_SIZE": "20MiB",
             "TIDINGS_HTTP_MAX_HEADER_BYTES": "32KiB",
             "TIDINGS_DATABASE_POOL_SIZE": "3",
             "TIDINGS_DATABASE_ACQUIRE_TIMEOUT": "2s",
@@ -91,6 +93,8 @@ import TidingsTestSupport
         #expect(server.requestTimeout == .seconds(90) && server.connectionsPerClient == 8)
         #expect(server.trustedProxies.contains(try #require(IPAddress("10.1.2.3"))))
         #expect(configuration.maxBodySize == 2 << 20)
+        #expect(configuration.httpServerConfiguration.maxBodySize(forPath: "/v1/imports") == 20 << 20)
+        #expect(configuration.httpServerConfiguration.maxBodySize(forPath: "/v1/watches") == 2 << 20)
         #expect(configuration.httpServerConfiguration.maxHeaderBytes == 32 * 1024)
         #expect(configuration.databasePoolSize == 3)
         #expect(configuration.databaseAcquireTimeout == .seconds(2))
@@ -204,6 +208,9 @@ import TidingsTestSupport
         ("TIDINGS_WEBHOOK_RETRY_SCHEDULE", "0s,1000000000d"),
         ("TIDINGS_OUTBOUND_MAX_RESPONSE_SIZE", "9223372036854775807"),
         ("TIDINGS_MAX_BODY_SIZE", "2GiB"),
+        ("TIDINGS_MAX_IMPORT_SIZE", "0"),
+        ("TIDINGS_MAX_IMPORT_SIZE", "2GiB"),
+        ("TIDINGS_MAX_IMPORT_SIZE", "-1MiB"),
         ("TIDINGS_HTTP_MAX_HEADER_BYTES", "512"),
         ("TIDINGS_HTTP_MAX_HEADER_BYTES", "2MiB"),
         ("TIDINGS_MAX_BODY", "8589934592GiB"),

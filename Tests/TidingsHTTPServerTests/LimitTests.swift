@@ -7,6 +7,7 @@ import TidingsTestSupport
         var router = Router()
         router.get("/ping") { _, _ in .text("pong") }
         router.post("/upload") { request, _ in .text("got \(request.body.count)") }
+        router.post("/import") { request, _ in .text("got \(request.body.count)") }
         return router
     }
 
@@ -28,6 +29,31 @@ import TidingsTestSupport
         let server = try TestServer(configuration: configuration, router: Self.makeRouter())
         let response = try server.request("POST", "/upload", body: [UInt8](repeating: 0x62, count: 4096))
         #expect(response.text == "got 4096")
+    }
+
+    /// A path with a limit of its own (the import file) takes bodies up to
+    /// it, sent either way, and no more; every other path keeps the
+    /// general limit.
+    @Test func aPathWithItsOwnLimitTakesLargerBodiesAndOnlyUpToIt() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodySize = 1000
+        configuration.maxBodySizeByPath = ["/import": 5000]
+        let server = try TestServer(configuration: configuration, router: Self.makeRouter())
+        let body = [UInt8](repeating: 0x62, count: 5000)
+        #expect(try server.request("POST", "/import", body: body).text == "got 5000")
+        #expect(try server.request("POST", "/upload", body: body).status == 413)
+
+        let over = try server.request("POST", "/import", body: body + [0x62])
+        #expect(over.status == 413)
+        #expect(over.problem?.detail == "The request body exceeds 5000 bytes.")
+
+        let chunk = String(repeating: "c", count: 2500)
+        let chunked = try server.connect()
+        try chunked.send(
+            "POST /import HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "9c4\r\n\(chunk)\r\n9c4\r\n\(chunk)\r\n0\r\n\r\n"
+        )
+        #expect(try chunked.readResponse().text == "got 5000")
     }
 
     @Test func chunkedUploadPastTheLimitIs413() throws {

@@ -50,6 +50,8 @@ package struct Configuration: Sendable {
     package var httpConnectionsPerClient = 64
     package var trustedProxies = TrustedProxies()
     package var maxBodySize = 1 << 20
+    /// The body limit of `POST /v1/imports`.
+    package var maxImportSize = 8 << 20
     package var maxHeaderBytes = HTTPServerConfiguration().maxHeaderBytes
     package var databasePoolSize = 8
     package var databaseAcquireTimeout: Duration = .seconds(5)
@@ -221,6 +223,7 @@ package struct Configuration: Sendable {
             ValueParsers.networkList
         ).map(TrustedProxies.init) ?? trustedProxies
         maxBodySize = try reader.size("TIDINGS_MAX_BODY_SIZE") ?? maxBodySize
+        maxImportSize = try reader.size("TIDINGS_MAX_IMPORT_SIZE") ?? maxImportSize
         maxHeaderBytes = try reader.size("TIDINGS_HTTP_MAX_HEADER_BYTES") ?? maxHeaderBytes
         if !(1024...(1 << 20)).contains(maxHeaderBytes) {
             throw ConfigurationError(variable: "TIDINGS_HTTP_MAX_HEADER_BYTES", message: "must be between 1KiB and 1MiB")
@@ -387,6 +390,7 @@ package struct Configuration: Sendable {
         server.connectionsPerClient = httpConnectionsPerClient
         server.trustedProxies = trustedProxies
         server.maxBodySize = maxBodySize
+        server.maxBodySizeByPath = ["/v1/imports": maxImportSize]
         server.maxHeaderBytes = maxHeaderBytes
         server.shutdownGracePeriod = shutdownTimeout
         return server

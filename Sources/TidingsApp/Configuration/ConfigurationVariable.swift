@@ -44,6 +44,8 @@ package struct ConfigurationVariable: Sendable {
               summary: "Comma-separated addresses or CIDR networks of reverse proxies (e.g. 10.0.0.0/8,fd00::/8). Only connections from them may name the client in X-Forwarded-For (rightmost address not itself a trusted proxy; used for the access log), and they are exempt from TIDINGS_HTTP_CONNECTIONS_PER_CLIENT."),
         .init(name: "TIDINGS_MAX_BODY_SIZE", defaultValue: "1MiB",
               summary: "Largest accepted request body; larger ones get 413."),
+        .init(name: "TIDINGS_MAX_IMPORT_SIZE", defaultValue: "8MiB",
+              summary: "Largest file POST /v1/imports accepts, in place of TIDINGS_MAX_BODY_SIZE (an export of 10,000 watches is about 1.8 MB); larger ones get 413."),
         .init(name: "TIDINGS_HTTP_MAX_HEADER_BYTES", defaultValue: "8KiB",
               summary: "Budget for a request's line and header fields together (1KiB-1MiB); header fields beyond it get 431. Each connection's memory follows it (about half of it plus 16 KB per open event stream)."),
         .init(name: "TIDINGS_DATABASE_POOL_SIZE", defaultValue: "8",

@@ -93,14 +93,14 @@ enum MicroHTTPDCallbacks {
         case .receivingBody where uploadDataSize.pointee > 0:
             let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
             uploadDataSize.pointee = 0
-            let limit = pipeline.configuration.maxBodySize
+            let limit = pipeline.configuration.maxBodySize(forPath: state.path)
             return state.receiveBody(chunk, limit: limit, drainAllowance: limit) ? .YES : .NO
 
         case .receivingBody:
             // Past the deadline the watchdog has answered 408 already.
             guard state.client.deadline.withLock({ $0.requestReceived() }) else { return .NO }
             if state.bodyLimitExceeded {
-                return queue(pipeline.reject(pipeline.payloadTooLarge, state: state), state: state, on: connection, pipeline: pipeline)
+                return queue(pipeline.reject(pipeline.payloadTooLarge(path: state.path), state: state), state: state, on: connection, pipeline: pipeline)
             }
             let request = HTTPRequest(
                 method: state.method,

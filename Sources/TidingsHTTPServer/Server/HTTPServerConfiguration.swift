@@ -37,6 +37,9 @@ package struct HTTPServerConfiguration: Sendable {
     package var trustedProxies: TrustedProxies
     /// Larger request bodies answer 413.
     package var maxBodySize: Int
+    /// Paths (exact) whose request bodies have a limit of their own in
+    /// place of `maxBodySize`: an import file is larger than any API call.
+    package var maxBodySizeByPath: [String: Int] = [:]
     /// Longer request targets (path and query) answer 414.
     package var maxURLLength: Int
     /// Budget for the request line and header fields together (enforced by
@@ -83,6 +86,11 @@ package struct HTTPServerConfiguration: Sendable {
         self.shutdownGracePeriod = shutdownGracePeriod
     }
 
+    /// The body limit of a request to `path`.
+    package func maxBodySize(forPath path: String) -> Int {
+        maxBodySizeByPath[path] ?? maxBodySize
+    }
+
     func validate() throws(HTTPServerError) {
         func require(_ condition: Bool, _ detail: String) throws(HTTPServerError) {
             if !condition { throw HTTPServerError(.invalidConfiguration, detail: detail) }
@@ -95,6 +103,7 @@ package struct HTTPServerConfiguration: Sendable {
         try require(responseTimeout >= .seconds(1), "responseTimeout must be at least 1 second")
         try require(connectionsPerClient >= 1, "connectionsPerClient must be at least 1, got \(connectionsPerClient)")
         try require(maxBodySize >= 0, "maxBodySize must not be negative")
+        try require(maxBodySizeByPath.values.allSatisfy { $0 >= 0 }, "maxBodySizeByPath must not hold a negative size")
         try require(maxURLLength >= 1, "maxURLLength must be at least 1")
         try require(maxHeaderBytes >= 1024, "maxHeaderBytes must be at least 1024")
         try require(maxHeaderCount >= 1, "maxHeaderCount must be at least 1")

@@ -125,14 +125,15 @@ final class RequestPipeline: Sendable {
         if let problem = framing.problem {
             return problem
         }
-        if let contentLength = framing.contentLengths.first, UInt64(contentLength) ?? .max > UInt64(configuration.maxBodySize) {
-            return payloadTooLarge
+        if let contentLength = framing.contentLengths.first,
+            UInt64(contentLength) ?? .max > UInt64(configuration.maxBodySize(forPath: request.path)) {
+            return payloadTooLarge(path: request.path)
         }
         return nil
     }
 
-    var payloadTooLarge: HTTPError {
-        HTTPError(.payloadTooLarge, detail: "The request body exceeds \(configuration.maxBodySize) bytes.")
+    func payloadTooLarge(path: String) -> HTTPError {
+        HTTPError(.payloadTooLarge, detail: "The request body exceeds \(configuration.maxBodySize(forPath: path)) bytes.")
     }
 
     /// Runs the responder inline, on the connection's thread.

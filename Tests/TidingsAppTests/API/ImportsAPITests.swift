@@ -263,6 +263,27 @@ import Testing
         }
     }
 
+    /// An import file has its own body limit (`TIDINGS_MAX_IMPORT_SIZE`,
+    /// 8 MiB): a file past the 1 MiB of API calls is read, every other
+    /// route keeps 1 MiB, and a file past 8 MiB is refused unread.
+    @Test func anImportFileMayExceedTheAPIBodyLimitUpToItsOwn() async throws {
+        let server = try APITestServer()
+        defer { server.stop() }
+        let (_, key) = try await server.createUser()
+        let padding = "<!-- " + String(repeating: "x", count: 1_500_000) + " -->"
+        let large = Self.opml.replacingOccurrences(of: "<body>", with: "<body>\(padding)")
+        let dry = try await post(server, key, large, query: "?dry_run=true", contentType: "text/x-opml")
+        #expect(dry.status == 200, "\(dry.text.prefix(300))")
+        #expect((try dry.object()["created"] as? [Any])?.count == 2)
+
+        let watch = try await server.send("POST", "/v1/watches", token: key, rawBody: Array(padding.utf8), contentType: "application/json")
+        #expect(watch.status == 413)
+
+        let huge = try await post(server, key, String(repeating: " ", count: (8 << 20) + 1), contentType: "text/x-opml")
+        #expect(huge.status == 413)
+        #expect((try huge.object()["detail"] as? String) == "The request body exceeds \(8 << 20) bytes.")
+    }
+
     @Test func tooManyEntriesAreRefused() async throws {
         let server = try APITestServer { $0.maxBodySize = 4 << 20 }
         defer { server.stop() }

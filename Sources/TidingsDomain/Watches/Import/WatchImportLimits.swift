@@ -1,5 +1,5 @@
 /// Bounds every import parser keeps, whatever the file (docs/LIMITS.md).
-/// The body itself is bounded by `TIDINGS_MAX_BODY_SIZE` before any
+/// The body itself is bounded by `TIDINGS_MAX_IMPORT_SIZE` before any
 /// parser sees it.
 package enum WatchImportLimits {
     /// Entries one import may hold, mapped or not.
