@@ -117,9 +117,8 @@ final class Recorder: HTTPResponder, Sendable {
         }
         defer { state.withLock { $0.active[path, default: 1] -= 1 } }
         let reply = behaviour.withLock { $0 }(path, previous)
-        if reply.delay > .zero {
-            Thread.sleep(forTimeInterval: Double(reply.delay.components.seconds) + Double(reply.delay.components.attoseconds) * 1e-18)
-        }
+        // A slow receiver on purpose: the delay the behaviour chose.
+        if reply.delay > .zero { Thread.sleep(forTimeInterval: reply.delay.inSeconds) }
         return HTTPResponse(status: HTTPStatus(code: reply.status), headers: HTTPHeaders(reply.headers), body: Array(reply.body.utf8))
     }
 }
