@@ -201,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsHTTPServerTests",
-            dependencies: ["TidingsHTTPServer", "TidingsIP", "TidingsJSON", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
+            dependencies: ["TidingsHTTPServer", "TidingsIP", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
         ),
         .testTarget(
             name: "TidingsHTTPClientTests",
@@ -232,11 +232,23 @@ let package = Package(
             name: "TidingsPollerTests",
             dependencies: ["TidingsPoller", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsIP", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
         ),
+        // The outbox engines' parts (slots, retries, pruning, writes):
+        // no application, no HTTP server.
         .testTarget(
             name: "TidingsDispatcherTests",
             dependencies: [
-                "TidingsDispatcher", "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsHTTPServer",
-                "TidingsLocalPostgres", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings",
+                "TidingsDispatcher", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization",
+                "TidingsTestSupport",
+            ]
+        ),
+        // A whole Tidings, in this process or as the `tidings` executable
+        // in a child process (killed and restarted): webhook and push
+        // delivery end to end, resilience, key rotation.
+        .testTarget(
+            name: "TidingsEndToEndTests",
+            dependencies: [
+                "TidingsApp", "TidingsCrypto", "TidingsDomain", "TidingsHTTPServer", "TidingsLocalPostgres", "TidingsObservability",
+                "TidingsPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings",
             ]
         ),
         .testTarget(

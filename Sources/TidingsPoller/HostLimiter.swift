@@ -74,6 +74,12 @@ final class HostLimiter: Sendable {
         state.withLock { $0.concurrency }
     }
 
+    /// Requests of `site` waiting for a slot: what a test awaits before it
+    /// lets one go.
+    func waitingCount(site: String) -> Int {
+        state.withLock { $0.sites[site]?.waiting.count ?? 0 }
+    }
+
     /// Shares the configured limits among `owners` live pollers; a larger
     /// share lets waiting requests start at once.
     func share(among owners: LiveOwners) {

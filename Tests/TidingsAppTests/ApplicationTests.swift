@@ -89,10 +89,9 @@ import TidingsTestSupport
         }
         // Probes are answered from a reading at most a second old.
         var notReady = try await get(client, application.port, "/readyz")
-        let deadline = ContinuousClock.now + .seconds(1)
-        while notReady.status == 200, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        _ = try await eventually(timeout: .seconds(1)) {
             notReady = try await get(client, application.port, "/readyz")
+            return notReady.status != 200
         }
         #expect(notReady.status == 503)
         #expect(notReady.header("content-type")?.hasPrefix("application/problem+json") == true)

@@ -45,7 +45,8 @@ import TidingsPostgres
         // PostgreSQL restarts under a running Tidings: the pooled connections
         // are dead, and the next request must still succeed.
         try LocalPostgresCluster(directory: dataDirectory, logger: logger).restart()
-        // Past the quarter second a readiness reading answers for: this probe queries.
+        // Past the quarter second a readiness reading answers for (a cache
+        // window, not a condition): this probe queries.
         try await Task.sleep(for: .milliseconds(600))
         let afterRestart = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(first.port)/readyz"))
         #expect(afterRestart.status == 200)

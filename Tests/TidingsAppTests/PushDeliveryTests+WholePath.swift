@@ -110,6 +110,7 @@ extension PushDeliveryTests {
                 "SELECT count(*) AS n FROM pushes WHERE kind = 'sync' AND status = 'pending'"
             ).single().decode("n", as: Int.self) == 0
         })
+        // A negative check: a fixed wait past the 3 s window.
         try await Task.sleep(for: .seconds(3.5))
         #expect(try await syncs() == [first, newest])
     }

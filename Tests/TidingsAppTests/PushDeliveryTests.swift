@@ -265,7 +265,7 @@ import TidingsTestSupport
         try fixture.server.recordChange(watchID: fixture.watch, text: "v0")
         for version in 1...8 { try fixture.server.recordChange(watchID: fixture.watch, text: "v\(version)") }
         #expect(try await eventually { try await fixture.badges(fixture.iosToken) == [8] })
-        // And nothing more follows.
+        // And nothing more follows: a negative check, so a fixed wait past the 1 s window.
         try await Task.sleep(for: .seconds(1.5))
         #expect(try await fixture.badges(fixture.iosToken) == [8])
     }

@@ -35,7 +35,7 @@ import TidingsSynchronization
         var calls = 0
         pruner.pruneIfDue(logger: logger) { batchSize in
             calls += 1
-            Thread.sleep(forTimeInterval: 0.03)
+            Thread.sleep(forTimeInterval: 0.03) // a batch's delete takes time, which the slice bounds
             return batchSize
         }
         #expect(calls >= 1 && calls < 100, "\(calls) batches in one round")

@@ -63,7 +63,8 @@ struct ExtractionBudgetTests {
             let result = hostileExtraction(timeLimit: .seconds(3))
             results.withLock { $0["long"] = result }
         }
-        // Armed while the watchdog waits for the first one's deadline.
+        // Armed while the watchdog waits for the first one's deadline: the
+        // watchdog shows no sign of waiting, so a fixed head start.
         usleep(100_000)
         let shortThread = JoinableThread.start(name: "test.short-xpath") {
             let result = hostileExtraction(timeLimit: .milliseconds(200))

@@ -33,7 +33,8 @@ import TidingsObservability
         let connection = try server.connect(receiveTimeoutSeconds: 20)
         let started = ContinuousClock.now
         try connection.send("GET /large HTTP/1.1\r\nHost: x\r\nX-Request-Id: slow-reader-1\r\n\r\n")
-        // Reads nothing while the deadline passes (the idle timeout is far off).
+        // Reads nothing while the deadline passes (the idle timeout is far
+        // off): a fixed wait, as the client does nothing to wait for.
         usleep(2_500_000)
         #expect(throws: RawHTTPConnection.Failure.self, "the body ends short of its length") {
             try connection.readResponse()

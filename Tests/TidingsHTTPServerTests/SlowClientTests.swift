@@ -160,7 +160,7 @@ import TidingsObservability
         let connection = try server.connect(receiveTimeoutSeconds: 20)
 
         #expect(try connection.request("GET", "/ping").text == "pong")
-        usleep(3_000_000)
+        usleep(3_000_000) // quiet for three request timeouts, the time under test
         #expect(try connection.request("GET", "/ping").text == "pong")
         let answered = ContinuousClock.now
         #expect(connection.waitForClose())

@@ -115,7 +115,7 @@ import TidingsSynchronization
         _ = try Self.openStream(connection)
         let stream = try #require(source.next())
         for index in 0..<10 {
-            usleep(300_000)
+            usleep(300_000) // events paced over 3 s, past the 1 s response timeout
             let event = Array("data: \(index)\n\n".utf8)
             #expect(stream.send(event))
             #expect(try connection.readChunk() == event)
@@ -135,6 +135,7 @@ import TidingsSynchronization
         // a send a second later finds the client still behind.
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
         let started = ContinuousClock.now
+        // Paced sends until one finds the client behind: the timeout under test.
         while stream.send(chunk), ContinuousClock.now - started < .seconds(20) { usleep(20_000) }
         #expect(eventuallyBlocking(timeout: .seconds(10)) { source.closeReasons == [.responseTimeout] })
         let closed = server.metrics.counter("tidings_http_streams_closed_total", help: "")
@@ -149,7 +150,7 @@ import TidingsSynchronization
         let connection = try server.connect()
         _ = try Self.openStream(connection)
         let stream = try #require(source.next())
-        usleep(2_500_000)
+        usleep(2_500_000) // quiet past the 1 s idle timeout under test
         #expect(stream.send(Array("data: still here\n\n".utf8)))
         #expect(try connection.readChunk() == Array("data: still here\n\n".utf8))
         stream.finish()

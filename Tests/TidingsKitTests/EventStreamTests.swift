@@ -47,6 +47,7 @@ import TidingsTestSupport
         // The fourth connection asked for a minute: no fifth one comes
         // within 3 s, where the 1 s default would have reconnected. (Load
         // on the machine can only make a reconnection later, never sooner.)
+        // A negative check, so a fixed wait.
         try await Task.sleep(for: .seconds(3))
         #expect(lastEventIDs.value.count == 4, "\(lastEventIDs.value)")
 

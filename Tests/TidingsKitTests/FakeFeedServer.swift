@@ -45,6 +45,7 @@ final class FakeFeedServer: Sendable {
             state.requests.append(request.path)
             return state
         }
+        // A slow server on purpose: the delay a test set is what it tests.
         if snapshot.delay > 0 { Thread.sleep(forTimeInterval: snapshot.delay) }
         guard components?.path == "/v1/changes" else { return TestResponse(status: 404) }
         let after = query["after"]

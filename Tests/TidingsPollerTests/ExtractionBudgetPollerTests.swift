@@ -65,6 +65,7 @@ import TidingsTestSupport
     @Test func checkNowGivesUpAtItsDeadlineAndTheCheckIsStillWritten() async throws {
         let context = try PollerTestContext()
         let origin = try TestOriginServer { _ in
+            // The slow origin under test: past the 0.3 s deadline of a check now.
             Thread.sleep(forTimeInterval: 2)
             return .text("slow page")
         }

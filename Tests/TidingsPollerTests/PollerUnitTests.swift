@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsDomain
+import TidingsTestSupport
 @testable import TidingsPoller
 
 @Suite struct LineDiffTests {
@@ -104,7 +105,7 @@ import TidingsDomain
         #expect(limiter.concurrency == 1)
         #expect(await limiter.acquire(site: "origin:80", host: "origin:80", user: nil) == .granted)
         let waiting = Task { await limiter.acquire(site: "origin:80", host: "origin:80", user: nil) }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await eventually(every: .milliseconds(1)) { limiter.waitingCount(site: "origin:80") == 1 })
         limiter.share(among: LiveOwners(count: 1))
         #expect(await waiting.value == .granted)
         #expect(limiter.concurrency == 2)

@@ -69,7 +69,8 @@ import TidingsDomain
         let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/limited")
         #expect(try await context.check(watch, with: poller).result == .failed)
         #expect(script.requests.count == 1)
-        // Held for the cap, not a day: the next check waits it out and asks.
+        // Held for the cap, not a day: the next check waits it out (a fixed
+        // wait past the 1 s hold, the window under test) and asks.
         try await Task.sleep(for: .milliseconds(1200))
         #expect(try await context.check(watch, with: poller).result == .failed)
         #expect(script.requests.count == 2, "the host was held past TIDINGS_MAX_RETRY_AFTER")

@@ -54,7 +54,7 @@ import TidingsPostgres
         try TestOriginServer { request in
             script.record(request)
             return script.inFlight {
-                Thread.sleep(forTimeInterval: 0.05)
+                Thread.sleep(forTimeInterval: 0.05) // the origin's own pace, under test
                 return .text("page \(request.path)")
             }
         }
@@ -70,7 +70,7 @@ import TidingsPostgres
         let tarpit = try TestOriginServer { request in
             slow.record(request)
             return slow.inFlight {
-                Thread.sleep(forTimeInterval: 4)
+                Thread.sleep(forTimeInterval: 4) // the tarpit under test
                 return .text("slow \(request.path)")
             }
         }

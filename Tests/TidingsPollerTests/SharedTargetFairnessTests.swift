@@ -62,21 +62,23 @@ import TidingsTestSupport
         #expect(await limiter.acquire(site: "site:80", host: "site:80", user: tenant) == .granted)
         let order = Recorder()
         var waiting: [Task<Void, Never>] = []
+        // Each in the queue before the next comes: the tenant's five first.
         for index in 0..<5 {
             waiting.append(Task {
                 _ = await limiter.acquire(site: "site:80", host: "a.site:80", user: tenant)
                 order.append("tenant\(index)")
             })
-            try await Task.sleep(for: .milliseconds(20))
+            #expect(try await eventually(every: .milliseconds(1)) { limiter.waitingCount(site: "site:80") == index + 1 })
         }
         waiting.append(Task {
             _ = await limiter.acquire(site: "site:80", host: "b.site:80", user: victim)
             order.append("victim")
         })
-        try await Task.sleep(for: .milliseconds(50))
-        for _ in 0..<6 {
+        #expect(try await eventually(every: .milliseconds(1)) { limiter.waitingCount(site: "site:80") == 6 })
+        // One at a time, each recorded before the next is let go.
+        for released in 1...6 {
             limiter.release(site: "site:80")
-            try await Task.sleep(for: .milliseconds(30))
+            #expect(try await eventually(every: .milliseconds(1)) { order.values.count == released })
         }
         for task in waiting { await task.value }
         let seen = order.values

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TidingsPostgres
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// Group commit without a database: concurrent callers share batches, each
 /// gets its own output, and failures reach the right callers.
@@ -54,8 +55,8 @@ import TidingsSynchronization
             }
         }
         submitted.wait()
-        // Give the threads time to queue behind the blocked first batch.
-        Thread.sleep(forTimeInterval: 0.2)
+        // Every other caller queued behind the blocked first batch.
+        #expect(eventuallyBlocking(timeout: .seconds(20), every: .milliseconds(1)) { queue.waitingCount == callers - 1 })
         recorder.gate.signal()
         done.wait()
 

@@ -35,6 +35,7 @@ import TidingsTestSupport
 
             let finished = ConcurrentThreads.run(count: 200) { index in
                 do {
+                    // pg_sleep: each query holds its connection a moment, so the threads contend.
                     let rows = try client.query("SELECT \(index)::int AS n, pg_sleep(0.002)::text AS slept")
                     let value = try rows.first?.decode("n", as: Int.self)
                     if value != index {
@@ -99,10 +100,7 @@ import TidingsTestSupport
                 _ = try? client.withConnection { _ in
                     leased.signal()
                     // Hold the only connection until the main thread is queued behind it.
-                    let deadline = Date().addingTimeInterval(10)
-                    while client.statistics.waiters == 0 && Date() < deadline {
-                        Thread.sleep(forTimeInterval: 0.001)
-                    }
+                    _ = eventuallyBlocking(timeout: .seconds(10), every: .milliseconds(1)) { client.statistics.waiters > 0 }
                 }
             }.start()
             #expect(leased.wait(timeout: .now() + 10) == .success)

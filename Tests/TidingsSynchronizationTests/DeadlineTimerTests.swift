@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// The process's timer thread, for real: actions run once their deadline
 /// has passed, in deadline order, and cancelled ones never run.
@@ -21,8 +22,7 @@ import TidingsSynchronization
 
         /// Waits until `count` entries are in, or 20 s.
         func wait(for count: Int) {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while entries.withLock({ $0.count }) < count && ContinuousClock.now < deadline { usleep(1000) }
+            _ = eventuallyBlocking(timeout: .seconds(20), every: .milliseconds(1)) { entries.withLock { $0.count } >= count }
         }
     }
 
@@ -49,7 +49,7 @@ import TidingsSynchronization
         #expect(DeadlineTimer.shared.cancel(cancelled))
         let ran = DeadlineTimer.shared.schedule(at: start + .milliseconds(40)) { log.record("ran") }
         log.wait(for: 1)
-        usleep(50_000)
+        usleep(50_000) // a negative check: the cancelled action stays away 30 ms past "ran"
         #expect(log.names == ["ran"])
         #expect(!DeadlineTimer.shared.cancel(ran), "an action that ran cannot be cancelled")
         #expect(!DeadlineTimer.shared.cancel(cancelled))
@@ -61,7 +61,7 @@ import TidingsSynchronization
         let log = Log()
         let far = DeadlineTimer.shared.schedule(at: .now + .seconds(60)) { log.record("far") }
         defer { DeadlineTimer.shared.cancel(far) }
-        usleep(20_000) // let the thread go to sleep toward it
+        usleep(20_000) // let the thread go to sleep toward it (it shows no sign of having)
         let soon = ContinuousClock.now + .milliseconds(20)
         DeadlineTimer.shared.schedule(at: soon) { log.record("soon") }
         log.wait(for: 1)

@@ -7,7 +7,7 @@ import TidingsSynchronization
     @Test func joinWaitsForTheBody() {
         let finished = Atomic<Bool>(false)
         let thread = JoinableThread.start(name: "tidings.test") {
-            usleep(50_000)
+            usleep(50_000) // a body that takes a while, for join to wait for
             finished.store(true, ordering: .releasing)
         }
         thread.join()

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct ThreadPoolTests {
     @Test func runsJobsInOrderOnOneThread() throws {
@@ -58,11 +59,7 @@ import TidingsSynchronization
             await pool.run { _ = payload }
         }
         // The worker drops its own reference just after the job returns.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while captured != nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(captured == nil)
+        #expect(try await eventually(timeout: .seconds(10), every: .milliseconds(5)) { captured == nil })
     }
 
     /// After shutdown a job runs on the caller's thread: it is never lost.
@@ -106,16 +103,13 @@ import TidingsSynchronization
         #expect(await [a, b] == [.finished(true), .finished(true)])
 
         release.signal()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while pool.abandonedThreadCount > 0 || runaway.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        #expect(try await eventually(timeout: .seconds(10), every: .milliseconds(5)) {
+            pool.abandonedThreadCount == 0 && runaway.withLock({ $0 }) != nil
+        })
         let facts = try #require(runaway.withLock { $0 })
         #expect(facts.nice == 19)
-        while ThreadFacts.isRunning(facts.thread), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(!ThreadFacts.isRunning(facts.thread), "the abandoned thread did not exit")
+        let exited = try await eventually(timeout: .seconds(10), every: .milliseconds(5)) { !ThreadFacts.isRunning(facts.thread) }
+        #expect(exited, "the abandoned thread did not exit")
     }
 
     /// A job that ends in time is not abandoned, and the thread that ran
@@ -145,6 +139,7 @@ import TidingsSynchronization
 
         let ran = Atomic<Bool>(false)
         let queued = Task { await pool.run { ran.store(true, ordering: .releasing) } }
+        // A negative check: the job must not run in this time, so a fixed wait.
         try await Task.sleep(for: .milliseconds(300))
         let ranEarly = ran.load(ordering: .acquiring)
         #expect(!ranEarly)

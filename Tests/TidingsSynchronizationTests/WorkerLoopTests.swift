@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct WorkerLoopTests {
     /// A loop sleeping a long wait stops at once, and `stop` returns only
@@ -36,10 +37,9 @@ import TidingsSynchronization
             }
         }
         defer { loop.stop() }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while turns.load(ordering: .acquiring) < 1 && ContinuousClock.now < deadline { usleep(1000) }
+        _ = eventuallyBlocking(timeout: .seconds(20), every: .milliseconds(1)) { turns.load(ordering: .acquiring) >= 1 }
         loop.wake()
-        while turns.load(ordering: .acquiring) < 2 && ContinuousClock.now < deadline { usleep(1000) }
+        _ = eventuallyBlocking(timeout: .seconds(20), every: .milliseconds(1)) { turns.load(ordering: .acquiring) >= 2 }
         let turnsTaken = turns.load(ordering: .acquiring)
         #expect(turnsTaken == 2)
     }

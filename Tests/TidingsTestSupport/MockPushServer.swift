@@ -89,11 +89,7 @@ package final class MockPushServer: Sendable {
     package func stop() {
         control.stop()
         try? input.close()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !eventuallyBlocking(timeout: .seconds(10), every: .milliseconds(50), { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -50,6 +50,12 @@ package final class BatchingQueue<Input: Sendable, Output: Sendable>: Sendable {
         self.runOne = runOne
     }
 
+    /// Submissions waiting for a batch, beside the running one: what a test
+    /// awaits before it lets a batch end.
+    package var waitingCount: Int {
+        state.withLock { $0.queue.count }
+    }
+
     /// Runs `input` in the next batch and returns its own output.
     package func submit(_ input: Input) throws -> Output {
         let slot = Mailbox<Outcome>()

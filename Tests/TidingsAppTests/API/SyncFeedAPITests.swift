@@ -3,6 +3,7 @@ import Testing
 import TidingsCrypto
 import TidingsDomain
 import TidingsPostgres
+import TidingsTestSupport
 
 /// `GET /v1/changes`: one request catches an app up on every watch.
 @Suite struct SyncFeedAPITests {
@@ -215,14 +216,13 @@ import TidingsPostgres
         // The fast writer of the same user waits on the badge lock.
         let fastWatch = watches[1]
         let fast = Task.detached { try server.recordChange(watchID: fastWatch, text: "fast") }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try database.query("""
-            SELECT count(*) AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%record_changes%'
-            """)[0].decode("n", as: Int.self) == 0 {
-            try #require(ContinuousClock.now < deadline, "the second writer never waited for the first")
-            try await Task.sleep(for: .milliseconds(10))
+        let fastWaits = try await eventually(timeout: .seconds(20), every: .milliseconds(10)) {
+            try database.query("""
+                SELECT count(*) AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%record_changes%'
+                """)[0].decode("n", as: Int.self) > 0
         }
+        try #require(fastWaits, "the second writer never waited for the first")
         // Another user is not held up by it.
         #expect(try server.recordChange(watchID: otherWatches[0], text: "elsewhere") != nil)
         #expect(try await server.send("GET", "/v1/changes", token: otherKey).items().count == 1)

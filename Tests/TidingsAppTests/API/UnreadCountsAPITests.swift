@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsTestSupport
 
 @Suite struct UnreadCountsAPITests {
     @Test func changesRaiseTheWatchAndTheBadgeAndEachCountChangeIsAnnounced() async throws {
@@ -208,14 +209,13 @@ import TidingsPostgres
         async let read = server.send("POST", "/v1/watches/\(watchID)/read", token: key)
         // The read saw the watch (the delete is not committed) and now
         // waits for the change rows the delete holds.
-        let waitDeadline = ContinuousClock.now + .seconds(20)
-        while try database.query("""
-            SELECT count(*) AS n FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE changes SET read_at%'
-            """)[0].decode("n", as: Int.self) == 0 {
-            try #require(ContinuousClock.now < waitDeadline, "the read never waited for the deleting transaction")
-            try await Task.sleep(for: .milliseconds(10))
+        let readWaits = try await eventually(timeout: .seconds(20), every: .milliseconds(10)) {
+            try database.query("""
+                SELECT count(*) AS n FROM pg_stat_activity
+                WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE changes SET read_at%'
+                """)[0].decode("n", as: Int.self) > 0
         }
+        try #require(readWaits, "the read never waited for the deleting transaction")
         commit.signal()
         let response = try await read
         deleted.wait()

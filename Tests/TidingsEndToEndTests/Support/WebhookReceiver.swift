@@ -1,7 +1,6 @@
 import Foundation
 import TidingsHTTPServer
 import TidingsObservability
-import TidingsSynchronization
 
 /// A real HTTP server that plays webhook receivers: every path is one
 /// receiver, answering as `reply` decides (status, headers, delay) and
@@ -40,11 +39,11 @@ final class WebhookReceiver: Sendable {
         var mostActiveInAll = 0
     }
 
-    private let recorder: Recorder
+    private let recorder: WebhookRecorder
     private let server: HTTPServer
 
     init(_ behaviour: @escaping Behaviour = { _, _ in Reply() }) throws {
-        recorder = Recorder(behaviour: behaviour)
+        recorder = WebhookRecorder(behaviour: behaviour)
         var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.shutdownGracePeriod = .milliseconds(200)
         // Every delivery comes from 127.0.0.1: the per-client cap would turn
@@ -83,43 +82,5 @@ final class WebhookReceiver: Sendable {
     /// The most requests all paths together had in progress at the same time.
     func mostConcurrentInAll() -> Int {
         recorder.state.withLock { $0.mostActiveInAll }
-    }
-}
-
-final class Recorder: HTTPResponder, Sendable {
-    let state = AdaptiveMutex(WebhookReceiver.State())
-    let behaviour: AdaptiveMutex<WebhookReceiver.Behaviour>
-
-    init(behaviour: @escaping WebhookReceiver.Behaviour) {
-        self.behaviour = AdaptiveMutex(behaviour)
-    }
-
-    func respond(to request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
-        typealias Reply = WebhookReceiver.Reply
-        let path = request.path
-        let received = WebhookReceiver.Received(
-            path: path,
-            webhookID: request.headers["webhook-id"] ?? "",
-            timestamp: request.headers["webhook-timestamp"] ?? "",
-            signature: request.headers["webhook-signature"] ?? "",
-            contentType: request.headers["content-type"] ?? "",
-            userAgent: request.headers["user-agent"] ?? "",
-            body: request.body,
-            receivedAt: Date()
-        )
-        let previous = state.withLock { state in
-            let previous = state.received.count { $0.path == path }
-            state.received.append(received)
-            state.active[path, default: 0] += 1
-            state.mostActive[path] = max(state.mostActive[path] ?? 0, state.active[path]!)
-            state.mostActiveInAll = max(state.mostActiveInAll, state.active.values.reduce(0, +))
-            return previous
-        }
-        defer { state.withLock { $0.active[path, default: 1] -= 1 } }
-        let reply = behaviour.withLock { $0 }(path, previous)
-        if reply.delay > .zero {
-            Thread.sleep(forTimeInterval: Double(reply.delay.components.seconds) + Double(reply.delay.components.attoseconds) * 1e-18)
-        }
-        return HTTPResponse(status: HTTPStatus(code: reply.status), headers: HTTPHeaders(reply.headers), body: Array(reply.body.utf8))
     }
 }

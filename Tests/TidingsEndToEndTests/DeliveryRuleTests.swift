@@ -107,6 +107,7 @@ import TidingsPostgres
         #expect(try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE webhook_id = \(down.id) AND status = 'pending'") == 0)
         let attempts = receiver.requests("/down").count
         #expect(attempts >= 2)
+        // A negative check: nothing to wait for, so a fixed second.
         try await Task.sleep(for: .seconds(1))
         #expect(receiver.requests("/down").count == attempts)
     }

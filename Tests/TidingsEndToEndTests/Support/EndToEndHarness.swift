@@ -1,49 +1,22 @@
 import Foundation
 import Testing
-import TidingsApp
-import TidingsCrypto
-import TidingsHTTPClient
-import TidingsObservability
 import TidingsPostgres
 import TidingsTestSupport
 
-/// A running Tidings (API and dispatcher) on a fresh database, with a JSON
-/// client for its API and direct SQL for setting up events.
-final class DispatcherHarness: Sendable {
-    static let adminToken = TestAPIClient.adminToken
+/// A running Tidings as the end-to-end tests drive it: its API through
+/// `TestAPIClient`, its database directly for setting up events and
+/// reading what happened. `DispatcherHarness` runs it in this process,
+/// `ProcessHarness` as the real executable in a child process; the
+/// operations below are the same for both.
+protocol EndToEndHarness {
+    var api: TestAPIClient { get }
+    var database: PostgresClient { get }
+}
 
-    let application: Application
-    let api: TestAPIClient
-    let logSink = CapturingLogSink()
+extension EndToEndHarness {
+    static var adminToken: String { TestAPIClient.adminToken }
 
-    init(databaseURL: String? = nil, configure: (inout Configuration) -> Void = { _ in }) throws {
-        var configuration = Configuration()
-        configuration.databaseURL = try databaseURL ?? TestDatabase.create()
-        configuration.secretKey = try SecretKey(hex: TestSecretKeys.a)
-        configuration.listenHost = "127.0.0.1"
-        configuration.listenPort = 0
-        configuration.resourcesDirectory = TestSupport.repositoryRoot
-        configuration.shutdownTimeout = .seconds(2)
-        configuration.adminToken = Self.adminToken
-        configuration.allowPrivateTargets = true
-        configuration.webhookTimeout = .seconds(5)
-        configure(&configuration)
-        application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .info, sink: logSink))
-        api = try TestAPIClient(port: application.port)
-    }
-
-    func stop() {
-        api.stop()
-        application.stop()
-    }
-
-    var database: PostgresClient {
-        application.database
-    }
-
-    typealias Response = TestAPIResponse
-
-    func send(_ method: String, _ path: String, token: String? = nil, json: Any? = nil) async throws -> Response {
+    func send(_ method: String, _ path: String, token: String? = nil, json: Any? = nil) async throws -> TestAPIResponse {
         try await api.send(method, path, token: token, json: json)
     }
 
@@ -53,6 +26,7 @@ final class DispatcherHarness: Sendable {
     }
 
     /// A webhook of the user with this key, or a global one when `key` is nil.
+    @discardableResult
     func createWebhook(key: String?, url: String, eventTypes: [String]? = nil) async throws -> (id: UUID, secret: String) {
         var body: [String: Any] = ["url": url]
         if let eventTypes { body["event_types"] = eventTypes }
@@ -64,6 +38,24 @@ final class DispatcherHarness: Sendable {
         return (try #require(UUID(uuidString: id)), try #require(object["secret"] as? String))
     }
 
+    /// The APNs app of `mock`, sandbox, with its token-signing key.
+    func createPushApp(on mock: MockPushServer) async throws {
+        try await api.expect(201, "POST", "/v1/push-apps", token: Self.adminToken, json: [
+            "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
+            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+        ])
+    }
+
+    /// `count` iOS devices of the user in app `appID`, tokens 1 to `count`
+    /// as 64 hex digits: straight into the table, past the API's pace.
+    func insertDevices(user: UUID, count: Int, appID: String) throws {
+        _ = try database.query("""
+            INSERT INTO devices (user_id, platform, push_token, app_id)
+            SELECT \(user)::uuid, 'ios', lpad(to_hex(n), 64, '0'), \(appID)
+            FROM generate_series(1, \(count)) AS n
+            """)
+    }
+
     /// Stores an event through `queue_events`, as the poller and the badge triggers do.
     @discardableResult
     func enqueue(user: UUID, type: String = "watch.changed", data: String = #"{"n":1}"#) throws -> UUID {
@@ -72,7 +64,7 @@ final class DispatcherHarness: Sendable {
             """)[0].decode("id")
     }
 
-    /// Many events in one transaction.
+    /// `count` watch.changed events in one transaction.
     func enqueueBurst(user: UUID, count: Int) throws {
         _ = try database.query("""
             SELECT count(*) FROM queue_events((
@@ -82,6 +74,7 @@ final class DispatcherHarness: Sendable {
             """)
     }
 
+    /// The integer column `n` of the query's first row.
     func scalar(_ query: PostgresQuery) throws -> Int {
         try database.query(query)[0].decode("n")
     }

@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 import Testing
-import TidingsApp
-import TidingsHTTPClient
-import TidingsLocalPostgres
-import TidingsObservability
 import TidingsPostgres
 import TidingsTestSupport
 
@@ -34,43 +30,29 @@ import TidingsTestSupport
         // meanwhile are retried at once, then every second.
         let receiver = try WebhookReceiver { _, previous in .init(delay: previous < 500 ? .milliseconds(4) : .seconds(3)) }
         defer { receiver.stop() }
-        let databaseURL = try TestDatabase.create()
-        let port = TestPorts.randomListenPort()
-        let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: [
+        let tidings = try await ProcessHarness(environment: [
             "TIDINGS_WEBHOOK_TIMEOUT": "2s",
             "TIDINGS_WEBHOOK_RETRY_SCHEDULE": "0s,1s,1s,1s,1s,1s,1s,1s",
         ])
-        let api = try APIClient(port: port)
-        defer { api.stop() }
-
-        var process = try TidingsProcess(environment: environment)
-        defer { process.terminate() }
-        try await api.waitUntilReady()
-        let user = try await api.createUser()
+        defer { tidings.stop() }
+        let user = try await tidings.createUser()
         for path in ["/a", "/b"] {
-            try await api.createWebhook(key: user.key, url: receiver.url(path))
+            try await tidings.createWebhook(key: user.key, url: receiver.url(path), eventTypes: ["watch.changed"])
         }
-        let database = TestSupport.databaseClient(databaseURL)
-        defer { database.stop() }
-        _ = try database.query("""
-            SELECT count(*) FROM queue_events((
-                SELECT array_agg(ROW(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n), NULL, NULL)::outbox_event ORDER BY n)
-                FROM generate_series(1, 2000) AS n
-            ))
-            """)
+        try tidings.enqueueBurst(user: user.id, count: 2000)
 
         #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 1000 })
-        process.kill()
+        tidings.kill()
         receiver.setBehaviour { _, _ in .init(delay: .milliseconds(4)) }
         let beforeRestart = receiver.requests().count
         #expect(beforeRestart < 4000, "the burst finished before the kill; the test proves nothing")
 
-        process = try TidingsProcess(environment: environment)
+        try tidings.restart()
         #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
-            try database.query("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")[0].decode("n", as: Int.self) == 0
+            try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
         })
-        try expectEveryEventDelivered(receiver, paths: ["/a", "/b"], database: database)
-        #expect(try database.query("SELECT count(*)::int AS n FROM events")[0].decode("n", as: Int.self) == 2000)
+        try expectEveryEventDelivered(receiver, paths: ["/a", "/b"], database: tidings.database)
+        #expect(try tidings.scalar("SELECT count(*)::int AS n FROM events") == 2000)
     }
 
     /// A killed process held hundreds of leases, most of them on deliveries
@@ -83,55 +65,35 @@ import TidingsTestSupport
         let slow = Atomic<Bool>(true)
         let receiver = try WebhookReceiver { _, _ in .init(delay: slow.load(ordering: .relaxed) ? .seconds(2) : .milliseconds(2)) }
         defer { receiver.stop() }
-        let databaseURL = try TestDatabase.create()
-        let port = TestPorts.randomListenPort()
         // 30 webhooks of one user: past the default per-user limit of 20.
-        let environment = TidingsProcess.environment(
-            databaseURL: databaseURL, port: port,
-            extra: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s", "TIDINGS_MAX_WEBHOOKS_PER_USER": "30"]
-        )
-        let api = try APIClient(port: port)
-        defer { api.stop() }
-
-        var process = try TidingsProcess(environment: environment)
-        defer { process.terminate() }
-        try await api.waitUntilReady()
-        let user = try await api.createUser()
+        let tidings = try await ProcessHarness(environment: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s", "TIDINGS_MAX_WEBHOOKS_PER_USER": "30"])
+        defer { tidings.stop() }
+        let user = try await tidings.createUser()
         let paths = (0..<30).map { "/hook\($0)" }
         for path in paths {
-            try await api.createWebhook(key: user.key, url: receiver.url(path))
+            try await tidings.createWebhook(key: user.key, url: receiver.url(path), eventTypes: ["watch.changed"])
         }
-        let database = TestSupport.databaseClient(databaseURL)
-        defer { database.stop() }
-        func scalar(_ query: PostgresQuery) throws -> Int {
-            try database.query(query)[0].decode("n", as: Int.self)
-        }
-        _ = try database.query("""
-            SELECT count(*) FROM queue_events((
-                SELECT array_agg(ROW(\(user.id)::uuid, 'watch.changed', jsonb_build_object('n', n), NULL, NULL)::outbox_event ORDER BY n)
-                FROM generate_series(1, 50) AS n
-            ))
-            """)
-        #expect(try scalar("SELECT count(*)::int AS n FROM deliveries") == 1500)
+        try tidings.enqueueBurst(user: user.id, count: 50)
+        #expect(try tidings.scalar("SELECT count(*)::int AS n FROM deliveries") == 1500)
 
         // The receiver answers slowly: the process takes as many leases as it
         // may (512) and queues most of them.
         #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(20)) {
-            try scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_owner IS NOT NULL") >= 500
+            try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_owner IS NOT NULL") >= 500
         })
-        let queuedLeases = try scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_until > now() + interval '10 seconds'")
-        let pending = try scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'")
-        process.kill()
+        let queuedLeases = try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_until > now() + interval '10 seconds'")
+        let pending = try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'")
+        tidings.kill()
         slow.store(false, ordering: .relaxed)
         #expect(queuedLeases >= 300, "only \(queuedLeases) deliveries were queued (long leases) at the kill")
         #expect(pending >= 1000, "only \(pending) deliveries were pending at the kill")
 
         let restartedAt = Date()
-        process = try TidingsProcess(environment: environment)
+        try tidings.restart()
         #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
-            try scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
+            try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
         })
-        try expectEveryEventDelivered(receiver, paths: paths, database: database)
+        try expectEveryEventDelivered(receiver, paths: paths, database: tidings.database)
         let last = try #require(receiver.requests().map(\.receivedAt).max())
         let recovery = last.timeIntervalSince(restartedAt)
         print("recovery after SIGKILL: \(queuedLeases) queued leases, \(pending) pending; last delivery \(recovery) s after the restart (timeout \(timeout) s)")
@@ -152,22 +114,15 @@ import TidingsTestSupport
             previous == 0 ? .init(status: 200, body: "<p>slow</p>", delay: .seconds(25)) : .init(status: 200, body: "<p>fast</p>")
         }
         defer { origin.stop() }
-        let databaseURL = try TestDatabase.create()
-        let port = TestPorts.randomListenPort()
-        let environment = TidingsProcess.environment(databaseURL: databaseURL, port: port, extra: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
-        let api = try APIClient(port: port)
-        defer { api.stop() }
-
-        var process = try TidingsProcess(environment: environment)
-        defer { process.terminate() }
-        try await api.waitUntilReady()
-        let user = try await api.createUser()
-        try await api.createWatch(key: user.key, url: origin.url("/page"))
+        let tidings = try await ProcessHarness(environment: ["TIDINGS_OUTBOUND_TIMEOUT": "30s"])
+        defer { tidings.stop() }
+        let user = try await tidings.createUser()
+        try await tidings.api.expect(201, "POST", "/v1/watches", token: user.key, json: ["url": origin.url("/page")])
         #expect(try await eventually(timeout: .seconds(20), every: .milliseconds(20)) { origin.requests("/page").count == 1 })
-        process.kill()
+        tidings.kill()
 
         let restartedAt = Date()
-        process = try TidingsProcess(environment: environment)
+        try tidings.restart()
         #expect(try await eventually(timeout: .seconds(40), every: .milliseconds(50)) { origin.requests("/page").count >= 2 })
         let again = try #require(origin.requests("/page").dropFirst().first).receivedAt.timeIntervalSince(restartedAt)
         print("poller recovery after SIGKILL: checked again \(again) s after the restart")
@@ -178,28 +133,28 @@ import TidingsTestSupport
 
     @Test(.timeLimit(.minutes(2)))
     func postgresRestartMidBurstLosesNothing() async throws {
-        let directory = "/tmp/tidings-dispatch-pg-\(UUID().uuidString.prefix(8).lowercased())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let cluster = LocalPostgresCluster(directory: directory, logger: TestSupport.quietLogger)
-        try cluster.start()
-        defer { try? cluster.stop() }
+        let postgres = try StoppablePostgres()
+        defer { postgres.remove() }
 
         // Past its first 300 requests the receiver answers after 3 s, so
         // the burst is still going whenever the database stops (see the
         // SIGKILL test above); fast again once it is back.
         let receiver = try WebhookReceiver { _, previous in .init(delay: previous < 300 ? .milliseconds(4) : .seconds(3)) }
-        let harness = try DispatcherHarness(databaseURL: cluster.connectionString)
+        let harness = try DispatcherHarness(databaseURL: postgres.connectionString)
         defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         try harness.enqueueBurst(user: user.id, count: 1500)
 
         #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(5)) { receiver.requests().count >= 200 })
-        try cluster.stop()
+        try postgres.stop()
         let duringOutage = receiver.requests().count
-        try await Task.sleep(for: .seconds(2))
-        try cluster.start()
+        // Down until Tidings has found it gone (the dispatcher or its lease
+        // heartbeat), however long that takes on a loaded machine.
+        #expect(try await eventually(timeout: .seconds(30)) {
+            harness.logSink.lines.contains { $0.contains("cannot reach the database") }
+        })
+        try postgres.start()
         receiver.setBehaviour { _, _ in .init(delay: .milliseconds(4)) }
         #expect(duringOutage < 1500, "the burst finished before the restart; the test proves nothing")
 
@@ -207,7 +162,6 @@ import TidingsTestSupport
             (try? harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")) == 0
         })
         try expectEveryEventDelivered(receiver, paths: ["/hook"], database: harness.database)
-        #expect(harness.logSink.lines.contains { $0.contains("cannot reach the database") })
     }
 
     @Test(.timeLimit(.minutes(2)))

@@ -29,7 +29,8 @@ import Testing
             }
         }
         #expect(try await eventually { !receiver.requests("/badges").isEmpty })
-        // Give a second (wrong) delivery time to show up before counting.
+        // Give a second (wrong) delivery time to show up before counting:
+        // a negative check, so a fixed wait.
         try await Task.sleep(for: .seconds(2))
 
         let received = receiver.requests("/badges")
