@@ -6,9 +6,10 @@ import TidingsSynchronization
 /// Writes check results on `writerCount` threads, each with its own
 /// database connection, so one batch commits while the next is collected.
 /// Results collect for up to `writeBatchDelay` (or until `writeBatchSize`
-/// are queued) and each batch is at most two transactions: the quiet
-/// results (304, unchanged) and the eventful ones (content, failures, state
-/// changes), each set-based whatever the batch size. Diffs are computed
+/// are queued) and each batch is written set-based whatever its size: the
+/// quiet results (304, unchanged) in one transaction, the eventful ones
+/// (content, failures, state changes) in one per `eventfulTransactionBytes`
+/// of content. Diffs are computed
 /// on a writer thread, inside the eventful write, never on the HTTP
 /// driver thread.
 final class OutcomeWriter: Sendable {
@@ -41,6 +42,9 @@ final class OutcomeWriter: Sendable {
     /// sees the stop, passes the wake on to the next.
     private let wakeup = WakeSignal()
     private let threads = AdaptiveMutex<[JoinableThread]>([])
+    /// Content handed to this writer and not yet written (the poller adds,
+    /// `write` removes).
+    let contentBacklog = ContentBacklog()
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
         self.store = store
@@ -125,10 +129,11 @@ final class OutcomeWriter: Sendable {
         }
     }
 
-    /// Writes outcomes: the eventful ones in one transaction, the quiet
-    /// rest in another. Returns what each watch's check came to.
+    /// Writes outcomes: the eventful ones (`writeEventful`), then the quiet
+    /// rest in one transaction. Returns what each watch's check came to.
     @discardableResult
     func write(_ outcomes: [CheckOutcome]) -> [UUID: WatchCheckResult] {
+        defer { contentBacklog.remove(outcomes) }
         var results: [UUID: WatchCheckResult] = [:]
         var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
@@ -162,10 +167,29 @@ final class OutcomeWriter: Sendable {
         return results
     }
 
-    /// One transaction for every eventful target of the batch; if it fails
-    /// for another reason than a conflict (retried inside), each target is
-    /// tried on its own so one bad result cannot hold the others back.
+    /// The eventful targets of the batch in transactions of at most
+    /// `eventfulTransactionBytes` of content each (a whole batch of
+    /// baselines in one held 50 MB in its parameters and libpq's buffers).
     private func writeEventful(_ outcomes: [CheckOutcome]) -> [WatchCheckResult] {
+        var results: [WatchCheckResult] = []
+        var start = outcomes.startIndex
+        while start < outcomes.endIndex {
+            var end = start + 1
+            var bytes = outcomes[start].contentBytes
+            while end < outcomes.endIndex, bytes + outcomes[end].contentBytes <= configuration.eventfulTransactionBytes {
+                bytes += outcomes[end].contentBytes
+                end += 1
+            }
+            results += writeEventfulTransaction(outcomes[start..<end])
+            start = end
+        }
+        return results
+    }
+
+    /// One transaction for these eventful targets; if it fails for another
+    /// reason than a conflict (retried inside), each target is tried on its
+    /// own so one bad result cannot hold the others back.
+    private func writeEventfulTransaction(_ outcomes: ArraySlice<CheckOutcome>) -> [WatchCheckResult] {
         guard !outcomes.isEmpty else { return [] }
         let checks = outcomes.map { TargetCheck(target: $0.record, watches: $0.watches) }
         do {

@@ -12,7 +12,8 @@ import TidingsSynchronization
 /// the `OutcomeWriter`. At most `concurrency` checks are in flight; a check
 /// frees its slot once its result is queued for writing (its lease still
 /// guards the target until the write clears it), so checking never waits
-/// for a commit. The writer's backlog is bounded by `writeBacklogLimit`.
+/// for a commit. The writer's backlog is bounded by `writeBacklogLimit`
+/// results and `writeBacklogBytes` of content (`ContentBacklog`).
 ///
 /// A `LeaseHeartbeat` keeps this poller's row in `lease_owners` beating;
 /// should the process die, any other (or the next to start) frees its
@@ -163,6 +164,7 @@ package final class Poller: TargetCheckRunner, Service {
             let outcome = await checker.check(target)
             // The caller left: the task queues the result itself.
             guard !result.deliver(outcome) else { return }
+            writer.contentBacklog.add(outcome)
             writer.submit(outcome)
             finished(target.id)
         }
@@ -180,6 +182,7 @@ package final class Poller: TargetCheckRunner, Service {
             try store.release(owner: owner, targetIDs: [targetID])
             return [:]
         }
+        writer.contentBacklog.add(outcome)
         return writer.write([outcome])
     }
 
@@ -230,7 +233,8 @@ package final class Poller: TargetCheckRunner, Service {
                 ($0.isStopping, configuration.concurrency - $0.inFlight.count, $0.saturatedUsers(limit: configuration.userConcurrency))
             }
             if stopping { return }
-            guard free >= lowWater, writer.backlog < configuration.writeBacklogLimit else {
+            guard free >= lowWater, writer.backlog < configuration.writeBacklogLimit,
+                  writer.contentBacklog.bytes < configuration.writeBacklogBytes else {
                 waitForCapacity(timeout: configuration.idlePollInterval)
                 continue
             }
@@ -288,6 +292,7 @@ package final class Poller: TargetCheckRunner, Service {
         Task { [self] in
             let outcome = await checker.check(target)
             metrics.checkDuration.observe((ContinuousClock.now - started).inSeconds)
+            writer.contentBacklog.add(outcome)
             writer.submit(outcome)
             finished(target.id)
         }
