@@ -31,7 +31,8 @@
 # and BENCH_MIX_WARMUP seconds (5), BENCH_MIX_ROUNDS windows (3) of
 # BENCH_MIX_SECONDS (20) each measure checks/s (requests written to
 # targets.request_count), Tidings', PostgreSQL's and the origin's CPU per
-# check, bytes received per check (on the wire, after gzip), RSS; a run ends with the changes recorded (every one is a
+# check, bytes received per check (on the wire, after gzip), RSS, and
+# Tidings' peak RSS (VmHWM) after the baselines and at the end of the run; a run ends with the changes recorded (every one is a
 # false change: no page changes). BENCH_RUNS runs (1), each with a fresh
 # PostgreSQL and Tidings on the same origin, then the median and min-max
 # over all rounds. Then the floor (bench/mix-floor.c, BENCH_FLOOR=0 skips
@@ -274,7 +275,11 @@ mix_benchmark() {
             [ $((SECONDS - started)) -lt 600 ] || { echo "run $run: only $baselined baselines after 600 s" >&2; exit 1; }
             sleep 0.5
         done
-        echo "run $run: $mix_watches baselines in $((SECONDS - started)) s"
+        # The peak so far is the baselines' own: every check records content.
+        local baseline_peak
+        baseline_peak=$(awk '/^VmHWM/ {print $2 / 1024}' "/proc/$pid/status")
+        echo "run $run: $mix_watches baselines in $((SECONDS - started)) s, Tidings' peak RSS (VmHWM) ${baseline_peak%.*} MB"
+        echo "tidings_peak_RSS_baselines_MB $baseline_peak" >>"$work/figures-mix"
         sleep "$mix_warmup"
         bench_top_statements psql "$database_url" /dev/null
         for r in $(seq 1 "$mix_rounds"); do mix_round "run $run round $r"; done

@@ -20,4 +20,12 @@ struct CheckOutcome: Sendable {
     var isEventful: Bool {
         watches.contains(where: \.isEventful)
     }
+
+    /// The bytes of extracted text this outcome holds until written.
+    var contentBytes: Int {
+        watches.reduce(0) { total, watch in
+            guard case .content(let content) = watch.kind else { return total }
+            return total + content.snapshot.utf8.count
+        }
+    }
 }

@@ -5,16 +5,20 @@ import TidingsSynchronization
 
 /// Writes check outcomes to the database, on the poller's write-behind
 /// queue's threads (each batch it collects) or a `checkNow` caller's.
-/// A batch is at most two transactions: the quiet results (304,
-/// unchanged) and the eventful ones (content, failures, state changes),
-/// each set-based whatever the batch size. Diffs are computed here, inside
-/// the eventful write, never on the HTTP driver thread.
+/// Each batch is written set-based whatever its size: the quiet results
+/// (304, unchanged) in one transaction, the eventful ones (content,
+/// failures, state changes) in one per `eventfulTransactionBytes` of
+/// content. Diffs are computed here, inside the eventful write, never on
+/// the HTTP driver thread.
 final class OutcomeWriter: Sendable {
     private let store: CheckStore
     private let owner: String
     private let configuration: PollerConfiguration
     private let logger: Logger
     private let metrics: PollerMetrics
+    /// Content handed to this writer and not yet written (the poller adds,
+    /// `write` removes).
+    let contentBacklog = ContentBacklog()
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
         self.store = store
@@ -24,10 +28,11 @@ final class OutcomeWriter: Sendable {
         self.metrics = metrics
     }
 
-    /// Writes outcomes: the eventful ones in one transaction, the quiet
-    /// rest in another. Returns what each watch's check came to.
+    /// Writes outcomes: the eventful ones (`writeEventful`), then the quiet
+    /// rest in one transaction. Returns what each watch's check came to.
     @discardableResult
     func write(_ outcomes: [CheckOutcome]) -> [UUID: WatchCheckResult] {
+        defer { contentBacklog.remove(outcomes) }
         var results: [UUID: WatchCheckResult] = [:]
         var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
@@ -61,10 +66,29 @@ final class OutcomeWriter: Sendable {
         return results
     }
 
-    /// One transaction for every eventful target of the batch; if it fails
-    /// for another reason than a conflict (retried inside), each target is
-    /// tried on its own so one bad result cannot hold the others back.
+    /// The eventful targets of the batch in transactions of at most
+    /// `eventfulTransactionBytes` of content each (a whole batch of
+    /// baselines in one held 50 MB in its parameters and libpq's buffers).
     private func writeEventful(_ outcomes: [CheckOutcome]) -> [WatchCheckResult] {
+        var results: [WatchCheckResult] = []
+        var start = outcomes.startIndex
+        while start < outcomes.endIndex {
+            var end = start + 1
+            var bytes = outcomes[start].contentBytes
+            while end < outcomes.endIndex, bytes + outcomes[end].contentBytes <= configuration.eventfulTransactionBytes {
+                bytes += outcomes[end].contentBytes
+                end += 1
+            }
+            results += writeEventfulTransaction(outcomes[start..<end])
+            start = end
+        }
+        return results
+    }
+
+    /// One transaction for these eventful targets; if it fails for another
+    /// reason than a conflict (retried inside), each target is tried on its
+    /// own so one bad result cannot hold the others back.
+    private func writeEventfulTransaction(_ outcomes: ArraySlice<CheckOutcome>) -> [WatchCheckResult] {
         guard !outcomes.isEmpty else { return [] }
         let checks = outcomes.map { TargetCheck(target: $0.record, watches: $0.watches) }
         do {

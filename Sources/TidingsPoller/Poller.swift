@@ -10,10 +10,11 @@ import TidingsSynchronization
 /// each claimed target is checked as a task (HTTP on the client's libcurl
 /// driver thread, extraction and hashing on the task), and results go to
 /// a `WriteBehindQueue` whose threads write them in batches
-/// (`OutcomeWriter`), each result in its tenant's turn. At most `concurrency` checks are in flight; a check
-/// frees its slot once its result is queued for writing (its lease still
-/// guards the target until the write clears it), so checking never waits
-/// for a commit. The writer's backlog is bounded by `writeBacklogLimit`.
+/// (`OutcomeWriter`), each result in its tenant's turn. At most
+/// `concurrency` checks are in flight; a check frees its slot once its
+/// result is queued for writing (its lease still guards the target until
+/// the write clears it), so checking never waits for a commit. The writer's backlog is bounded by `writeBacklogLimit`
+/// results and `writeBacklogBytes` of content (`ContentBacklog`).
 ///
 /// A `LeaseHeartbeat` keeps this poller's row in `lease_owners` beating;
 /// should the process die, any other (or the next to start) frees its
@@ -176,6 +177,7 @@ package final class Poller: TargetCheckRunner, Service {
             let outcome = await checker.check(target)
             // The caller left: the task queues the result itself.
             guard !result.deliver(outcome) else { return }
+            writer.contentBacklog.add(outcome)
             results.submit(outcome, key: outcome.target.tenant)
             finished(target.id)
         }
@@ -193,6 +195,7 @@ package final class Poller: TargetCheckRunner, Service {
             try store.release(owner: owner, targetIDs: [targetID])
             return [:]
         }
+        writer.contentBacklog.add(outcome)
         return writer.write([outcome])
     }
 
@@ -243,7 +246,8 @@ package final class Poller: TargetCheckRunner, Service {
                 ($0.isStopping, configuration.concurrency - $0.inFlight.count, $0.saturatedUsers(limit: configuration.userConcurrency))
             }
             if stopping { return }
-            guard free >= lowWater, results.backlog < configuration.writeBacklogLimit else {
+            guard free >= lowWater, results.backlog < configuration.writeBacklogLimit,
+                  writer.contentBacklog.bytes < configuration.writeBacklogBytes else {
                 waitForCapacity(timeout: configuration.idlePollInterval)
                 continue
             }
@@ -301,6 +305,7 @@ package final class Poller: TargetCheckRunner, Service {
         Task { [self] in
             let outcome = await checker.check(target)
             metrics.checkDuration.observe((ContinuousClock.now - started).inSeconds)
+            writer.contentBacklog.add(outcome)
             results.submit(outcome, key: outcome.target.tenant)
             finished(target.id)
         }

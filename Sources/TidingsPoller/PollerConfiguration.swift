@@ -42,6 +42,13 @@ package struct PollerConfiguration: Sendable {
     /// Results checked but not yet written beyond which no more targets are
     /// claimed (a check frees its slot once its result is queued).
     package var writeBacklogLimit = 4000
+    /// Bytes of extracted content in results not yet written beyond which
+    /// no more targets are claimed (`ContentBacklog`): what bounds memory
+    /// while a first round takes its baselines.
+    package var writeBacklogBytes = 16 << 20
+    /// Most bytes of extracted content one eventful transaction writes; a
+    /// batch with more is written in several.
+    package var eventfulTransactionBytes = 1 << 20
     /// Largest snapshot of extracted text stored with a change.
     package var snapshotByteLimit = 16 << 10
     /// Largest diff stored with a change and sent in `watch.changed`.
