@@ -258,6 +258,7 @@ let package = Package(
 // settings.
 let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures

@@ -3,6 +3,10 @@ import Testing
 import TidingsLocalPostgres
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
+import TidingsObservability
+import TidingsApp
+import TidingsDomain
 
 /// Direct push survives SIGKILL and a PostgreSQL restart: pushes in flight
 /// or queued go out afterwards, none lost.

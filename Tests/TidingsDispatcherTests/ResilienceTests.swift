@@ -7,6 +7,7 @@ import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// Never lost: a killed process, a restarted database, two dispatchers.
 @Suite(.serialized) struct ResilienceTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsApp
+import TidingsTestSupport
 
 @Suite struct UnreadCountsAPITests {
     @Test func changesRaiseTheWatchAndTheBadgeAndEachCountChangeIsAnnounced() async throws {

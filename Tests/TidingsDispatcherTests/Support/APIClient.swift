@@ -3,6 +3,7 @@ import Testing
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// Speaks to a Tidings in another process.
 final class APIClient: Sendable {
