@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A 256-bit key for sealing stored secrets (`TIDINGS_SECRET_KEY`): 32
 /// random bytes written as 64 hexadecimal characters, as

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #endif
 
 /// A value behind a glibc adaptive mutex: a waiter spins briefly before it

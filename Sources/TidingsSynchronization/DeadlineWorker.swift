@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// Work that may block (a write to a full pipe, locks other threads hold)
 /// run at deadlines the `DeadlineTimer` keeps: the timer's action only

@@ -1,4 +1,4 @@
-import Dispatch
+package import Dispatch
 
 /// A one-shot hand-off between two threads: one delivers a value once, the
 /// other waits for it (with or without a time limit) or leaves. The one

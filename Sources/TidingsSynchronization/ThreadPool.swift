@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #endif
 internal import CTidingsThread
-import Synchronization
+package import Synchronization
 
 /// A fixed number of dedicated OS threads running jobs. For CPU-bound work
 /// of unbounded length (extraction) that must not occupy Swift's

@@ -1,5 +1,5 @@
-import Dispatch
-import Synchronization
+package import Dispatch
+package import Synchronization
 
 /// Wakes a worker loop early (the dispatcher's, a heartbeat's). Signals
 /// coalesce: many wakes while the loop is busy cost it one extra turn, not

@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// An engine's own thread running one loop until stopped: a named
 /// `JoinableThread`, a stop flag and a `WakeSignal`, which every engine

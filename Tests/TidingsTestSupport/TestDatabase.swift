@@ -1,6 +1,6 @@
 import Foundation
-import TidingsObservability
-import TidingsPostgres
+package import TidingsObservability
+package import TidingsPostgres
 import TidingsSynchronization
 
 /// Fresh databases on the throwaway PostgreSQL that scripts/run-tests.sh

@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 import TidingsPush
 
 /// The `push_apps` table: the admin's push credentials. Private keys are

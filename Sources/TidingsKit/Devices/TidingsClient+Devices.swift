@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension TidingsClient {
     private struct Registration: Encodable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Every error a ``TidingsClient`` call throws, apart from
 /// `CancellationError` when its task is cancelled.

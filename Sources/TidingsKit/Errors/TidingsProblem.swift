@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An error answer of the server: RFC 9457 problem details, as Tidings
 /// sends them for every 4xx and 5xx.

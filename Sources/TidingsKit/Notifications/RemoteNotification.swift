@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A push Tidings sent, read from the `userInfo` of a remote notification.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a ``SyncEngine`` keeps its position in the sync feed between
 /// launches. Saving must be durable: a cursor saved and then lost would

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Catches the app up with the sync feed (`GET /v1/changes`): one call,
 /// ``sync()``, returns every change since the last one and the badge.

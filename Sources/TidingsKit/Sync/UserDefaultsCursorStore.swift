@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A cursor under a key of `UserDefaults`: the standard defaults, or those
 /// of an app group shared with an extension.

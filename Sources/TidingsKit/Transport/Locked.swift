@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A value behind an `NSLock`: the one lock of the library.
 /// `Synchronization.Mutex` would need iOS 18, and an app's deployment

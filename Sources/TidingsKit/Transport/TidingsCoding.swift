@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The JSON conventions of the API: snake_case keys spelt out by each
 /// type, RFC 3339 times with or without fractional seconds.

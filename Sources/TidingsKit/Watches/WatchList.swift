@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The user's watches in creation order, fetched a page at a time as the
 /// iteration goes on: `for try await watch in client.watches() { ... }`.

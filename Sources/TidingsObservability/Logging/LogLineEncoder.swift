@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsJSON
+package import FoundationEssentials
+package import TidingsJSON
 
 /// Renders one log record as a single-line JSON object with a fixed key
 /// order: `ts`, `level`, `logger`, `msg`, then metadata sorted by key.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #endif
-import TidingsSynchronization
+package import TidingsSynchronization
 
 /// Where finished log lines go. Each call receives one complete line without
 /// the trailing newline, and the level it was logged at.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A structured logger: a value carrying a label, a minimum level and
 /// metadata. Enrich it by copying (`logger[metadataKey: "watch.id"] = ...`);

@@ -1,4 +1,4 @@
-import TidingsSynchronization
+package import TidingsSynchronization
 
 /// A monotonically increasing count, one value per label set.
 package final class Counter: Sendable {

@@ -1,4 +1,4 @@
-import TidingsSynchronization
+package import TidingsSynchronization
 
 /// A value read at scrape time from its owner (for example a connection
 /// pool's in-use count), so the owner never has to push updates.

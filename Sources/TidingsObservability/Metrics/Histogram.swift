@@ -1,4 +1,4 @@
-import TidingsSynchronization
+package import TidingsSynchronization
 
 /// Observations counted into cumulative buckets, one series per label set.
 package final class Histogram: Sendable {

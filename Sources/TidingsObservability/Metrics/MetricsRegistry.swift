@@ -1,4 +1,4 @@
-import TidingsSynchronization
+package import TidingsSynchronization
 
 protocol PrometheusRenderable: Sendable {
     func render(into output: inout String)
