@@ -4,7 +4,7 @@ SWIFT ?= swift
 RUNTIME_PACKAGES := pkg-config libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libpq-dev libxml2-dev libpsl-dev libjemalloc-dev zlib1g-dev postgresql
 BENCH_PACKAGES := wrk
 
-.PHONY: run test api-check contract-test hostile-test browser-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
+.PHONY: run test lint api-check contract-test hostile-test browser-test docker-test docker-clean build release deps bench clean fuzz test-sanitize
 
 deps:
 	@scripts/install-deps.sh $(RUNTIME_PACKAGES)
@@ -27,6 +27,12 @@ test: deps
 	scripts/run-tests.sh
 	scripts/api-check.sh
 	scripts/browser-test.sh
+
+# Holds Sources, Tests and Package.swift to .swift-format (swift format in
+# the toolchain; no build, no network). Fails on any finding;
+# scripts/format.sh fixes nearly all of them in place.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
 # The dashboard in Debian's Chromium, driven by Playwright, against a real
 # Tidings; screenshots in .build/browser-test/ (decision 0054).

@@ -265,6 +265,18 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Swift 6 upcoming features on every Swift target (issue 31). Set here in
+// one place rather than in each target; system libraries take no Swift
+// settings.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}
+
 // Fuzz targets (docs/FUZZING.md): one libFuzzer binary that
 // runs the target named by TIDINGS_FUZZ_TARGET. Declared only when
 // TIDINGS_FUZZ is set (scripts/fuzz.sh does), so `swift build` and

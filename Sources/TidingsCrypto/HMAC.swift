@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 internal import CCrypto
 
 /// HMAC-SHA256 (RFC 2104) on OpenSSL's one-shot HMAC function.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 internal import CCrypto
 
 /// SHA-256 (FIPS 180-4) on OpenSSL's EVP interface.

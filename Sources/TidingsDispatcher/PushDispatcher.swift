@@ -3,12 +3,12 @@ import Glibc
 #endif
 import FoundationEssentials
 import Synchronization
-import TidingsDomain
-import TidingsObservability
-import TidingsPostgres
+package import TidingsDomain
+package import TidingsObservability
+package import TidingsPostgres
 import TidingsCrypto
 import TidingsPush
-import TidingsSynchronization
+package import TidingsSynchronization
 
 /// Sends direct pushes: claims due rows of `pushes` under a lease, sends
 /// them through the push app's client (APNs or FCM, HTTP/2, many streams

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import TidingsPush
+package import TidingsPush
 
 /// How the push dispatcher sends, retries and gives up.
 package struct PushDispatcherConfiguration: Sendable {

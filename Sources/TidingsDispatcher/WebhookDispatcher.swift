@@ -2,10 +2,10 @@
 import Glibc
 #endif
 import FoundationEssentials
-import TidingsDomain
+package import TidingsDomain
 import TidingsHTTPClient
-import TidingsObservability
-import TidingsPostgres
+package import TidingsObservability
+package import TidingsPostgres
 import TidingsSynchronization
 
 /// Sends webhook deliveries: claims due ones under a lease, posts them

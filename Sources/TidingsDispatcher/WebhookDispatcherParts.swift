@@ -1,7 +1,7 @@
 import TidingsDomain
-import TidingsHTTPClient
-import TidingsObservability
-import TidingsPostgres
+package import TidingsHTTPClient
+package import TidingsObservability
+package import TidingsPostgres
 import TidingsSynchronization
 
 /// What a `WebhookDispatcher` works with, made by its owner and handed

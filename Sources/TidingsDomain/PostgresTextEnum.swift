@@ -1,5 +1,5 @@
 import TidingsPostgres
-import TidingsPush
+package import TidingsPush
 
 /// A `String` enum stored as its raw value in a `text` column (the column's
 /// CHECK lists the same values).

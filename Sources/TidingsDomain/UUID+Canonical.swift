@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 extension UUID {
     /// The lower-case form RFC 9562 asks for on output. PostgreSQL prints

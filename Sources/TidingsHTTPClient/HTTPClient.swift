@@ -1,4 +1,4 @@
-import TidingsObservability
+package import TidingsObservability
 import TidingsSynchronization
 
 /// An HTTP/1.1 and HTTP/2 client on libcurl's multi interface: many

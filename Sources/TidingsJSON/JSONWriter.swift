@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// The one JSON writer: HTTP responses, problem documents, log lines, the
 /// webhook envelope, the poller's batch rows and canonical JSON all write

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import TidingsObservability
+package import TidingsObservability
 import TidingsPostgres
 
 /// A private PostgreSQL server living in one directory: data in

@@ -1,7 +1,7 @@
-import Foundation
-import TidingsDomain
+package import Foundation
+package import TidingsDomain
 import TidingsHTTPClient
-import TidingsObservability
+package import TidingsObservability
 import TidingsPostgres
 import TidingsSynchronization
 

@@ -1,4 +1,4 @@
-import TidingsExtraction
+package import TidingsExtraction
 
 /// How the poller schedules, how polite it is, and when a watch fails.
 package struct PollerConfiguration: Sendable {

@@ -1,4 +1,5 @@
 import TidingsObservability
+import TidingsDomain
 
 /// The poller's Prometheus series; labels are fixed result names only.
 struct PollerMetrics: Sendable {

@@ -1,7 +1,7 @@
-import TidingsHTTPClient
-import TidingsObservability
-import TidingsPostgres
-import TidingsSynchronization
+package import TidingsHTTPClient
+package import TidingsObservability
+package import TidingsPostgres
+package import TidingsSynchronization
 
 /// What a `Poller` works with, made by its owner and handed over: the
 /// poller stops them when it stops. Tests hand it parts of their own.

@@ -183,7 +183,7 @@ struct TargetChecker: Sendable {
     /// (one per owner with a rule to run) run side by side; within one,
     /// rules run one after another on one parsed body, the owner's time
     /// budget shared between them.
-    private func extractAll(_ target: ClaimedTarget, response: HTTPClientResponse) async -> [String?: Result<ExtractedContent, Error>] {
+    private func extractAll(_ target: ClaimedTarget, response: HTTPClientResponse) async -> [String?: Result<ExtractedContent, any Error>] {
         let lanes = ExtractionLanes(watches: target.watches.map { (owner: $0.userID, rule: $0.extractJSON) }).lanes
         var rules: [String?: ExtractionRule?] = [:]
         for watch in target.watches where rules[watch.extractJSON] == nil { rules[watch.extractJSON] = watch.extract }
@@ -192,13 +192,13 @@ struct TargetChecker: Sendable {
         if lanes.count == 1, let lane = lanes.first {
             return await extract(lane.rules.map { (key: $0, rule: known[$0] ?? nil) }, owner: lane.owner, from: response, target: target)
         }
-        return await withTaskGroup(of: [String?: Result<ExtractedContent, Error>].self) { group in
+        return await withTaskGroup(of: [String?: Result<ExtractedContent, any Error>].self) { group in
             for lane in lanes {
                 let rules = lane.rules.map { (key: $0, rule: known[$0] ?? nil) }
                 let owner = lane.owner
                 group.addTask { await extract(rules, owner: owner, from: response, target: target) }
             }
-            var all: [String?: Result<ExtractedContent, Error>] = [:]
+            var all: [String?: Result<ExtractedContent, any Error>] = [:]
             for await results in group { all.merge(results) { first, _ in first } }
             return all
         }
@@ -211,11 +211,11 @@ struct TargetChecker: Sendable {
     /// limit: a rule gets what the owner's earlier rules left of it.
     private func extract(
         _ rules: [(key: String?, rule: ExtractionRule?)], owner: UUID, from response: HTTPClientResponse, target: ClaimedTarget
-    ) async -> [String?: Result<ExtractedContent, Error>] {
+    ) async -> [String?: Result<ExtractedContent, any Error>] {
         let limits = configuration.extractionLimits
         var content: ResponseContent?
         var spent: Duration = .zero
-        var results: [String?: Result<ExtractedContent, Error>] = [:]
+        var results: [String?: Result<ExtractedContent, any Error>] = [:]
         for (key, rule) in rules {
             var left = limits
             left.timeLimit = limits.timeLimit - spent
@@ -344,7 +344,7 @@ struct TargetChecker: Sendable {
         }
     }
 
-    static func message(for error: Error) -> String {
+    static func message(for error: any Error) -> String {
         if let error = error as? HTTPClientError { return error.userDescription }
         if let error = error as? ExtractionError { return "extraction failed: \(error)" }
         return "check failed: \(error)"

@@ -1,4 +1,4 @@
-import Dispatch
+package import Dispatch
 
 /// The one place where a `Duration` becomes a number of seconds,
 /// milliseconds or nanoseconds, or is made from one. Every conversion

@@ -4,6 +4,8 @@ import TidingsApp
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsTestSupport
+import TidingsSynchronization
+import TidingsPostgres
 
 @Suite struct ApplicationTests {
     private func get(_ client: HTTPClient, _ port: Int, _ path: String, headers: [(name: String, value: String)] = []) async throws -> HTTPClientResponse {

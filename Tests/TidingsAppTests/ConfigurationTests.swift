@@ -6,6 +6,8 @@ import TidingsHTTPServer
 import TidingsIP
 import TidingsObservability
 import TidingsTestSupport
+import TidingsDispatcher
+import TidingsPush
 
 @Suite struct ConfigurationTests {
     /// `/metrics` open to other machines only with a token, or on a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TidingsDomain
 import TidingsPostgres
+import TidingsApp
 
 /// How a batch of device registrations is applied. In the store, only an
 /// exact repeat of the latest registration of the same user and token is

@@ -4,6 +4,7 @@ import TidingsDomain
 import TidingsObservability
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// Migration 0034 on a database that already holds one push token on
 /// several devices, as any tenant could register before it.

@@ -7,6 +7,7 @@ import TidingsHTTPClient
 import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// `make run` without TIDINGS_DATABASE_URL: Tidings owns a PostgreSQL
 /// cluster in its data folder, stops it on shutdown and reuses it next time.

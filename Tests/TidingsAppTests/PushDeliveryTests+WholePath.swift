@@ -3,6 +3,7 @@ import Testing
 import TidingsApp
 import TidingsSynchronization
 import TidingsTestSupport
+import TidingsPostgres
 
 /// Direct push from the page on: a real origin whose text changes, checked
 /// through the API, and what each kind of push carries; the sync budget;

@@ -3,6 +3,7 @@ import Testing
 import TidingsApp
 import TidingsDomain
 import TidingsTestSupport
+import TidingsPostgres
 
 /// The whole path of direct push against a mock APNs and FCM over HTTP/2
 /// with a test CA: a change moves the count, the push dispatcher sends the

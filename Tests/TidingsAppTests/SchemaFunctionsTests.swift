@@ -3,6 +3,7 @@ import Testing
 import TidingsObservability
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// `schema/functions/` holds the one current text of every function and
 /// trigger (decision 0049), whatever the migrations defined on the way.

@@ -3,6 +3,7 @@ import Testing
 import TidingsObservability
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// Migration 0035 on a database that already holds watches: the counter
 /// starts at each user's count, then follows inserts, deletes and the

@@ -5,6 +5,8 @@ import TidingsCrypto
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsTestSupport
+import TidingsSynchronization
+import TidingsPostgres
 
 /// `TIDINGS_VAPID_PRIVATE_KEY` and `TIDINGS_VAPID_SUBJECT`: read and
 /// checked at start (errors name the variable, never the key), and in

@@ -4,6 +4,7 @@ import TidingsApp
 import TidingsCrypto
 import TidingsDomain
 import TidingsTestSupport
+import TidingsPostgres
 
 /// Web Push from a change to the browser: a real Tidings on a real
 /// PostgreSQL registers a subscription the mock push service made, and the

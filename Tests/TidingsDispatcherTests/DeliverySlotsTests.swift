@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsDomain
 @testable import TidingsDispatcher
+import TidingsSynchronization
 
 /// The per-webhook cap and queue of a dispatcher, with a clock passed in.
 @Suite struct DeliverySlotsTests {

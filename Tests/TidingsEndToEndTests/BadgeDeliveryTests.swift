@@ -1,6 +1,8 @@
 import TidingsTestSupport
 import Foundation
 import Testing
+import TidingsApp
+import TidingsPostgres
 
 /// badge.updated end to end: triggers queue it, supersede and coalescing
 /// shape it, the dispatcher posts it to a real receiver.

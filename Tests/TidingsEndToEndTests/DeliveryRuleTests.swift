@@ -2,6 +2,7 @@ import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsApp
 
 /// Success, retries, Retry-After, redirects, 410, timeouts and the
 /// per-webhook cap, against a real receiver.

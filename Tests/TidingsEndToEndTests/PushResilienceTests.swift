@@ -1,5 +1,10 @@
 import Testing
 import TidingsTestSupport
+import TidingsSynchronization
+import TidingsObservability
+import TidingsApp
+import TidingsDomain
+import TidingsPostgres
 
 /// Direct push survives SIGKILL and a PostgreSQL restart: pushes in flight
 /// or queued go out afterwards, none lost.

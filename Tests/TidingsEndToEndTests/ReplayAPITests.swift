@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TidingsDomain
 import TidingsPostgres
+import TidingsApp
 
 /// The delivery log, manual retry, recovery and test events through the API.
 @Suite struct ReplayAPITests {

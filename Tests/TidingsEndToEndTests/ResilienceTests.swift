@@ -3,6 +3,9 @@ import Synchronization
 import Testing
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
+import TidingsApp
+import TidingsObservability
 
 /// Never lost: a killed process, a restarted database, two dispatchers.
 @Suite(.serialized) struct ResilienceTests {

@@ -2,6 +2,7 @@ import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsHTTPClient
+import TidingsSynchronization
 
 @Suite struct HTTPClientConnectionTests {
     @Test func sequentialRequestsReuseOneConnection() async throws {

@@ -1,6 +1,7 @@
 import TidingsTestSupport
 import Testing
 import TidingsHTTPClient
+import TidingsSynchronization
 
 @Suite struct HTTPClientLifecycleTests {
     @Test func shutdownFailsPendingRequests() async throws {

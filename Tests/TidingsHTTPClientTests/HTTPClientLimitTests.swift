@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 import Testing
 import TidingsHTTPClient
+import TidingsSynchronization
 
 @Suite struct HTTPClientLimitTests {
     static let limit = 1 << 20

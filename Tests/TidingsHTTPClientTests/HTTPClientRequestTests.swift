@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsSynchronization
 
 @Suite struct HTTPClientRequestTests {
     /// A status line libcurl cannot take is the server's fault, said so;

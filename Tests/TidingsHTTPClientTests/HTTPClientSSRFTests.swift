@@ -2,6 +2,7 @@ import TidingsTestSupport
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsSynchronization
 
 @Suite struct HTTPClientSSRFTests {
     private func guardedClient(logSink: CapturingLogSink = CapturingLogSink()) throws -> HTTPClient {

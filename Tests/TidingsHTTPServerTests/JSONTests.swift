@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 
 @Suite struct JSONTests {
     private struct CreateWatch: Codable {

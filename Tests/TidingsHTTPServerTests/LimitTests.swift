@@ -1,6 +1,7 @@
 import Testing
 import TidingsHTTPServer
 import TidingsTestSupport
+import TidingsObservability
 
 @Suite struct LimitTests {
     private static func makeRouter() -> Router {

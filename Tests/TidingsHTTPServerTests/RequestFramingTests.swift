@@ -1,5 +1,6 @@
 import Testing
 @testable import TidingsHTTPServer
+import TidingsTestSupport
 
 /// Requests whose body two HTTP parsers could delimit differently are
 /// refused with 400 before their body is read, and the connection closes,

@@ -1,5 +1,6 @@
 import Testing
 import TidingsHTTPServer
+import TidingsTestSupport
 
 @Suite struct RequestIDTests {
     private static func makeRouter() -> Router {

@@ -4,6 +4,7 @@ import TidingsTestSupport
 import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
 
 /// A private server in a temporary directory, restarted under a live pool.
 @Suite struct LocalClusterRestartTests {

@@ -4,6 +4,7 @@ import Testing
 import TidingsDomain
 import TidingsPostgres
 @testable import TidingsPoller
+import TidingsSynchronization
 
 /// The adaptive schedule end to end (decision 0028): real checks against a
 /// loopback origin write `next_check_at` and `content_changed_at`. The

@@ -5,6 +5,7 @@ import TidingsDomain
 import TidingsHTTPClient
 import TidingsIP
 @testable import TidingsPoller
+import TidingsSynchronization
 
 /// The check pipeline through `Poller.checkNow`, one check at a time,
 /// against real loopback origins and a real database.

@@ -1,7 +1,8 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
+import TidingsSynchronization
+import TidingsTestSupport
 @testable import TidingsPoller
 
 /// The bounds on content waiting to be written: the scheduler claims no

@@ -3,6 +3,9 @@ import Testing
 import TidingsDomain
 @testable import TidingsPoller
 import TidingsTestSupport
+import TidingsObservability
+import TidingsSynchronization
+import TidingsExtraction
 
 /// A tenant's hostile rule or slow origin fails its own check; everyone
 /// else's checks go on.

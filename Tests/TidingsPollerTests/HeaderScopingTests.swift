@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import TidingsDomain
 @testable import TidingsPoller
+import TidingsSynchronization
+import TidingsPostgres
 
 /// A watch's request headers (often API keys) go only to the watch URL's
 /// origin: not to a version endpoint or a redirect target on another

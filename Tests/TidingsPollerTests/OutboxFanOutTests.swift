@@ -4,6 +4,7 @@ import Testing
 import TidingsDomain
 @testable import TidingsPoller
 import TidingsPostgres
+import TidingsSynchronization
 
 /// Every path that queues events goes through `queue_events` (decision
 /// 0003): the poller's content (`record_changes`, in SQL), the badge

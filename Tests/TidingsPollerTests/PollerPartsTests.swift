@@ -6,6 +6,7 @@ import TidingsObservability
 import TidingsPostgres
 import TidingsSynchronization
 import TidingsTestSupport
+import TidingsDomain
 
 /// A poller built from parts the test makes (no application around it):
 /// it checks through them and stops them when it stops.

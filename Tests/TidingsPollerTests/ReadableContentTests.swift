@@ -6,6 +6,7 @@ import TidingsObservability
 @testable import TidingsPoller
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// Readable comparison by default, the raw rule, the unchanged-body skip
 /// and the quiet re-baseline (decision 0027), through `Poller.checkNow`

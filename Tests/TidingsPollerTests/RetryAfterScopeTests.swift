@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import TidingsDomain
 @testable import TidingsPoller
+import TidingsPostgres
+import TidingsSynchronization
 
 /// A `Retry-After` holds only the host that sent it: after a redirect, the
 /// last hop's host and port, not the host of the URL the check started

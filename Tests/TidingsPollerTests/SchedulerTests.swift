@@ -4,6 +4,7 @@ import Testing
 import TidingsDomain
 import TidingsPostgres
 @testable import TidingsPoller
+import TidingsSynchronization
 
 /// The background scheduler: claiming, leases, dedupe and politeness,
 /// against real loopback origins and a real database.

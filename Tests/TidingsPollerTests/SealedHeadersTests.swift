@@ -5,6 +5,7 @@ import TidingsDomain
 @testable import TidingsPoller
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// Header values are sealed in `targets.headers` and opened only to build
 /// the poller's request.

@@ -4,6 +4,8 @@ import Testing
 import TidingsDomain
 @testable import TidingsPoller
 import TidingsTestSupport
+import TidingsExtraction
+import TidingsSynchronization
 
 /// Which user's lane runs each rule of a target (`ExtractionLanes`).
 @Suite struct ExtractionLanesTests {

@@ -1,6 +1,7 @@
 import Testing
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// Decoding failures and server errors say clearly what went wrong.
 @Suite struct RowDecodingAndErrorTests {

@@ -4,6 +4,7 @@ import Testing
 import TidingsCrypto
 import TidingsHTTPClient
 import TidingsPush
+import TidingsSynchronization
 
 /// WebPushClient against the mock push service: real TLS (test CA), real
 /// libcurl, the VAPID JWT verified and every message decrypted by the mock

@@ -1,6 +1,7 @@
 import Foundation
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsSynchronization
 
 /// The mock APNs, FCM and OAuth token endpoint of scripts/push-mock, run
 /// with the Python of the venv scripts/run-tests.sh makes

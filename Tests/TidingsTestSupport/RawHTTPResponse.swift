@@ -1,5 +1,5 @@
 import FoundationEssentials
-import TidingsHTTPServer
+package import TidingsHTTPServer
 
 package struct RawHTTPResponse {
     package let status: Int

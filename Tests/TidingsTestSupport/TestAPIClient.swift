@@ -1,6 +1,7 @@
 import Foundation
 import TidingsHTTPClient
 import TidingsObservability
+import TidingsSynchronization
 
 /// Speaks JSON to a Tidings listening on a loopback port, in this process
 /// or another: the one API client of the test targets.

@@ -1,6 +1,7 @@
 import Foundation
-import TidingsObservability
-import TidingsPostgres
+package import TidingsObservability
+package import TidingsPostgres
+import TidingsSynchronization
 
 /// Fresh databases on the throwaway PostgreSQL that scripts/run-tests.sh
 /// starts (TIDINGS_TEST_DATABASE_URL): one per test, so tests never see

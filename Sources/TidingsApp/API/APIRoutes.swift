@@ -3,6 +3,7 @@ import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
 import TidingsPostgres
+import TidingsPoller
 
 /// Every `/v1` endpoint, with the stores and services they share.
 struct APIRoutes {

@@ -1,4 +1,5 @@
 import TidingsCrypto
+import Foundation
 
 extension Configuration {
     /// The contact a generated VAPID key's tokens name when

@@ -1,12 +1,12 @@
 import Foundation
-import TidingsCrypto
+package import TidingsCrypto
 import TidingsDispatcher
-import TidingsDomain
+package import TidingsDomain
 import TidingsExtraction
 import TidingsHTTPClient
-import TidingsHTTPServer
+package import TidingsHTTPServer
 import TidingsIP
-import TidingsObservability
+package import TidingsObservability
 import TidingsPoller
 import TidingsPush
 import TidingsSynchronization

@@ -1,11 +1,11 @@
 import Foundation
 import TidingsCrypto
-import TidingsDomain
+package import TidingsDomain
 import TidingsHTTPServer
-import TidingsObservability
-import TidingsDispatcher
-import TidingsPoller
-import TidingsPostgres
+package import TidingsObservability
+package import TidingsDispatcher
+package import TidingsPoller
+package import TidingsPostgres
 import TidingsSynchronization
 
 /// A running Tidings: its services, started in order by one

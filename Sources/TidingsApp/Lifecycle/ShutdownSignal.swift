@@ -1,5 +1,5 @@
 import Dispatch
-import TidingsSynchronization
+package import TidingsSynchronization
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A user's API key as stored: never the key itself, only its public prefix
 /// (shown in listings so people can tell keys apart) and a hash.

@@ -1,6 +1,6 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsCrypto
-import TidingsPostgres
+package import TidingsPostgres
 
 /// Users and their API keys: all SQL for the accounts aggregate.
 package struct AccountStore: Sendable {

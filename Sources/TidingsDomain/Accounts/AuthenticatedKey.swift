@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A presented API key that matched a stored, unrevoked one.
 package struct AuthenticatedKey: Sendable, Equatable {

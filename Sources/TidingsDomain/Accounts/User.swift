@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A tenant of Tidings: every device, watch and webhook belongs to one.
 package struct User: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A user's unread total across all watches, as every device should show it.
 package struct Badge: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// Users' badges: all SQL that reads or clears them. The count itself is
 /// kept by the triggers of migration 0006 as the sum of the user's unread

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// One detected change of a watch's content: what the history and the
 /// `watch.changed` event show. The snapshot itself stays in the database.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsPostgres
 
 /// The sync feed: every change of the user's watches in the user's one

@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// Watches' change history and reading it: all SQL for the changes
 /// aggregate. Every statement is scoped by the owner.

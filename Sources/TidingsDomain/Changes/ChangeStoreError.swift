@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// Why a read was refused.
 package enum ChangeStoreError: Error, Equatable {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// What a read leaves behind: the watch's remaining unread changes and the
 /// user's badge after them.

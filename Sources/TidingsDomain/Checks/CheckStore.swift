@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// All SQL of the poller: claiming due targets under a lease, reading their
 /// watches, and writing check results. Quiet results (304, version or hash

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A target this poller holds the lease of, with what a check needs: where
 /// and how to fetch, the validators stored with the last full content, and

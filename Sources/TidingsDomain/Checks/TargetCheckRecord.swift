@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// What one check of a target writes to the target row. Validators and the
 /// version are stored only together with the content they describe.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// What the API needs of the poller: check one target now. The REST layer
 /// sees this and nothing else of the engine.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// One watch of a claimed target as the poller sees it.
 package struct TargetWatch: Sendable {

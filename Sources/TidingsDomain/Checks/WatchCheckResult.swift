@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// What was written for one watch: the result, and the change it recorded.
 package struct WatchCheckResult: Sendable {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A delivery a dispatcher holds the lease of, with everything needed to
 /// send it: the event as it is now (read at claim time, after any

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// An attempt that finished, and what follows from it, as the dispatcher
 /// writes it back.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// One event on its way to one webhook, with its attempts so far.
 package struct Delivery: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// One HTTP attempt of a delivery, as the delivery log shows it.
 package struct DeliveryAttempt: Sendable, Equatable {

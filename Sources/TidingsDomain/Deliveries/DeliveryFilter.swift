@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// Which of a webhook's deliveries a log page lists; nil matches anything.
 package struct DeliveryFilter: Sendable {

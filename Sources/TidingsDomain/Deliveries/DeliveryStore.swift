@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// Deliveries and their attempts: all SQL of the deliveries aggregate. This
 /// file holds what the API does (the delivery log, retry, recover, test

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// An app install that receives a user's badge updates through a push gateway.
 package struct Device: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// A user's devices: all SQL for the devices aggregate. Every statement is
 /// scoped by the owning user, so one user's id never reaches another's rows.

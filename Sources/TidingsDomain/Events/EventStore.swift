@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// Reading a user's events in the user's one order (migration 0031): what
 /// the event stream sends. Events are written only by `queue_events`.

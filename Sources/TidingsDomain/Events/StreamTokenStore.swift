@@ -1,6 +1,6 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsCrypto
-import TidingsPostgres
+package import TidingsPostgres
 
 /// One-time tokens that open one event stream (migration 0032), for
 /// browsers, whose `EventSource` cannot send an Authorization header. The

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// Why the sync feed cannot answer from a position.
 package enum FeedError: Error, Sendable, Equatable {

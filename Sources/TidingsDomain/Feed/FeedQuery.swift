@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// What a client asks of the sync feed.
 package struct FeedQuery: Sendable {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// The sync feed's reader: answers an app that is already up to date from
 /// the batched badge read, and every other request with the feed's one

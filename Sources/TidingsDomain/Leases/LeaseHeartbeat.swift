@@ -1,6 +1,6 @@
 import Foundation
-import TidingsObservability
-import TidingsPostgres
+package import TidingsObservability
+package import TidingsPostgres
 import TidingsSynchronization
 
 /// Keeps one lease owner's row in `lease_owners` beating, on a thread of

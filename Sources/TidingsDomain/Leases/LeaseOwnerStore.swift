@@ -1,5 +1,5 @@
 import FoundationEssentials
-import TidingsPostgres
+package import TidingsPostgres
 
 /// The SQL of lease owners' heartbeats (migration 0014): registering,
 /// beating, reaping dead owners' leases and leaving.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A push this dispatcher holds the lease of, with what sending it needs.
 package struct ClaimedPush: Sendable, Equatable {

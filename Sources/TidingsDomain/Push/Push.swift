@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// One push to one device, as its push log shows it.
 package struct Push: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPush
+package import FoundationEssentials
+package import TidingsPush
 
 /// A push app as it can be shown: everything but the private key.
 package struct PushApp: Sendable, Equatable {

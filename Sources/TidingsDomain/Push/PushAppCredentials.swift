@@ -1,4 +1,4 @@
-import TidingsPush
+package import TidingsPush
 
 /// What Tidings signs with for one push app. `privateKeyPEM` is a secret:
 /// stored sealed, opened only by the push dispatcher, never returned or

@@ -1,5 +1,6 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
+import TidingsPush
 
 /// The `push_apps` table: the admin's push credentials. Private keys are
 /// sealed on the way in and opened only by `credentials(of:)`, for the push

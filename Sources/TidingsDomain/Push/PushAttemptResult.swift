@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// How one attempt of a push ended, as the dispatcher writes it back.
 package struct PushAttemptResult: Sendable, Equatable {

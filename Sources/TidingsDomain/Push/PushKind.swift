@@ -1,3 +1,5 @@
+import TidingsPostgres
+
 /// What a push carries.
 package enum PushKind: String, Sendable, CaseIterable {
     /// The user's absolute unread count (APNs `aps.badge`, FCM data).

@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// The `pushes` table: the outbox rows of direct push and each device's
 /// push log. Rows are queued by `queue_pushes` (migration 0020) inside the

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import TidingsCrypto
-import TidingsPostgres
+package import TidingsPostgres
 
 /// Keys Tidings makes for itself and keeps in `sealed_keys` (migration
 /// 0017), sealed under the secret key like any other stored secret.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import TidingsCrypto
-import TidingsPostgres
+package import TidingsPostgres
 import TidingsSynchronization
 
 /// Re-seals stored secrets under the current key: the start-up pass seals

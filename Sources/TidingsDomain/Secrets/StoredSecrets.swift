@@ -1,6 +1,6 @@
 import FoundationEssentials
-import TidingsCrypto
-import TidingsPostgres
+package import TidingsCrypto
+package import TidingsPostgres
 
 /// How secrets are kept in the database: sealed with the keyring
 /// (AES-256-GCM under `TIDINGS_SECRET_KEY`) on the way in, opened only where

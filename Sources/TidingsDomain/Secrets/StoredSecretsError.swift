@@ -1,4 +1,4 @@
-import TidingsCrypto
+package import TidingsCrypto
 
 /// Why stored secrets cannot be used with the configured keys.
 package enum StoredSecretsError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A user's watch as it can be shown: its settings without header values,
 /// and the state the poller keeps.

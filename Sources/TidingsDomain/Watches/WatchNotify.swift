@@ -1,3 +1,5 @@
+import TidingsPostgres
+
 /// What a change of a watch pushes to its owner's devices (direct push).
 /// Every kind also updates the badge.
 package enum WatchNotify: String, Sendable, CaseIterable {

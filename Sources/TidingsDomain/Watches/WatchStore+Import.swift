@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsPostgres
 
 /// Imports: many watches in one transaction, a few statements in all

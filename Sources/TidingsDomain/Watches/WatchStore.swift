@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsPostgres
+package import FoundationEssentials
+package import TidingsPostgres
 
 /// Watches and the targets they share: all SQL for the watches aggregate.
 /// Every statement is scoped by the owner's id, so another user's watch is

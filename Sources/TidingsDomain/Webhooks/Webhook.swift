@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A signed HTTP callback as the API shows it: never its secrets.
 package struct Webhook: Sendable, Equatable {

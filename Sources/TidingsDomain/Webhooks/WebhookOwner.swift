@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// Whose webhook: one user's (their events only) or a global one created by
 /// the admin (every user's events). Each sees only its own kind.

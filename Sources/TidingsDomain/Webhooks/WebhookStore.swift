@@ -1,6 +1,6 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsCrypto
-import TidingsPostgres
+package import TidingsPostgres
 
 /// Webhooks and their signing secrets: all SQL for the webhooks aggregate.
 /// Secrets are stored sealed (`StoredSecrets`).

@@ -1,4 +1,4 @@
-import TidingsIP
+package import TidingsIP
 
 /// Limits and identity shared by every request of one `HTTPClient`.
 package struct HTTPClientConfiguration: Sendable {

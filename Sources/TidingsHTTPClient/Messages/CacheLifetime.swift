@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// How much longer an origin says its response stays fresh (RFC 9111
 /// §4.2): `Cache-Control: max-age` less `Age`, or, without max-age,

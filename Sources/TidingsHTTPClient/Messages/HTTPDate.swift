@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsObservability
 
 /// RFC 9110 HTTP-date in its preferred form, IMF-fixdate

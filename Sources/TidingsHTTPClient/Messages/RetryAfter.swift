@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsSynchronization
 
 /// RFC 9110 `Retry-After`: delay-seconds or an HTTP-date, as a delay from

@@ -1,4 +1,4 @@
-import TidingsIP
+package import TidingsIP
 
 /// Decides whether the client may connect to an address. It runs on the
 /// address a connection is actually about to use (after DNS, on every

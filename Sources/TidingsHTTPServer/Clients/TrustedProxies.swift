@@ -1,4 +1,4 @@
-import TidingsIP
+package import TidingsIP
 
 /// The proxies whose `X-Forwarded-For` the server believes. Behind a proxy
 /// every connection comes from the proxy's address; the header says who

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// Turns a `DecodingError` into a client-facing problem: 400 when the body is
 /// not JSON at all, 422 naming the offending field otherwise.

@@ -1,4 +1,4 @@
-import TidingsJSON
+package import TidingsJSON
 
 /// A value that writes its own JSON with `JSONWriter`, keys in sorted order
 /// and dates as `JSONCoding.encoder` writes them, so a client cannot tell

@@ -4,6 +4,7 @@ import Glibc
 internal import CMicroHTTPD
 internal import CTidingsShims
 import TidingsIP
+import TidingsSynchronization
 
 /// The C entry points libmicrohttpd calls on its worker threads. Each
 /// receives the `RequestPipeline` as `cls` (kept alive by the daemon) and the

@@ -1,4 +1,4 @@
-import TidingsObservability
+package import TidingsObservability
 
 /// What the server knows about a request besides its content: its id, a
 /// logger tagged with it, and the route that matched.

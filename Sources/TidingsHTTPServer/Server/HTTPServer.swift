@@ -1,4 +1,4 @@
-import TidingsObservability
+package import TidingsObservability
 import TidingsSynchronization
 
 /// The HTTP server: libmicrohttpd, whose threads run the responder

@@ -1,6 +1,8 @@
 // Apple-only and thin: not built on Linux. What it runs, sync(), is
 // tested there.
 #if canImport(BackgroundTasks) && (os(iOS) || os(tvOS) || os(visionOS))
+// TimeInterval, in the public API.
+public import Foundation
 import BackgroundTasks
 
 extension SyncEngine {

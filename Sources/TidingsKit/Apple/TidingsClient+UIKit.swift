@@ -1,6 +1,8 @@
 // Apple-only and thin: not built on Linux. Everything it calls
 // (registerDevice, DevicePushToken.hex) is tested there.
 #if canImport(UIKit) && (os(iOS) || os(visionOS))
+// Data, in the public API.
+public import Foundation
 import UIKit
 import UserNotifications
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One event of the user's stream: the JSON a webhook receives for it,
 /// with its position.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The user's unread total: the number every device shows on its icon.
 public struct Badge: Sendable, Hashable, Codable {

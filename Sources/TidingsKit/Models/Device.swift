@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A registered install of the app: where the user's pushes go.
 public struct Device: Sendable, Hashable, Codable, Identifiable {

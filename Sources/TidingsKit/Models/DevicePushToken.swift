@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What addresses a device at its push service.
 public enum DevicePushToken: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A change of one of the user's watches, as the sync feed lists it.
 public struct FeedChange: Sendable, Hashable, Codable, Identifiable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A URL the server checks for the user, and what it found.
 public struct Watch: Sendable, Hashable, Codable, Identifiable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A cursor in a file of its own, replaced atomically (written aside, then
 /// renamed), so a crash leaves the old cursor or the new one.

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// RFC 3339 timestamps in UTC with millisecond precision
 /// (`2026-11-29T15:04:05.123Z`), formatted without Foundation's format styles

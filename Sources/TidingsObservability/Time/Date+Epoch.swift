@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// The dates Tidings reads and writes: years 1 through 9999, what RFC 3339
 /// text, log lines and the API can show and PostgreSQL can store. Integer

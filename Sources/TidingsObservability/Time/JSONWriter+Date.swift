@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsJSON
+package import FoundationEssentials
+package import TidingsJSON
 
 extension JSONWriter {
     /// As `JSONEncoder` with Tidings' date strategy writes dates: an

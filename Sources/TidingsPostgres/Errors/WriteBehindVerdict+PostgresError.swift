@@ -1,4 +1,4 @@
-import TidingsSynchronization
+package import TidingsSynchronization
 
 extension WriteBehindVerdict {
     /// The verdict on a write to PostgreSQL: a deadlock, a serialization

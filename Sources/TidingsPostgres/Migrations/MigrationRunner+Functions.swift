@@ -1,3 +1,4 @@
+import TidingsObservability
 extension MigrationRunner {
     /// Applies the function files that are new or changed since they were
     /// last applied, all in one transaction with their records in

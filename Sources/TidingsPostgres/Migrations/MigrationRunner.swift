@@ -1,4 +1,4 @@
-import TidingsObservability
+package import TidingsObservability
 
 /// Applies the `NNNN_name.sql` files of a directory in order, each once,
 /// then the function files of another that are new or changed.

@@ -1,4 +1,4 @@
-import TidingsObservability
+package import TidingsObservability
 import TidingsSynchronization
 
 /// A bounded pool of connections with scoped leases.

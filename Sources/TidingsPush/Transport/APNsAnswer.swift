@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsHTTPClient
 
 /// How an APNs answer reads (Apple's "Handling notification responses from

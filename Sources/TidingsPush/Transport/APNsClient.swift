@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsHTTPClient
+package import FoundationEssentials
+package import TidingsHTTPClient
 import TidingsObservability
 
 /// Sends pushes of one APNs push app (one bundle id, one signing key, one

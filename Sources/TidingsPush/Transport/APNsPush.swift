@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// One push to one device through APNs: what goes into the request's path,
 /// `apns-*` headers and body. The payload is the JSON the push engine wrote

@@ -1,8 +1,8 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsCrypto
-import TidingsHTTPClient
+package import TidingsHTTPClient
 import TidingsJSON
-import TidingsObservability
+package import TidingsObservability
 import TidingsSynchronization
 
 /// The OAuth 2.0 access token of one service account for FCM, from the

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsSynchronization
 
 /// When `FCMAccessToken` may use its cached access token, must fetch one,

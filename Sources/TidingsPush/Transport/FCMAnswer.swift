@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsHTTPClient
 
 /// How an FCM HTTP v1 answer reads: the status, the `google.rpc.Status`

@@ -1,6 +1,6 @@
-import FoundationEssentials
-import TidingsHTTPClient
-import TidingsObservability
+package import FoundationEssentials
+package import TidingsHTTPClient
+package import TidingsObservability
 
 /// Sends data messages of one FCM push app (one service account) through
 /// the push engine's `HTTPClient`: `POST

@@ -1,4 +1,4 @@
-import TidingsHTTPClient
+package import TidingsHTTPClient
 
 /// Where the push services are and how the push engine's HTTP client talks
 /// to them. Read from the environment by the application

@@ -1,5 +1,5 @@
-import FoundationEssentials
-import TidingsCrypto
+package import FoundationEssentials
+package import TidingsCrypto
 import TidingsJSON
 import TidingsObservability
 import TidingsSynchronization

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsHTTPClient
 
 /// How a push service's answer to a Web Push reads (RFC 8030 5, 8292 4):

@@ -1,6 +1,6 @@
-import FoundationEssentials
+package import FoundationEssentials
 import TidingsCrypto
-import TidingsHTTPClient
+package import TidingsHTTPClient
 import TidingsObservability
 
 /// Sends Web Push messages signed with the deployment's VAPID key: `POST`

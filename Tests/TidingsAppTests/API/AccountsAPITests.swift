@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TidingsObservability
+import TidingsTestSupport
 
 @Suite struct AccountsAPITests {
     @Test func adminCreatesUserWhoSeesItself() async throws {

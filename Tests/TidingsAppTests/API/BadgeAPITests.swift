@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import TidingsTestSupport
+import TidingsApp
+import TidingsPostgres
 
 @Suite struct BadgeAPITests {
     @Test func everyUserStartsWithAnEmptyBadgeOfItsOwn() async throws {

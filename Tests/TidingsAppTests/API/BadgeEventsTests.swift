@@ -2,6 +2,9 @@ import Dispatch
 import Foundation
 import Testing
 import TidingsCrypto
+import TidingsApp
+import TidingsPostgres
+import TidingsTestSupport
 
 @Suite struct BadgeEventsTests {
     @Test func badgeEventsCarryDevicesAndReadyMadePushPayloads() async throws {

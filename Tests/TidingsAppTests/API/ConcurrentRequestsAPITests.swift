@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TidingsTestSupport
 
 /// Concurrent requests share batches (group commit for device registration,
 /// one query for simultaneous watch and badge reads); each must still get

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TidingsApp
+import TidingsTestSupport
 
 /// Unknown credentials from one client address, through the real server.
 @Suite struct CredentialFailuresAPITests {

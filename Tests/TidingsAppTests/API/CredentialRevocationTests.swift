@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TidingsApp
 import TidingsObservability
+import TidingsPostgres
 
 /// Two replicas on one database, each caching verified keys: a key revoked
 /// (or a user deleted) through one replica stops working on the other.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsObservability
+import TidingsApp
+import TidingsTestSupport
 
 @Suite struct DevicesAPITests {
     @Test func registerShowUpdateAndDelete() async throws {

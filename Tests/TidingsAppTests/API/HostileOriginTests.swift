@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsTestSupport
+import TidingsApp
 
 /// Origins nobody here controls: an absurd `Retry-After` must neither trap
 /// the process nor close the host for centuries, and a host that asked to

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsApp
+import TidingsTestSupport
 
 /// Values from clients that once could trap the process (an out-of-range
 /// cursor time killed it): each must get a 400 or 422 problem naming the

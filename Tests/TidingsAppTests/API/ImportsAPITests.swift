@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TidingsApp
+import TidingsTestSupport
 
 /// `POST /v1/imports` and `GET /v1/watches/export` (decision 0055): each
 /// format maps what it can, names what it cannot, writes all or nothing,

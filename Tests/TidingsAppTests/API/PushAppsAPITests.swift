@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TidingsTestSupport
+import TidingsObservability
+import TidingsApp
+import TidingsPostgres
 
 /// `/v1/push-apps`: admin only, keys checked on the way in, stored sealed,
 /// never returned or logged.

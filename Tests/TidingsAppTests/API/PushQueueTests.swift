@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TidingsDomain
 import TidingsTestSupport
+import TidingsApp
+import TidingsPostgres
 
 /// What `queue_pushes` (migration 0020) writes into the push outbox when
 /// counts and watches change: which device gets what, superseding, the sync

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TidingsApp
 import TidingsPostgres
+import TidingsTestSupport
 
 /// `POST /v1/watches/{id}/check` and webhook test events are rate limited
 /// per watch or webhook and per user: past a limit, 429 with `Retry-After`

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TidingsApp
 import TidingsPostgres
+import TidingsTestSupport
 
 /// What one tenant can do to a URL others watch through the watches API:
 /// the distinct rules one target carries are bounded

@@ -3,6 +3,7 @@ import Testing
 import TidingsCrypto
 import TidingsDomain
 import TidingsPostgres
+import TidingsApp
 import TidingsTestSupport
 
 /// `GET /v1/changes`: one request catches an app up on every watch.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsApp
 import TidingsTestSupport
 
 @Suite struct UnreadCountsAPITests {

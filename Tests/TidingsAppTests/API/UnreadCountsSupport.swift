@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TidingsCrypto
 import TidingsPostgres
+import TidingsTestSupport
+import TidingsApp
 
 /// Changes for the unread-count tests are written with `record_changes`, the
 /// database function the poller's eventful write calls, so the counting

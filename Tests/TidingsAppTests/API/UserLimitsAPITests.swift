@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsDomain
+import TidingsApp
+import TidingsTestSupport
 
 /// Per-user limits on watches, webhooks, devices and API keys (migration
 /// 0018): the refusal's status and body, that it writes nothing, that an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsTestSupport
+import TidingsApp
 
 /// POST /v1/watches/{id}/check, against the application's own HTTP server
 /// as the origin (a real loopback page that does not change).

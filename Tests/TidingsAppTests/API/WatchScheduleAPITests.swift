@@ -3,6 +3,7 @@ import Testing
 import TidingsApp
 import TidingsDomain
 import TidingsPostgres
+import TidingsTestSupport
 
 /// `max_interval_seconds` and `next_check_at` (issue 16, decision 0028).
 @Suite struct WatchScheduleAPITests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TidingsPostgres
+import TidingsApp
+import TidingsTestSupport
 
 /// Watch helpers for the API tests. Public addresses are written as
 /// literals: the SSRF check resolves host names, and the tests must not

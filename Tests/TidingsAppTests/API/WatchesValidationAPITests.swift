@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsApp
 import TidingsDomain
+import TidingsTestSupport
 
 @Suite struct WatchesValidationAPITests {
     static let url = APITestServer.publicURL

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TidingsApp
 import TidingsCrypto
+import TidingsDomain
+import TidingsObservability
+import TidingsPostgres
+import TidingsTestSupport
 
 /// Registering a browser's `PushSubscription` as a web device, and every
 /// way it can be wrong: each bad one is a 422 naming the field, and nothing

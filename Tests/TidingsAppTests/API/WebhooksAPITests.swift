@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TidingsDomain
 import TidingsPostgres
+import TidingsObservability
+import TidingsApp
+import TidingsTestSupport
 
 @Suite struct WebhooksAPITests {
     /// A public address: accepted by the SSRF guard without a DNS lookup.

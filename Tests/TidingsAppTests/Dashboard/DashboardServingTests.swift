@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TidingsApp
 import TidingsTestSupport
+import TidingsHTTPServer
 
 /// The dashboard's files over HTTP (decision 0054): the page, its scripts
 /// and styles with their types, the security headers on every one, 304s,

@@ -1,6 +1,7 @@
 import Foundation
 import TidingsHTTPServer
 import TidingsObservability
+import TidingsSynchronization
 
 /// A real HTTP server that plays webhook receivers: every path is one
 /// receiver, answering as `reply` decides (status, headers, delay) and

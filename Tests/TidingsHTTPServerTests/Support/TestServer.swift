@@ -1,6 +1,7 @@
 import TidingsHTTPServer
 import TidingsTestSupport
 import TidingsObservability
+import TidingsSynchronization
 
 /// A real server on 127.0.0.1 with an ephemeral port, its captured log lines
 /// and its metrics.

@@ -8,6 +8,7 @@ import TidingsObservability
 @testable import TidingsPoller
 import TidingsPostgres
 import TidingsTestSupport
+import TidingsSynchronization
 
 /// A fresh database with the schema applied, users and watches made through
 /// the real stores, and pollers pointed at loopback origins.

@@ -4,6 +4,7 @@ import TidingsCrypto
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsPush
+import TidingsSynchronization
 
 /// The push engine's HTTP client and configuration, pointed at `mock`.
 struct PushFixture {

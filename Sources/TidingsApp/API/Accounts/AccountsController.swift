@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// Users and API keys. The admin manages users and keys; a user sees itself
 /// through `GET /v1/me`.

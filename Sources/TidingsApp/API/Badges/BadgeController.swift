@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// The caller's unread total, the number every device of the user shows on
 /// its icon, and clearing it.

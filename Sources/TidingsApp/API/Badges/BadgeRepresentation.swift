@@ -2,6 +2,7 @@ import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsJSON
+import TidingsObservability
 
 /// `{"count", "sequence", "updated_at"}`: the badge as every device shows it.
 struct BadgeRepresentation: Sendable {

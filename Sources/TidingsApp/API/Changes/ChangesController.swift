@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// A watch's change history and reading it. Listing marks nothing read;
 /// only an explicit read lowers the counts (and announces the new badge).

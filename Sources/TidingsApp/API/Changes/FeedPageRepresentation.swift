@@ -2,6 +2,7 @@ import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsJSON
+import TidingsObservability
 
 /// `{"data": [...], "next_cursor": "...", "badge": {...}}`: a list page
 /// whose cursor is never null, since the feed always has a place to resume.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// The delivery log and replay of one webhook scope: a user's own webhooks
 /// under `/v1/webhooks` and `/v1/deliveries`, the admin's global ones under

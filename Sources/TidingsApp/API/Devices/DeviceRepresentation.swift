@@ -2,6 +2,7 @@ import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsJSON
+import TidingsObservability
 
 /// A device as the API shows it. The push token is included: it addresses
 /// the install at its push gateway and grants nothing on this API.

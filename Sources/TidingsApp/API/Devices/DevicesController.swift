@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// A user's devices: registration (an upsert by push token), reads, updates,
 /// deletion, and removal of tokens a push gateway reported dead. Push tokens

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// `POST /v1/imports` and `GET /v1/watches/export` (decision 0055).
 ///

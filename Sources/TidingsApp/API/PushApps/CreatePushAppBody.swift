@@ -1,6 +1,7 @@
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsPush
+import TidingsCrypto
 
 /// `POST /v1/push-apps` body. APNs: `environment`, `team_id`, `key_id` and
 /// `private_key` (the .p8 PEM); FCM: `service_account`. Members of the

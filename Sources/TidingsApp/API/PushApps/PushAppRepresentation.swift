@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TidingsDomain
+import TidingsPush
 
 /// A push app as the admin API shows it: never its private key. Members of
 /// the other platform are null.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// `/v1/push-apps`: the admin registers the credentials Tidings pushes
 /// with, one per (platform, app id). Private keys are write-only: never in

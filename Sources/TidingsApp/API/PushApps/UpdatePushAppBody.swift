@@ -1,6 +1,7 @@
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsPush
+import TidingsCrypto
 
 /// `PATCH /v1/push-apps/{id}` body: only the members present change; the
 /// platform cannot. `private_key` and `service_account` replace the stored

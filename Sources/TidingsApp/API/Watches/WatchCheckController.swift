@@ -2,6 +2,7 @@ import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsJSON
+import TidingsObservability
 
 /// `POST /v1/watches/{id}/check`: checks the watch's target now, through
 /// the poller's pipeline (version endpoint, conditional GET, extraction),

@@ -2,6 +2,7 @@ import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsJSON
+import TidingsObservability
 
 /// A watch as the API shows it. Request header values are write-only: only
 /// `header_names` and `version_header_names` appear.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// A user's watches. Every handler is scoped by the caller: another user's
 /// watch is "not found". Logs carry ids only: URLs may hold tokens in their

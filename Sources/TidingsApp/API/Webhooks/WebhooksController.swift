@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TidingsDomain
 import TidingsHTTPServer
+import TidingsObservability
 
 /// Webhooks of one scope: a user's own, or the admin's global ones. The
 /// same handlers serve both; the scope decides who may call and which rows

@@ -7,6 +7,7 @@
 /// huge one ("billion laughs"), and the rest have no use in a job list.
 /// Depth, lines and nodes are bounded (`WatchImportLimits`), and the
 /// parser's work is linear in the file.
+import Foundation
 struct YAMLSubsetParser {
     private struct Line {
         let number: Int
