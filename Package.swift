@@ -209,7 +209,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPushTests",
-            dependencies: ["TidingsPush", "TidingsCrypto", "TidingsHTTPClient", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport"]
+            dependencies: [
+                "TidingsPush", "TidingsCrypto", "TidingsHTTPClient", "TidingsObservability", "TidingsSynchronization", "TidingsTestSupport",
+            ]
         ),
         .testTarget(
             name: "TidingsExtractionTests",
@@ -230,14 +232,18 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsPollerTests",
-            dependencies: ["TidingsPoller", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsIP", "TidingsPostgres", "TidingsObservability", "TidingsTestSupport"]
+            dependencies: [
+                "TidingsPoller", "TidingsCrypto", "TidingsDomain", "TidingsHTTPClient", "TidingsIP", "TidingsPostgres",
+                "TidingsObservability", "TidingsTestSupport",
+            ]
         ),
         // The outbox engines' parts (slots, retries, pruning, writes):
         // no application, no HTTP server.
         .testTarget(
             name: "TidingsDispatcherTests",
             dependencies: [
-                "TidingsDispatcher", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres", "TidingsSynchronization",
+                "TidingsDispatcher", "TidingsDomain", "TidingsHTTPClient", "TidingsObservability", "TidingsPostgres",
+                "TidingsSynchronization",
                 "TidingsTestSupport",
             ]
         ),
@@ -259,7 +265,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TidingsAppTests",
-            dependencies: ["TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsIP", "TidingsJSON", "TidingsLocalPostgres", "TidingsSynchronization", "TidingsTestSupport", "tidings"]
+            dependencies: [
+                "TidingsApp", "TidingsCrypto", "TidingsHTTPClient", "TidingsIP", "TidingsJSON", "TidingsLocalPostgres",
+                "TidingsSynchronization", "TidingsTestSupport", "tidings",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
@@ -284,16 +293,18 @@ for target in package.targets where target.type != .system {
 // -sanitize=fuzzer and reaches internals through @testable imports, which
 // need a debug build.
 if Context.environment["TIDINGS_FUZZ"] != nil {
-    package.targets.append(.executableTarget(
-        name: "TidingsFuzz",
-        dependencies: [
-            "TidingsApp", "TidingsCompression", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer", "TidingsIP",
-            "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto", "TidingsPush",
-        ],
-        path: "Fuzz/Sources/TidingsFuzz",
-        // No Swift entry point: Fuzz/Sources/TidingsFuzz/FuzzMain.swift.
-        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "TidingsFuzz",
+            dependencies: [
+                "TidingsApp", "TidingsCompression", "TidingsDomain", "TidingsExtraction", "TidingsHTTPClient", "TidingsHTTPServer",
+                "TidingsIP",
+                "TidingsJSON", "TidingsObservability", "TidingsPoller", "TidingsPostgres", "TidingsCrypto", "TidingsPush",
+            ],
+            path: "Fuzz/Sources/TidingsFuzz",
+            // No Swift entry point: Fuzz/Sources/TidingsFuzz/FuzzMain.swift.
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ))
 }
 
 // The Web Push crypto benchmark (bench/webpush-crypto.sh): a release
@@ -301,21 +312,23 @@ if Context.environment["TIDINGS_FUZZ"] != nil {
 // TIDINGS_BENCH_CRYPTO is set (the script sets it), so `swift build` and
 // `swift test` neither build nor link it.
 if Context.environment["TIDINGS_BENCH_CRYPTO"] != nil {
-    package.targets.append(.executableTarget(
-        name: "TidingsCryptoBench",
-        dependencies: ["TidingsCrypto", "TidingsJSON"],
-        path: "bench/webpush-crypto"
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "TidingsCryptoBench",
+            dependencies: ["TidingsCrypto", "TidingsJSON"],
+            path: "bench/webpush-crypto"
+        ))
 }
 
 // The idle-streams benchmark's server (bench/streams.sh): declared only
 // when TIDINGS_BENCH_STREAMS is set, so `swift build` and `swift test`
 // neither build nor link it. Linked with jemalloc, as `tidings` is.
 if Context.environment["TIDINGS_BENCH_STREAMS"] != nil {
-    package.targets.append(.executableTarget(
-        name: "TidingsStreamBench",
-        dependencies: ["TidingsHTTPServer", "TidingsObservability", "TidingsSynchronization"],
-        path: "bench/stream-server",
-        linkerSettings: [.linkedLibrary("jemalloc")]
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "TidingsStreamBench",
+            dependencies: ["TidingsHTTPServer", "TidingsObservability", "TidingsSynchronization"],
+            path: "bench/stream-server",
+            linkerSettings: [.linkedLibrary("jemalloc")]
+        ))
 }

@@ -76,7 +76,7 @@ package struct ZipArchive {
         // The end record is 22 bytes plus a comment of at most 65,535.
         let earliest = max(0, bytes.count - 22 - 0xFFFF)
         var position = bytes.count - 22
-        while position >= earliest, !(signature(at: position, 0x06054B50)) { position -= 1 }
+        while position >= earliest, !(signature(at: position, 0x0605_4B50)) { position -= 1 }
         guard position >= earliest else { throw CompressionError("has no zip end of central directory record") }
         guard u16(position + 4) == 0, u16(position + 6) == 0 else { throw CompressionError("is a split zip archive") }
         let count = Int(u16(position + 10))
@@ -89,7 +89,7 @@ package struct ZipArchive {
     }
 
     private func entry(at offset: inout Int, directoryEnd: Int) throws(CompressionError) -> Entry {
-        guard offset + 46 <= directoryEnd, signature(at: offset, 0x02014B50) else {
+        guard offset + 46 <= directoryEnd, signature(at: offset, 0x0201_4B50) else {
             throw CompressionError("has a malformed central directory")
         }
         let nameLength = Int(u16(offset + 28))
@@ -120,7 +120,7 @@ package struct ZipArchive {
             throw CompressionError("\(entry.name) expands more than \(limits.maximumRatio) times")
         }
         let header = entry.localHeader
-        guard header + 30 <= dataEnd, signature(at: header, 0x04034B50) else {
+        guard header + 30 <= dataEnd, signature(at: header, 0x0403_4B50) else {
             throw CompressionError("\(entry.name) has no local header where the directory says")
         }
         let start = header + 30 + Int(u16(header + 26)) + Int(u16(header + 28))

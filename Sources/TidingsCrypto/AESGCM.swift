@@ -37,8 +37,9 @@ enum AESGCM {
     static func seal(
         _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], authenticatedData: [UInt8], keySize: KeySize
     ) throws(SecretError) -> (ciphertext: [UInt8], tag: [UInt8]) {
-        precondition(key.count == keySize.byteCount && nonce.count == nonceByteCount,
-                     "AES-GCM needs a \(keySize.byteCount)-byte key and a 12-byte nonce")
+        precondition(
+            key.count == keySize.byteCount && nonce.count == nonceByteCount,
+            "AES-GCM needs a \(keySize.byteCount)-byte key and a 12-byte nonce")
         guard let plaintextLength = Int32(exactly: plaintext.count), Int32(exactly: authenticatedData.count) != nil else {
             throw .tooLong
         }
@@ -76,8 +77,9 @@ enum AESGCM {
     static func open(
         _ ciphertext: [UInt8], tag: [UInt8], key: [UInt8], nonce: [UInt8], authenticatedData: [UInt8], keySize: KeySize
     ) throws(SecretError) -> [UInt8] {
-        precondition(key.count == keySize.byteCount && nonce.count == nonceByteCount,
-                     "AES-GCM needs a \(keySize.byteCount)-byte key and a 12-byte nonce")
+        precondition(
+            key.count == keySize.byteCount && nonce.count == nonceByteCount,
+            "AES-GCM needs a \(keySize.byteCount)-byte key and a 12-byte nonce")
         guard tag.count == tagByteCount else { throw .authenticationFailed }
         guard let ciphertextLength = Int32(exactly: ciphertext.count), Int32(exactly: authenticatedData.count) != nil else {
             throw .tooLong
@@ -101,7 +103,9 @@ enum AESGCM {
             total = Int(written)
         }
         var expectedTag = tag
-        guard EVP_CIPHER_CTX_ctrl(context, setTag, Int32(tagByteCount), &expectedTag) == 1 else { throw .openSSL(OpenSSLErrorQueue.drain()) }
+        guard EVP_CIPHER_CTX_ctrl(context, setTag, Int32(tagByteCount), &expectedTag) == 1 else {
+            throw .openSSL(OpenSSLErrorQueue.drain())
+        }
         let final = plaintext.withUnsafeMutableBufferPointer { output in
             EVP_DecryptFinal_ex(context, output.baseAddress! + total, &written)
         }

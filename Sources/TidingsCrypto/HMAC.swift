@@ -1,5 +1,5 @@
-package import FoundationEssentials
 internal import CCrypto
+package import FoundationEssentials
 
 /// HMAC-SHA256 (RFC 2104) on OpenSSL's one-shot HMAC function.
 package enum HMACSHA256 {
@@ -16,7 +16,8 @@ package enum HMACSHA256 {
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { empty in
                     let keyPointer = keyBuffer.baseAddress ?? UnsafeRawPointer(empty.baseAddress!)
                     let messagePointer = messageBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty.baseAddress!)
-                    let result = HMAC(EVP_sha256(), keyPointer, Int32(keyBuffer.count), messagePointer, messageBuffer.count, &output, &length)
+                    let result = HMAC(
+                        EVP_sha256(), keyPointer, Int32(keyBuffer.count), messagePointer, messageBuffer.count, &output, &length)
                     precondition(result != nil && length == 32, "HMAC-SHA256 failed: \(OpenSSLErrorQueue.drain())")
                 }
             }

@@ -85,7 +85,8 @@ package final class P256KeyPair: @unchecked Sendable {
         // SEC1 ECPrivateKey { version 1, privateKey, [0] prime256v1 }
         // without the optional public key, which OpenSSL computes on
         // reading (d2i_PrivateKey is not deprecated; EC_KEY calls are).
-        let der: [UInt8] = [0x30, 0x31, 0x02, 0x01, 0x01, 0x04, 0x20] + scalar
+        let der: [UInt8] =
+            [0x30, 0x31, 0x02, 0x01, 0x01, 0x04, 0x20] + scalar
             + [0xa0, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07]
         let read: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor = buffer.baseAddress

@@ -1,5 +1,5 @@
-package import FoundationEssentials
 internal import CCrypto
+package import FoundationEssentials
 
 /// SHA-256 (FIPS 180-4) on OpenSSL's EVP interface.
 package struct SHA256: ~Copyable {

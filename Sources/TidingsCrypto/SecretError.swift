@@ -20,9 +20,12 @@ package enum SecretError: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .malformed: "the stored value is not an encrypted secret (enc:v1:<key id>:<base64>)"
-        case .unsupportedVersion(let version): "the stored value uses encryption format \(version), which this version of Tidings does not read"
-        case .unknownKey(let id): "the stored value is encrypted under key \(id), which is neither the current secret key nor one of the previous ones"
-        case .authenticationFailed: "the stored value failed authentication: it was altered, or the key with its id is not the key it was encrypted with"
+        case .unsupportedVersion(let version):
+            "the stored value uses encryption format \(version), which this version of Tidings does not read"
+        case .unknownKey(let id):
+            "the stored value is encrypted under key \(id), which is neither the current secret key nor one of the previous ones"
+        case .authenticationFailed:
+            "the stored value failed authentication: it was altered, or the key with its id is not the key it was encrypted with"
         case .notText: "the decrypted value is not UTF-8 text"
         case .tooLong: "the value is too long to encrypt"
         case .openSSL(let message): "OpenSSL failed: \(message)"

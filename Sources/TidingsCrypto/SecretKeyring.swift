@@ -66,7 +66,7 @@ package struct SecretKeyring: Sendable {
         guard keyID.utf8.count == SecretKey.idLength, Hex.decode(keyID) != nil else { throw .malformed }
         guard let key = byID[keyID] else { throw .unknownKey(id: keyID) }
         guard let payload = Base64.decode(String(parts[3])),
-              payload.count >= AES256GCM.nonceByteCount + AES256GCM.tagByteCount
+            payload.count >= AES256GCM.nonceByteCount + AES256GCM.tagByteCount
         else { throw .malformed }
         let nonce = Array(payload.prefix(AES256GCM.nonceByteCount))
         let tag = Array(payload.suffix(AES256GCM.tagByteCount))

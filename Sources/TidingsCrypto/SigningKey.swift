@@ -61,7 +61,9 @@ package final class SigningKey: @unchecked Sendable {
             guard EVPPrivateKeys.p256Names.contains(curve) else { throw .wrongKind("must be on the P-256 curve, not \(curve)") }
         case .rs256:
             guard type == tidings_evp_pkey_rsa else { throw .wrongKind("must be an RSA private key") }
-            guard EVP_PKEY_get_bits(key) >= minimumRSABits else { throw .wrongKind("must be an RSA key of at least \(minimumRSABits) bits") }
+            guard EVP_PKEY_get_bits(key) >= minimumRSABits else {
+                throw .wrongKind("must be an RSA key of at least \(minimumRSABits) bits")
+            }
         }
     }
 
@@ -96,8 +98,10 @@ package final class SigningKey: @unchecked Sendable {
         guard let r, let s else { throw .openSSL("ECDSA signature without r or s") }
         var output = [UInt8](repeating: 0, count: Int(p256CoordinateLength) * 2)
         let written = output.withUnsafeMutableBufferPointer { buffer in
-            (BN_bn2binpad(r, buffer.baseAddress, p256CoordinateLength),
-             BN_bn2binpad(s, buffer.baseAddress! + Int(p256CoordinateLength), p256CoordinateLength))
+            (
+                BN_bn2binpad(r, buffer.baseAddress, p256CoordinateLength),
+                BN_bn2binpad(s, buffer.baseAddress! + Int(p256CoordinateLength), p256CoordinateLength)
+            )
         }
         guard written.0 == p256CoordinateLength, written.1 == p256CoordinateLength else { throw .openSSL(OpenSSLErrorQueue.drain()) }
         return output

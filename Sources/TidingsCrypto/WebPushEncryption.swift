@@ -43,8 +43,9 @@ package enum WebPushEncryption {
         } catch {
             throw .failure(error)
         }
-        return try encrypt(plaintext: plaintext, userAgentPublicKey: userAgentPublicKey, authSecret: authSecret,
-                           ephemeralKey: ephemeralKey, salt: SecureRandom.bytes(count: saltByteCount))
+        return try encrypt(
+            plaintext: plaintext, userAgentPublicKey: userAgentPublicKey, authSecret: authSecret,
+            ephemeralKey: ephemeralKey, salt: SecureRandom.bytes(count: saltByteCount))
     }
 
     /// Encrypts `plaintext` with the given ephemeral key and salt. Use it
@@ -79,8 +80,10 @@ package enum WebPushEncryption {
         var body: [UInt8] = []
         body.reserveCapacity(headerByteCount + plaintext.count + 1 + AES128GCM.tagByteCount)
         body += salt
-        body += [UInt8(truncatingIfNeeded: recordSize >> 24), UInt8(truncatingIfNeeded: recordSize >> 16),
-                 UInt8(truncatingIfNeeded: recordSize >> 8), UInt8(truncatingIfNeeded: recordSize)]
+        body += [
+            UInt8(truncatingIfNeeded: recordSize >> 24), UInt8(truncatingIfNeeded: recordSize >> 16),
+            UInt8(truncatingIfNeeded: recordSize >> 8), UInt8(truncatingIfNeeded: recordSize),
+        ]
         body.append(UInt8(P256PublicKey.byteCount))
         body += ephemeralKey.publicKeyBytes
         body += sealed.ciphertext
@@ -115,8 +118,9 @@ package enum WebPushEncryption {
             senderPublicKey: senderKey.bytes, authSecret: authSecret, salt: salt)
         let padded: [UInt8]
         do {
-            padded = try AES128GCM.open(Array(record.dropLast(AES128GCM.tagByteCount)), tag: Array(record.suffix(AES128GCM.tagByteCount)),
-                                        key: keys.key, nonce: keys.nonce, authenticatedData: [])
+            padded = try AES128GCM.open(
+                Array(record.dropLast(AES128GCM.tagByteCount)), tag: Array(record.suffix(AES128GCM.tagByteCount)),
+                key: keys.key, nonce: keys.nonce, authenticatedData: [])
         } catch .authenticationFailed {
             throw .authenticationFailed
         } catch {
@@ -144,7 +148,9 @@ package enum WebPushEncryption {
         let keyPRK = HKDFSHA256.extract(salt: authSecret, inputKeyingMaterial: sharedSecret)
         let ikm = HKDFSHA256.expand(pseudorandomKey: keyPRK, info: keyInfo + userAgentPublicKey + senderPublicKey, outputByteCount: 32)
         let prk = HKDFSHA256.extract(salt: salt, inputKeyingMaterial: ikm)
-        return (HKDFSHA256.expand(pseudorandomKey: prk, info: contentKeyInfo, outputByteCount: AES128GCM.keyByteCount),
-                HKDFSHA256.expand(pseudorandomKey: prk, info: nonceInfo, outputByteCount: AES128GCM.nonceByteCount))
+        return (
+            HKDFSHA256.expand(pseudorandomKey: prk, info: contentKeyInfo, outputByteCount: AES128GCM.keyByteCount),
+            HKDFSHA256.expand(pseudorandomKey: prk, info: nonceInfo, outputByteCount: AES128GCM.nonceByteCount)
+        )
     }
 }

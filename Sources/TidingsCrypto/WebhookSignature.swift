@@ -12,8 +12,8 @@ package struct WebhookSecret: Sendable, Equatable {
     /// Parses `whsec_<base64>`; nil when the prefix or the encoding is wrong.
     package init?(encoded: String) {
         guard encoded.hasPrefix(Self.prefix),
-              let key = Base64.decode(String(encoded.dropFirst(Self.prefix.count))),
-              !key.isEmpty
+            let key = Base64.decode(String(encoded.dropFirst(Self.prefix.count))),
+            !key.isEmpty
         else { return nil }
         self.key = key
     }

@@ -102,7 +102,9 @@ struct DeliverySlots {
     /// so the short leases take the free slots first. Queued behind a
     /// longer one, a short lease would be too short to start when its turn
     /// came: dropped unsent and sent only once it ran out.
-    mutating func admit(_ deliveries: [ClaimedDelivery], claimedAt: ContinuousClock.Instant, now: ContinuousClock.Instant? = nil) -> [ClaimedDelivery] {
+    mutating func admit(_ deliveries: [ClaimedDelivery], claimedAt: ContinuousClock.Instant, now: ContinuousClock.Instant? = nil)
+        -> [ClaimedDelivery]
+    {
         guard !isClosed else { return [] }
         let alive = mayStart(at: now ?? claimedAt)
         if !alive && !deliveries.isEmpty { isPaused = true }

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 import Synchronization
+import TidingsCrypto
 package import TidingsDomain
 package import TidingsObservability
 package import TidingsPostgres
-import TidingsCrypto
 import TidingsPush
 package import TidingsSynchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sends direct pushes: claims due rows of `pushes` under a lease, sends
 /// them through the push app's client (APNs or FCM, HTTP/2, many streams
@@ -67,7 +68,8 @@ package final class PushDispatcher: Service {
         self.waker = NotificationWaker(
             channel: PushStore.notificationChannel, what: "pushes", configuration: listen, loop: loop, logger: logger
         )
-        let outcomes = metrics?.counter("tidings_pushes_total", help: "Push attempts by platform, kind and outcome (delivered, retry, failed, device_gone).")
+        let outcomes = metrics?.counter(
+            "tidings_pushes_total", help: "Push attempts by platform, kind and outcome (delivered, retry, failed, device_gone).")
         self.outcomes = outcomes
         self.writer = .attempts(what: "push attempts", threadName: "tidings.push.write", logger: logger) {
             [store, leaseOwner, logger] batch in
@@ -177,7 +179,8 @@ package final class PushDispatcher: Service {
         do {
             sender = try senders.sender(for: push, apps: apps)
         } catch {
-            logger.error("push app credentials cannot be used", metadata: ["push_app.id": push.pushAppID.canonicalString, "error": "\(error)"])
+            logger.error(
+                "push app credentials cannot be used", metadata: ["push_app.id": push.pushAppID.canonicalString, "error": "\(error)"])
             finish(push, .failed(reason: "the push app's credentials cannot be used: \(error)"))
             return
         }
@@ -221,7 +224,8 @@ package final class PushDispatcher: Service {
         do {
             authText = try secrets.openWebPushAuth(sealed)
         } catch {
-            logger.error("a web device's push secret does not open", metadata: ["device.id": push.deviceID.canonicalString, "error": "\(error)"])
+            logger.error(
+                "a web device's push secret does not open", metadata: ["device.id": push.deviceID.canonicalString, "error": "\(error)"])
             return .unusable(.failed(reason: "Web Push: the subscription's auth secret does not open with the configured keys"))
         }
         guard let p256dh = Base64.decode(p256dhText), let auth = Base64.decode(authText) else {

@@ -105,11 +105,12 @@ enum PushMessages {
     /// The Web Push message of `push` for `subscription`'s keys (already
     /// opened and decoded by the dispatcher).
     static func web(_ push: ClaimedPush, userAgentPublicKey: [UInt8], authSecret: [UInt8]) -> WebPush {
-        let urgency: WebPush.Urgency = switch push.kind {
-        case .badge: .low
-        case .sync: .normal
-        case .alert: .high
-        }
+        let urgency: WebPush.Urgency =
+            switch push.kind {
+            case .badge: .low
+            case .sync: .normal
+            case .alert: .high
+            }
         return WebPush(
             endpoint: push.deviceToken,
             userAgentPublicKey: userAgentPublicKey,

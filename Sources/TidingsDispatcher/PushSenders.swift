@@ -1,9 +1,9 @@
 import FoundationEssentials
-import TidingsSynchronization
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsPush
+import TidingsSynchronization
 
 /// One client per push app, built from its opened credentials on first use
 /// and rebuilt when the app changes (its `updated_at` moves: a new key, a
@@ -127,12 +127,14 @@ final class PushSenders: Sendable {
     ) throws -> Sender {
         switch credentials {
         case .apns(let environment, let teamID, let keyID, let privateKeyPEM):
-            return .apns(try APNsClient(
-                appID: app.appID, environment: environment, teamID: teamID, keyID: keyID, privateKey: privateKeyPEM,
-                http: http, configuration: transport
-            ))
+            return .apns(
+                try APNsClient(
+                    appID: app.appID, environment: environment, teamID: teamID, keyID: keyID, privateKey: privateKeyPEM,
+                    http: http, configuration: transport
+                ))
         case .fcm(let projectID, let clientEmail, let tokenURI, let privateKeyPEM):
-            let account = try FCMServiceAccount(projectID: projectID, clientEmail: clientEmail, privateKey: privateKeyPEM, tokenURI: tokenURI)
+            let account = try FCMServiceAccount(
+                projectID: projectID, clientEmail: clientEmail, privateKey: privateKeyPEM, tokenURI: tokenURI)
             return .fcm(try FCMClient(serviceAccount: account, http: http, configuration: transport, logger: logger))
         case .webPush(let subject, let privateKeyPEM):
             return .webPush(try WebPushClient(privateKey: privateKeyPEM, subject: subject, http: http, configuration: transport))

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 package import TidingsDomain
 import TidingsHTTPClient
 package import TidingsObservability
 package import TidingsPostgres
 import TidingsSynchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sends webhook deliveries: claims due ones under a lease, posts them
 /// signed through libcurl multi (many in flight, at most
@@ -104,9 +105,12 @@ package final class WebhookDispatcher: Service {
         self.waker = NotificationWaker(
             channel: DeliveryStore.notificationChannel, what: "deliveries", configuration: listen, loop: loop, logger: logger
         )
-        self.attempts = metrics?.counter("tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
-        self.disabledWebhooks = metrics?.counter("tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
-        self.writer = .attempts(what: "webhook attempts", threadName: "tidings.dispatcher.write", logger: logger) { [store, leaseOwner, disableAfter = configuration.disableAfter, disabledWebhooks, logger] batch in
+        self.attempts = metrics?.counter(
+            "tidings_webhook_attempts_total", help: "Webhook delivery attempts by result (succeeded, retry, failed, gone).")
+        self.disabledWebhooks = metrics?.counter(
+            "tidings_webhooks_disabled_total", help: "Webhooks the dispatcher disabled (410 Gone or failing too long).")
+        self.writer = .attempts(what: "webhook attempts", threadName: "tidings.dispatcher.write", logger: logger) {
+            [store, leaseOwner, disableAfter = configuration.disableAfter, disabledWebhooks, logger] batch in
             for webhook in try store.complete(batch, owner: leaseOwner, disableAfter: disableAfter) {
                 disabledWebhooks?.increment()
                 logger.warning("webhook disabled", metadata: ["webhook.id": webhook.id.canonicalString, "reason": webhook.reason])
@@ -115,8 +119,12 @@ package final class WebhookDispatcher: Service {
         if let metrics {
             metrics.gauge("tidings_webhook_deliveries_in_flight", help: "Webhook requests in flight in this process.")
                 .observe { [weak self] in Double(self?.slots.withLock { $0.inFlightCount } ?? 0) }
-            metrics.gauge("tidings_webhook_host_concurrency", help: "Webhook requests in flight this process allows per receiver host: TIDINGS_WEBHOOK_HOST_CONCURRENCY shared among the live dispatchers.")
-                .observe { [weak self] in Double(self?.slots.withLock { $0.hostCap } ?? 0) }
+            metrics.gauge(
+                "tidings_webhook_host_concurrency",
+                help:
+                    "Webhook requests in flight this process allows per receiver host: TIDINGS_WEBHOOK_HOST_CONCURRENCY shared among the live dispatchers."
+            )
+            .observe { [weak self] in Double(self?.slots.withLock { $0.hostCap } ?? 0) }
         }
     }
 
@@ -198,9 +206,11 @@ package final class WebhookDispatcher: Service {
             for delivery in started { send(delivery) }
             let (alive, held, droppedNow) = (snapshot.alive, snapshot.held, snapshot.dropped)
             if droppedNow > dropped {
-                logger.warning("queued deliveries waited too long to be sent; they go out when their leases run out", metadata: [
-                    "deliveries": String(droppedNow - dropped),
-                ])
+                logger.warning(
+                    "queued deliveries waited too long to be sent; they go out when their leases run out",
+                    metadata: [
+                        "deliveries": String(droppedNow - dropped)
+                    ])
                 dropped = droppedNow
             }
             // Nothing starts without a fresh heartbeat: no claim either (the
@@ -301,9 +311,11 @@ package final class WebhookDispatcher: Service {
         } catch {
             // Never sent unsigned: a secret that does not open (its key is
             // not configured) makes a failed attempt, retried on schedule.
-            logger.error("webhook signing secret cannot be decrypted", metadata: [
-                "webhook.id": delivery.webhookID.uuidString.lowercased(), "error": "\(error)",
-            ])
+            logger.error(
+                "webhook signing secret cannot be decrypted",
+                metadata: [
+                    "webhook.id": delivery.webhookID.uuidString.lowercased(), "error": "\(error)",
+                ])
             let failure = HTTPClientError(code: .invalidRequest, message: "the webhook's signing secret cannot be decrypted: \(error)")
             finish(delivery, attemptedAt: attemptedAt, elapsed: .zero, result: .failure(failure))
             return
@@ -316,7 +328,9 @@ package final class WebhookDispatcher: Service {
 
     /// Frees the slot (starting the webhook's next queued delivery) and
     /// hands the attempt to the writer.
-    private func finish(_ delivery: ClaimedDelivery, attemptedAt: Date, elapsed: Duration, result: Result<HTTPClientResponse, HTTPClientError>) {
+    private func finish(
+        _ delivery: ClaimedDelivery, attemptedAt: Date, elapsed: Duration, result: Result<HTTPClientResponse, HTTPClientError>
+    ) {
         if let next = slots.withLock({ $0.finish(webhook: delivery.webhookID, now: ContinuousClock.now) }) {
             send(next)
         }

@@ -27,8 +27,8 @@ extension WriteBehindQueue {
     }
 }
 
-private extension WriteBehindVerdict {
-    var errorDescription: String {
+extension WriteBehindVerdict {
+    fileprivate var errorDescription: String {
         switch self {
         case .written: ""
         case .lostRace(let error), .refused(let error), .unreachable(let error): String(describing: error)

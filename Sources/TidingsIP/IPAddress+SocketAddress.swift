@@ -28,11 +28,12 @@ extension IPAddress {
     /// Reads a socket address whose length nobody passed along (libmicrohttpd
     /// keeps the one accept() filled): the family's own size is trusted.
     package init?(socketAddressOfItsFamily socketAddress: UnsafePointer<sockaddr>) {
-        let length = switch Int32(socketAddress.pointee.sa_family) {
-        case AF_INET: MemoryLayout<sockaddr_in>.size
-        case AF_INET6: MemoryLayout<sockaddr_in6>.size
-        default: 0
-        }
+        let length =
+            switch Int32(socketAddress.pointee.sa_family) {
+            case AF_INET: MemoryLayout<sockaddr_in>.size
+            case AF_INET6: MemoryLayout<sockaddr_in6>.size
+            default: 0
+            }
         self.init(socketAddress: UnsafeRawPointer(socketAddress), length: length)
     }
 }

@@ -15,7 +15,7 @@ package struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
             let digits = parts[1]
             // At most three ASCII digits: no sign, no overflow, nothing beyond /128.
             guard (1...3).contains(digits.utf8.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                  let bits = Int(digits), bits <= familyBits
+                let bits = Int(digits), bits <= familyBits
             else { return nil }
             prefixLength = bits
         }

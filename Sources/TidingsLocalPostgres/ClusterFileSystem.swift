@@ -1,7 +1,8 @@
+import TidingsPostgres
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TidingsPostgres
 
 /// The file-system preparation a local cluster needs: directories owned by
 /// the server account and a path it can walk down.

@@ -44,20 +44,25 @@ package struct LocalPostgresCluster: Sendable {
         try prepareFiles(for: account)
         if !clusterExists {
             logger.info("creating local PostgreSQL cluster", metadata: ["postgres.data": paths.dataDirectory])
-            try command.runChecked(binaries.initdb, [
-                "-D", paths.dataDirectory, "-U", Self.superuser, "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
-            ])
+            try command.runChecked(
+                binaries.initdb,
+                [
+                    "-D", paths.dataDirectory, "-U", Self.superuser, "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8",
+                ])
         }
         if try isRunning(command, binaries) {
             logger.info("reusing running local PostgreSQL", metadata: ["postgres.data": paths.dataDirectory])
         } else {
-            try command.runChecked(binaries.pgCtl, [
-                "start", "-D", paths.dataDirectory, "-l", paths.logFile, "-w", "-t", "60",
-                // Autovacuum looks every 5 s, not every minute: the poller
-                // rewrites targets faster than that (decision 0030).
-                "-o", "-c listen_addresses='' -k \(Self.shellQuoted(paths.socketDirectory)) -c autovacuum_naptime=5s",
-            ])
-            logger.info("started local PostgreSQL", metadata: ["postgres.data": paths.dataDirectory, "postgres.socket": paths.socketDirectory])
+            try command.runChecked(
+                binaries.pgCtl,
+                [
+                    "start", "-D", paths.dataDirectory, "-l", paths.logFile, "-w", "-t", "60",
+                    // Autovacuum looks every 5 s, not every minute: the poller
+                    // rewrites targets faster than that (decision 0030).
+                    "-o", "-c listen_addresses='' -k \(Self.shellQuoted(paths.socketDirectory)) -c autovacuum_naptime=5s",
+                ])
+            logger.info(
+                "started local PostgreSQL", metadata: ["postgres.data": paths.dataDirectory, "postgres.socket": paths.socketDirectory])
         }
         try createDatabaseIfMissing()
     }
@@ -88,7 +93,8 @@ package struct LocalPostgresCluster: Sendable {
         switch result.exitStatus {
         case 0: return true
         case 3: return false
-        default: throw PostgresError(code: .localCluster, message: "pg_ctl status exited with status \(result.exitStatus): \(result.output)")
+        default:
+            throw PostgresError(code: .localCluster, message: "pg_ctl status exited with status \(result.exitStatus): \(result.output)")
         }
     }
 
@@ -97,7 +103,8 @@ package struct LocalPostgresCluster: Sendable {
         try ClusterFileSystem.prepareDirectory(paths.socketDirectory, mode: 0o700, for: account)
         try ClusterFileSystem.prepareFile(paths.logFile, for: account)
         guard account.switchToUser != nil else { return }
-        let granted = try ClusterFileSystem.grantTraversal(downTo: paths.root, for: account)
+        let granted =
+            try ClusterFileSystem.grantTraversal(downTo: paths.root, for: account)
             + ClusterFileSystem.grantTraversal(downTo: paths.socketDirectory, for: account)
         if !granted.isEmpty {
             logger.warning(
@@ -108,12 +115,13 @@ package struct LocalPostgresCluster: Sendable {
     }
 
     private func createDatabaseIfMissing() throws(PostgresError) {
-        let connection = try PostgresConnection(configuration: PostgresConfiguration(connectionString: connectionString(database: "postgres")))
+        let connection = try PostgresConnection(
+            configuration: PostgresConfiguration(connectionString: connectionString(database: "postgres")))
         let existing = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(Self.databaseName)")
         guard existing.isEmpty else { return }
         do {
             try connection.execute(unsafeSQL: "CREATE DATABASE \(Self.databaseName)")
-        } catch where error.sqlState == "42P04" || error.isUniqueViolation {
+        } catch  where error.sqlState == "42P04" || error.isUniqueViolation {
             // Another process starting the same cluster created it first.
         }
     }
@@ -128,7 +136,7 @@ package struct LocalPostgresCluster: Sendable {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)

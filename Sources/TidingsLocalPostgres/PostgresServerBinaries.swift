@@ -20,7 +20,8 @@ struct PostgresServerBinaries: Sendable {
             .filter { FileManager.default.isExecutableFile(atPath: "\(base)/\($0.name)/bin/initdb") }
             .sorted { $0.number < $1.number }
         guard let newest = versions.last else {
-            throw PostgresError(code: .localCluster, message: "no PostgreSQL server binaries under \(base)/*/bin (install the postgresql package)")
+            throw PostgresError(
+                code: .localCluster, message: "no PostgreSQL server binaries under \(base)/*/bin (install the postgresql package)")
         }
         return PostgresServerBinaries(directory: "\(base)/\(newest.name)/bin")
     }

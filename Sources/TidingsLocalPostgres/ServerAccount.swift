@@ -1,7 +1,8 @@
+import TidingsPostgres
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TidingsPostgres
 
 /// The system account the PostgreSQL server runs as. initdb and postgres
 /// refuse to run as root, so a root process hands them to `postgres`;
@@ -23,7 +24,9 @@ struct ServerAccount: Sendable, Equatable {
         var buffer = [CChar](repeating: 0, count: 4096)
         let status = getpwnam_r(systemUserName, &entry, &buffer, buffer.count, &result)
         guard status == 0, result != nil else {
-            throw PostgresError(code: .localCluster, message: "running as root needs the '\(systemUserName)' system user to run PostgreSQL, and it does not exist")
+            throw PostgresError(
+                code: .localCluster,
+                message: "running as root needs the '\(systemUserName)' system user to run PostgreSQL, and it does not exist")
         }
         return ServerAccount(userID: entry.pw_uid, groupID: entry.pw_gid, switchToUser: systemUserName)
     }

@@ -1,8 +1,9 @@
+import FoundationEssentials
+import TidingsPostgres
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
-import TidingsPostgres
 
 /// Runs a PostgreSQL server program (initdb, pg_ctl) to completion as the
 /// server account, keeping what it printed for error messages.
@@ -54,7 +55,8 @@ struct ServerCommand: Sendable {
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw failure("waitpid", errno) }
         }
-        return Result(exitStatus: Self.exitStatus(status), output: String(Self.readAll(output).reversed().drop { $0.isWhitespace }.reversed()))
+        return Result(
+            exitStatus: Self.exitStatus(status), output: String(Self.readAll(output).reversed().drop { $0.isWhitespace }.reversed()))
     }
 
     /// Runs the program and throws `.localCluster` with its output unless it exits 0.
@@ -63,7 +65,8 @@ struct ServerCommand: Sendable {
         let result = try run(program, arguments)
         guard result.exitStatus == 0 else {
             let name = program.split(separator: "/").last.map(String.init) ?? program
-            throw PostgresError(code: .localCluster, message: "\(name) \(arguments.first ?? "") exited with status \(result.exitStatus): \(result.output)")
+            throw PostgresError(
+                code: .localCluster, message: "\(name) \(arguments.first ?? "") exited with status \(result.exitStatus): \(result.output)")
         }
         return result.output
     }

@@ -23,12 +23,14 @@ struct LineDiff: Sendable {
         while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix && suffix < new.count - prefix
-            && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+            && old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        {
             suffix += 1
         }
         let oldMiddle = Array(old[prefix..<(old.count - suffix)])
         let newMiddle = Array(new[prefix..<(new.count - suffix)])
-        lines = old[..<prefix].map(Line.context)
+        lines =
+            old[..<prefix].map(Line.context)
             + Self.align(oldMiddle, newMiddle)
             + old[(old.count - suffix)...].map(Line.context)
     }
@@ -46,7 +48,8 @@ struct LineDiff: Sendable {
         var lengths = [Int32](repeating: 0, count: (old.count + 1) * columns)
         for i in stride(from: old.count - 1, through: 0, by: -1) {
             for j in stride(from: new.count - 1, through: 0, by: -1) {
-                lengths[i * columns + j] = old[i] == new[j]
+                lengths[i * columns + j] =
+                    old[i] == new[j]
                     ? lengths[(i + 1) * columns + j + 1] + 1
                     : max(lengths[(i + 1) * columns + j], lengths[i * columns + j + 1])
             }

@@ -93,11 +93,13 @@ final class OutcomeWriter: Sendable {
         let checks = outcomes.map { TargetCheck(target: $0.record, watches: $0.watches) }
         do {
             return try store.writeEventful(owner: owner, checks: checks, diff: diff)
-        } catch where checks.count > 1 {
-            logger.warning("a batch of check results failed; writing them one by one", metadata: ["targets": "\(checks.count)", "error": "\(error)"])
+        } catch  where checks.count > 1 {
+            logger.warning(
+                "a batch of check results failed; writing them one by one", metadata: ["targets": "\(checks.count)", "error": "\(error)"])
         } catch {
             metrics.writeFailures.increment()
-            logger.error("could not write a check result", metadata: ["target.id": checks[0].target.targetID.canonicalString, "error": "\(error)"])
+            logger.error(
+                "could not write a check result", metadata: ["target.id": checks[0].target.targetID.canonicalString, "error": "\(error)"])
             return []
         }
         var results: [WatchCheckResult] = []
@@ -106,7 +108,8 @@ final class OutcomeWriter: Sendable {
                 results += try store.writeEventful(owner: owner, checks: [check], diff: diff)
             } catch {
                 metrics.writeFailures.increment()
-                logger.error("could not write a check result", metadata: ["target.id": check.target.targetID.canonicalString, "error": "\(error)"])
+                logger.error(
+                    "could not write a check result", metadata: ["target.id": check.target.targetID.canonicalString, "error": "\(error)"])
             }
         }
         return results

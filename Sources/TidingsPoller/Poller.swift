@@ -155,11 +155,13 @@ package final class Poller: TargetCheckRunner, Service {
         guard configuration.concurrency > 0 else { return }
         let thread = JoinableThread.start(name: "tidings.scheduler") { [self] in runScheduler() }
         scheduler.withLock { $0 = thread }
-        logger.notice("poller started", metadata: [
-            "poller.owner": owner,
-            "poller.concurrency": String(configuration.concurrency),
-            "poller.host_concurrency": String(configuration.hostConcurrency),
-        ])
+        logger.notice(
+            "poller started",
+            metadata: [
+                "poller.owner": owner,
+                "poller.concurrency": String(configuration.concurrency),
+                "poller.host_concurrency": String(configuration.hostConcurrency),
+            ])
     }
 
     /// Checks one target now, whether due or not, and waits for the result
@@ -247,7 +249,8 @@ package final class Poller: TargetCheckRunner, Service {
             }
             if stopping { return }
             guard free >= lowWater, results.backlog < configuration.writeBacklogLimit,
-                  writer.contentBacklog.bytes < configuration.writeBacklogBytes else {
+                writer.contentBacklog.bytes < configuration.writeBacklogBytes
+            else {
                 waitForCapacity(timeout: configuration.idlePollInterval)
                 continue
             }
@@ -288,7 +291,9 @@ package final class Poller: TargetCheckRunner, Service {
                 do {
                     try store.release(owner: owner, targetIDs: overShare)
                 } catch {
-                    logger.warning("could not release targets past their user's share; their leases expire on their own", metadata: ["error": "\(error)"])
+                    logger.warning(
+                        "could not release targets past their user's share; their leases expire on their own",
+                        metadata: ["error": "\(error)"])
                 }
             }
             for target in started { launch(target) }

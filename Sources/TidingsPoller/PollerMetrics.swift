@@ -1,5 +1,5 @@
-import TidingsObservability
 import TidingsDomain
+import TidingsObservability
 
 /// The poller's Prometheus series; labels are fixed result names only.
 struct PollerMetrics: Sendable {
@@ -22,15 +22,28 @@ struct PollerMetrics: Sendable {
         checks = registry.counter("tidings_poller_checks_total", help: "Target checks by result.")
         requests = registry.counter("tidings_poller_requests_total", help: "Requests sent by the poller, version endpoints included.")
         notModified = registry.counter("tidings_poller_not_modified_total", help: "304 Not Modified answers to conditional requests.")
-        bytesReceived = registry.counter("tidings_poller_received_bytes_total", help: "Response bytes received by the poller (on the wire).")
-        bytesSaved = registry.counter("tidings_poller_saved_bytes_total", help: "Bytes not downloaded thanks to 304s and unchanged versions (estimated from the last full response).")
+        bytesReceived = registry.counter(
+            "tidings_poller_received_bytes_total", help: "Response bytes received by the poller (on the wire).")
+        bytesSaved = registry.counter(
+            "tidings_poller_saved_bytes_total",
+            help: "Bytes not downloaded thanks to 304s and unchanged versions (estimated from the last full response).")
         changes = registry.counter("tidings_poller_changes_total", help: "Changes recorded (baselines excluded).")
-        checkDuration = registry.histogram("tidings_poller_check_duration_seconds", help: "Time from claiming a target to its check result.")
-        writeFailures = registry.counter("tidings_poller_write_failures_total", help: "Check results that could not be written (the lease expires and the target is checked again).")
-        extractionsAbandoned = registry.counter("tidings_poller_extractions_abandoned_total", help: "Extractions a check stopped waiting for past their time limit (they run on at low priority).")
-        unchangedBodies = registry.counter("tidings_poller_unchanged_bodies_total", help: "Full responses whose body hashed as the last one's: no parsing, extraction or diff.")
-        abandonedExtractionThreads = registry.gauge("tidings_poller_abandoned_extraction_threads", help: "Abandoned extractions still running, each on a thread of its own.")
-        hostConcurrency = registry.gauge("tidings_poller_host_concurrency", help: "Poller requests in flight this process allows per host: TIDINGS_HOST_CONCURRENCY shared among the live pollers.")
+        checkDuration = registry.histogram(
+            "tidings_poller_check_duration_seconds", help: "Time from claiming a target to its check result.")
+        writeFailures = registry.counter(
+            "tidings_poller_write_failures_total",
+            help: "Check results that could not be written (the lease expires and the target is checked again).")
+        extractionsAbandoned = registry.counter(
+            "tidings_poller_extractions_abandoned_total",
+            help: "Extractions a check stopped waiting for past their time limit (they run on at low priority).")
+        unchangedBodies = registry.counter(
+            "tidings_poller_unchanged_bodies_total",
+            help: "Full responses whose body hashed as the last one's: no parsing, extraction or diff.")
+        abandonedExtractionThreads = registry.gauge(
+            "tidings_poller_abandoned_extraction_threads", help: "Abandoned extractions still running, each on a thread of its own.")
+        hostConcurrency = registry.gauge(
+            "tidings_poller_host_concurrency",
+            help: "Poller requests in flight this process allows per host: TIDINGS_HOST_CONCURRENCY shared among the live pollers.")
     }
 
     /// Counts a batch of outcomes: one update per series, not per check.

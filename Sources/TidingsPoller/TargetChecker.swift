@@ -44,7 +44,8 @@ struct TargetChecker: Sendable {
             return failed(target, record, message: "the watch's request headers cannot be decrypted: \(error)", retryAfter: nil)
         }
         // A watch without a baseline needs a full body; so does every Nth check.
-        let unconditional = target.watches.contains { $0.contentHash == nil }
+        let unconditional =
+            target.watches.contains { $0.contentHash == nil }
             || target.checksSinceFull + 1 >= configuration.unconditionalEvery
 
         var newVersion: String?
@@ -63,9 +64,12 @@ struct TargetChecker: Sendable {
                 record.bytesReceived += response.bytesReceived + response.headerBytesReceived
                 if (200..<300).contains(response.status) {
                     let limits = configuration.extractionLimits
-                    switch await extraction.run(timeLimit: limits.timeLimit + Self.abandonGrace, fairnessKey: target.tenant, {
-                        Self.versionHash(in: response, pointer: pointer, limits: limits)
-                    }) {
+                    switch await extraction.run(
+                        timeLimit: limits.timeLimit + Self.abandonGrace, fairnessKey: target.tenant,
+                        {
+                            Self.versionHash(in: response, pointer: pointer, limits: limits)
+                        })
+                    {
                     case .finished(let hash):
                         newVersion = hash
                     case .abandoned(let report):
@@ -123,13 +127,16 @@ struct TargetChecker: Sendable {
     /// extracted from is unchanged for all of them; otherwise extract per
     /// watch (once per distinct rule, in its owner's lane, `ExtractionLanes`),
     /// then decide which validators may be kept with the content.
-    private func fetched(_ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?) async -> CheckOutcome {
+    private func fetched(
+        _ target: ClaimedTarget, _ record: TargetCheckRecord, response: HTTPClientResponse, unconditional: Bool, version: String?
+    ) async -> CheckOutcome {
         var record = record
         let bodyHash = await extraction.run(fairnessKey: target.tenant) { ContentExtractor.bodyHash(response.body) }
         // Valid only while every watch holds a hash taken from that body:
         // a new watch, a changed rule (hash reset) or a pending
         // re-baseline has none.
-        let bodyUnchanged = bodyHash == target.bodySHA256
+        let bodyUnchanged =
+            bodyHash == target.bodySHA256
             && target.watches.allSatisfy { $0.contentHash != nil && !$0.quietRebaseline }
         if bodyUnchanged { metrics.unchangedBodies.increment() }
         let extracted = bodyUnchanged ? [:] : await extractAll(target, response: response)
@@ -148,13 +155,17 @@ struct TargetChecker: Sendable {
             switch result {
             case .success(let content):
                 let snapshot = content.text.prefix(utf8Bytes: configuration.snapshotByteLimit)
-                watches.append(WatchCheckRecord(watch: watch, kind: .content(.init(
-                    hash: content.hash,
-                    snapshot: snapshot,
-                    snapshotTruncated: content.isTruncated || snapshot.utf8.count < content.text.utf8.count,
-                    httpStatus: response.status,
-                    contentLength: response.body.count
-                ))))
+                watches.append(
+                    WatchCheckRecord(
+                        watch: watch,
+                        kind: .content(
+                            .init(
+                                hash: content.hash,
+                                snapshot: snapshot,
+                                snapshotTruncated: content.isTruncated || snapshot.utf8.count < content.text.utf8.count,
+                                httpStatus: response.status,
+                                contentLength: response.body.count
+                            ))))
             case .failure(let error):
                 watches.append(WatchCheckRecord(watch: watch, kind: .failed(Self.message(for: error))))
             }
@@ -165,7 +176,8 @@ struct TargetChecker: Sendable {
         let allStored = bodyUnchanged || watches.allSatisfy { if case .content = $0.kind { true } else { false } }
         let sameURL = response.redirectCount == 0 || response.effectiveURL == target.url
         if allStored && sameURL {
-            record.validators = .replace((etag: Self.validator(response.header("ETag")), lastModified: Self.validator(response.header("Last-Modified"))))
+            record.validators = .replace(
+                (etag: Self.validator(response.header("ETag")), lastModified: Self.validator(response.header("Last-Modified"))))
             record.version = .replace(version)
         } else {
             record.validators = .replace((etag: nil, lastModified: nil))
@@ -221,23 +233,28 @@ struct TargetChecker: Sendable {
             left.timeLimit = limits.timeLimit - spent
             let ruleLimits = left
             guard ruleLimits.timeLimit > .zero else {
-                results[key] = .failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "spent by this user's other rules on the same page"))
+                results[key] = .failure(
+                    ExtractionError.timeLimitExceeded(limits.timeLimit, during: "spent by this user's other rules on the same page"))
                 continue
             }
             let current = content ?? ResponseContent(body: response.body, contentType: response.header("Content-Type"))
             let spec = Self.spec(for: rule)
-            switch await extraction.run(timeLimit: ruleLimits.timeLimit + Self.abandonGrace, fairnessKey: owner, {
-                let started = ContinuousClock.now
-                let result = Result { try ContentExtractor.extract(from: current, spec: spec, limits: ruleLimits) }
-                return (result, ContinuousClock.now - started)
-            }) {
+            switch await extraction.run(
+                timeLimit: ruleLimits.timeLimit + Self.abandonGrace, fairnessKey: owner,
+                {
+                    let started = ContinuousClock.now
+                    let result = Result { try ContentExtractor.extract(from: current, spec: spec, limits: ruleLimits) }
+                    return (result, ContinuousClock.now - started)
+                })
+            {
             case .finished(let (result, elapsed)):
                 results[key] = result
                 spent += elapsed
                 content = current
             case .abandoned(let report):
                 noteAbandoned(report, target: target, selector: Self.selectorName(rule))
-                results[key] = .failure(ExtractionError.timeLimitExceeded(limits.timeLimit, during: "abandoned: it could not be interrupted"))
+                results[key] = .failure(
+                    ExtractionError.timeLimitExceeded(limits.timeLimit, during: "abandoned: it could not be interrupted"))
                 spent = limits.timeLimit
                 // The abandoned job may still be using the parsed body.
                 content = nil
@@ -260,7 +277,9 @@ struct TargetChecker: Sendable {
         if report.isReplaced {
             logger.warning("extraction abandoned past its time limit; it runs on at low priority", metadata: metadata)
         } else {
-            logger.warning("extraction abandoned past its time limit, at the limit of abandoned threads: one extraction thread fewer until one ends", metadata: metadata)
+            logger.warning(
+                "extraction abandoned past its time limit, at the limit of abandoned threads: one extraction thread fewer until one ends",
+                metadata: metadata)
         }
     }
 
@@ -306,7 +325,8 @@ struct TargetChecker: Sendable {
     /// ContentExtractor reads it), compared with the one stored last time.
     private static func versionHash(in response: HTTPClientResponse, pointer: String, limits: ExtractionLimits) -> String? {
         let spec = ExtractionSpec(selector: .jsonPointer(pointer))
-        return try? ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec, limits: limits).hash
+        return try? ContentExtractor.extract(body: response.body, contentType: response.header("Content-Type"), spec: spec, limits: limits)
+            .hash
     }
 
     /// The longest `ETag` or `Last-Modified` kept; real ones are tens of bytes.
@@ -317,19 +337,20 @@ struct TargetChecker: Sendable {
     /// too long to store for every check or holds control characters.
     static func validator(_ value: String?) -> String? {
         guard let value, !value.isEmpty, value.utf8.count <= longestValidator,
-              !value.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F })
+            !value.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F })
         else { return nil }
         return value
     }
 
     static func spec(for rule: ExtractionRule?) -> ExtractionSpec {
         guard let rule else { return .readable }
-        let selector: ExtractionSpec.Selector = switch rule.selector {
-        case .raw: .raw
-        case .css(let css): .css(css)
-        case .xpath(let xpath): .xpath(xpath)
-        case .jsonPointer(let pointer): .jsonPointer(pointer)
-        }
+        let selector: ExtractionSpec.Selector =
+            switch rule.selector {
+            case .raw: .raw
+            case .css(let css): .css(css)
+            case .xpath(let xpath): .xpath(xpath)
+            case .jsonPointer(let pointer): .jsonPointer(pointer)
+            }
         return ExtractionSpec(selector: selector, ignorePatterns: rule.ignorePatterns)
     }
 

@@ -1,7 +1,8 @@
+internal import CTidingsThread
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CTidingsThread
 
 /// The one way Tidings starts an OS thread of its own: named, and joinable
 /// once. Engines block in libpq, curl_multi_poll and semaphores, which must
@@ -25,18 +26,20 @@ package final class JoinableThread: Sendable {
     package init(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         let start = Unmanaged.passRetained(Start(name: name, body: body))
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
-            // For debuggers and `top -H`. Not through Foundation's Thread:
-            // this module stays free of Foundation, whose ICU clashes with
-            // libxml2's in TidingsExtraction. The kernel keeps 15 bytes, so
-            // the common "tidings." prefix goes.
-            let kernelName = start.name.hasPrefix("tidings.") ? String(start.name.dropFirst(8)) : start.name
-            _ = CTidingsThread_setName(kernelName)
-            start.body()
-            return nil
-        }, start.toOpaque())
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
+                // For debuggers and `top -H`. Not through Foundation's Thread:
+                // this module stays free of Foundation, whose ICU clashes with
+                // libxml2's in TidingsExtraction. The kernel keeps 15 bytes, so
+                // the common "tidings." prefix goes.
+                let kernelName = start.name.hasPrefix("tidings.") ? String(start.name.dropFirst(8)) : start.name
+                _ = CTidingsThread_setName(kernelName)
+                start.body()
+                return nil
+            }, start.toOpaque())
         guard status == 0 else {
             start.release()
             throw ThreadStartError(name: name, status: status)

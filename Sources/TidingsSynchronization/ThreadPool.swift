@@ -1,8 +1,9 @@
+internal import CTidingsThread
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CTidingsThread
-import Synchronization
 
 /// A fixed number of dedicated OS threads running jobs. For CPU-bound work
 /// of unbounded length (extraction) that must not occupy Swift's
@@ -135,16 +136,17 @@ package final class ThreadPool: @unchecked Sendable {
     ) async -> ThreadPoolOutcome<Result> {
         await withCheckedContinuation { continuation in
             let answer = Answer()
-            enqueue(Job(
-                body: {
-                    let result = body()
-                    if answer.claim() { continuation.resume(returning: .finished(result)) }
-                },
-                timeLimit: timeLimit,
-                abandon: { report in
-                    if answer.claim() { continuation.resume(returning: .abandoned(report)) }
-                }
-            ), key: fairnessKey)
+            enqueue(
+                Job(
+                    body: {
+                        let result = body()
+                        if answer.claim() { continuation.resume(returning: .finished(result)) }
+                    },
+                    timeLimit: timeLimit,
+                    abandon: { report in
+                        if answer.claim() { continuation.resume(returning: .abandoned(report)) }
+                    }
+                ), key: fairnessKey)
         }
     }
 

@@ -108,12 +108,13 @@ struct ThreadPoolRoster<Abandon> {
             abandonedCount += 1
             let replacement = refill()
             review.starts += replacement
-            review.abandoned.append(Abandonment(
-                worker: id,
-                thread: worker.thread,
-                abandon: abandon,
-                report: ThreadPoolAbandonment(abandonedThreads: abandonedCount, isReplaced: !replacement.isEmpty)
-            ))
+            review.abandoned.append(
+                Abandonment(
+                    worker: id,
+                    thread: worker.thread,
+                    abandon: abandon,
+                    report: ThreadPoolAbandonment(abandonedThreads: abandonedCount, isReplaced: !replacement.isEmpty)
+                ))
         }
         review.starts += refill()
         return review

@@ -97,7 +97,9 @@ package final class WriteBehindQueue<Key: Hashable & Sendable, Item: Sendable>: 
         state.withLock { $0.isStopping = true }
         wakeup.wake()
         stopping.wake()
-        for thread in threads.withLock({ threads in defer { threads = [] }; return threads }) { thread.join() }
+        for thread in threads.withLock({ threads in
+            defer { threads = [] }; return threads
+        }) { thread.join() }
     }
 
     private var isStopping: Bool {

@@ -35,7 +35,9 @@ do {
     let result = try await engine.sync()
     say("sync: \(result.changes.count) new change(s)\(result.resynced ? " (resynced)" : ""), badge \(result.badge.count)")
     for change in result.changes {
-        say("  \(change.detectedAt) \(change.watchName): \(change.diff.split(separator: "\n").first { $0.hasPrefix("+") && !$0.hasPrefix("+++") } ?? "")")
+        say(
+            "  \(change.detectedAt) \(change.watchName): \(change.diff.split(separator: "\n").first { $0.hasPrefix("+") && !$0.hasPrefix("+++") } ?? "")"
+        )
     }
 
     say("listening (Ctrl-C to stop)...")

@@ -3,12 +3,14 @@ import Testing
 import TidingsApp
 import TidingsHTTPClient
 import TidingsObservability
-import TidingsTestSupport
-import TidingsSynchronization
 import TidingsPostgres
+import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct ApplicationTests {
-    private func get(_ client: HTTPClient, _ port: Int, _ path: String, headers: [(name: String, value: String)] = []) async throws -> HTTPClientResponse {
+    private func get(_ client: HTTPClient, _ port: Int, _ path: String, headers: [(name: String, value: String)] = []) async throws
+        -> HTTPClientResponse
+    {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.headers = headers
         return try await client.execute(request)
@@ -25,7 +27,8 @@ import TidingsPostgres
             logger: Logger(label: "tidings", logLevel: .info, sink: sink)
         )
         defer { application.stop() }
-        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        let client = try HTTPClient(
+            configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
         defer { client.stop() }
         let port = application.port
         #expect(port > 0)
@@ -82,7 +85,8 @@ import TidingsPostgres
         configuration.databaseAcquireTimeout = .seconds(1)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
         defer { application.stop() }
-        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        let client = try HTTPClient(
+            configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
         defer { client.stop() }
 
         #expect(try await get(client, application.port, "/readyz").status == 200)
@@ -103,9 +107,11 @@ import TidingsPostgres
     @Test func twoHundredConcurrentRequestsThroughAPoolOfFour() async throws {
         var configuration = TestEnvironment.configuration(databaseURL: try TestDatabase.create())
         configuration.databasePoolSize = 4
-        let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
+        let application = try Application.start(
+            configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
         defer { application.stop() }
-        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        let client = try HTTPClient(
+            configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
         defer { client.stop() }
 
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -148,7 +154,8 @@ import TidingsPostgres
         configuration.metricsToken = token
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
         defer { application.stop() }
-        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        let client = try HTTPClient(
+            configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
         defer { client.stop() }
         let port = application.port
 
@@ -170,7 +177,8 @@ import TidingsPostgres
         configuration.metricsListen = (host: "127.0.0.1", port: 0)
         let application = try Application.start(configuration: configuration, logger: Logger(label: "tidings", sink: CapturingLogSink()))
         defer { application.stop() }
-        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        let client = try HTTPClient(
+            configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
         defer { client.stop() }
         let metricsPort = try #require(application.metricsPort)
         #expect(metricsPort != application.port)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TidingsApp
 import TidingsHTTPServer
+
+@testable import TidingsApp
 
 /// Failed credentials per client address, on a made-up clock.
 @Suite struct AuthenticationFailureLimiterTests {

@@ -1,22 +1,24 @@
 import Testing
-@testable import TidingsApp
 import TidingsCrypto
+import TidingsDispatcher
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsIP
 import TidingsObservability
-import TidingsTestSupport
-import TidingsDispatcher
 import TidingsPush
+import TidingsTestSupport
+
+@testable import TidingsApp
 
 @Suite struct ConfigurationTests {
     /// `/metrics` open to other machines only with a token, or on a
     /// listener of its own; loopback listeners stay as they were.
-    @Test(arguments: [
-        ("127.0.0.1", nil, nil, true), ("127.0.0.9", nil, nil, true), ("::1", nil, nil, true), ("localhost", nil, nil, true),
-        ("0.0.0.0", nil, nil, false), ("::", nil, nil, false), ("192.0.2.7", nil, nil, false),
-        ("0.0.0.0", String(repeating: "m", count: 32), nil, true), ("0.0.0.0", nil, "127.0.0.1:9090", true),
-    ] as [(String, String?, String?, Bool)])
+    @Test(
+        arguments: [
+            ("127.0.0.1", nil, nil, true), ("127.0.0.9", nil, nil, true), ("::1", nil, nil, true), ("localhost", nil, nil, true),
+            ("0.0.0.0", nil, nil, false), ("::", nil, nil, false), ("192.0.2.7", nil, nil, false),
+            ("0.0.0.0", String(repeating: "m", count: 32), nil, true), ("0.0.0.0", nil, "127.0.0.1:9090", true),
+        ] as [(String, String?, String?, Bool)])
     func metricsOnANonLoopbackListenerWantAToken(host: String, token: String?, metricsListen: String?, allowed: Bool) throws {
         var environment = ["TIDINGS_LISTEN": host.contains(":") ? "[\(host)]:8080" : "\(host):8080"]
         environment["TIDINGS_METRICS_TOKEN"] = token
@@ -106,7 +108,10 @@ import TidingsPush
         #expect(configuration.outboundMaxResponseSize == 512 << 10)
         #expect(configuration.resourcesDirectory == "/usr/share/tidings")
         #expect(configuration.secretKey?.id == (try SecretKey(hex: TestSecretKeys.a)).id)
-        #expect(configuration.previousSecretKeys.map(\.id) == [try SecretKey(hex: TestSecretKeys.b).id, try SecretKey(hex: TestSecretKeys.a).id])
+        #expect(
+            configuration.previousSecretKeys.map(\.id) == [
+                try SecretKey(hex: TestSecretKeys.b).id, try SecretKey(hex: TestSecretKeys.a).id,
+            ])
     }
 
     @Test func readsThePushVariables() throws {
@@ -164,7 +169,9 @@ import TidingsPush
         }
         #expect(error.variable == "TIDINGS_SECRET_KEY" && !error.description.contains(value) && !error.description.contains("deadbeef"))
         let previous = try #require(throws: ConfigurationError.self) {
-            try Configuration(environment: ["TIDINGS_SECRET_KEY": TestSecretKeys.a, "TIDINGS_PREVIOUS_SECRET_KEYS": "\(TestSecretKeys.b),abc"])
+            try Configuration(environment: [
+                "TIDINGS_SECRET_KEY": TestSecretKeys.a, "TIDINGS_PREVIOUS_SECRET_KEYS": "\(TestSecretKeys.b),abc",
+            ])
         }
         #expect(previous.variable == "TIDINGS_PREVIOUS_SECRET_KEYS" && previous.message.hasPrefix("key 2 "))
     }
@@ -267,10 +274,12 @@ import TidingsPush
 
     @Test func handlerThreadsChooseBetweenSuspendingAndAnInlinePool() throws {
         #expect(try Configuration(environment: ["TIDINGS_HTTP_HANDLER_THREADS": "0"]).httpThreading == .pool(threads: 2))
-        #expect(try Configuration(environment: ["TIDINGS_HTTP_THREADS": "3", "TIDINGS_HTTP_HANDLER_THREADS": "8"]).httpThreading
-            == .suspending(pollingThreads: 3, handlerThreads: 8))
-        #expect(try Configuration(environment: ["TIDINGS_HTTP_HANDLER_THREADS": "16"]).httpThreading
-            == .suspending(pollingThreads: 2, handlerThreads: 16))
+        #expect(
+            try Configuration(environment: ["TIDINGS_HTTP_THREADS": "3", "TIDINGS_HTTP_HANDLER_THREADS": "8"]).httpThreading
+                == .suspending(pollingThreads: 3, handlerThreads: 8))
+        #expect(
+            try Configuration(environment: ["TIDINGS_HTTP_HANDLER_THREADS": "16"]).httpThreading
+                == .suspending(pollingThreads: 2, handlerThreads: 16))
     }
 
     @Test func durationSyntax() {
@@ -329,12 +338,13 @@ import TidingsPush
         #expect(configuration.webhookRecoverRate == RatePolicy(count: 1, per: .seconds(300)))
         #expect(configuration.webhookRecoverUserRate == RatePolicy(count: 7, per: .seconds(120)))
         // The names migration 0018's trigger reads.
-        #expect(configuration.userLimitSettings == [
-            "tidings.max_watches_per_user": "5000",
-            "tidings.max_webhooks_per_user": "1",
-            "tidings.max_devices_per_user": "1000000",
-            "tidings.max_api_keys_per_user": "3",
-        ])
+        #expect(
+            configuration.userLimitSettings == [
+                "tidings.max_watches_per_user": "5000",
+                "tidings.max_webhooks_per_user": "1",
+                "tidings.max_devices_per_user": "1000000",
+                "tidings.max_api_keys_per_user": "3",
+            ])
     }
 
     @Test func rateSyntax() {
@@ -347,8 +357,10 @@ import TidingsPush
     }
 
     @Test func helpListsEveryVariable() {
-        for name in ["TIDINGS_DATABASE_URL", "TIDINGS_DATA_DIR", "TIDINGS_LISTEN", "TIDINGS_ADMIN_TOKEN",
-                     "TIDINGS_ALLOW_PRIVATE_TARGETS", "TIDINGS_LOG_LEVEL"] {
+        for name in [
+            "TIDINGS_DATABASE_URL", "TIDINGS_DATA_DIR", "TIDINGS_LISTEN", "TIDINGS_ADMIN_TOKEN",
+            "TIDINGS_ALLOW_PRIVATE_TARGETS", "TIDINGS_LOG_LEVEL",
+        ] {
             #expect(ConfigurationVariable.helpText.contains(name))
         }
         #expect(ConfigurationVariable.all.count == Set(ConfigurationVariable.all.map(\.name)).count)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsCrypto
 import TidingsDomain
+
 @testable import TidingsApp
 
 @Suite struct CredentialCacheTests {

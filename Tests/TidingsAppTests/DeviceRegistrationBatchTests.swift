@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TidingsDomain
-import TidingsPostgres
 import TidingsApp
+import TidingsPostgres
+
+@testable import TidingsDomain
 
 /// How a batch of device registrations is applied. In the store, only an
 /// exact repeat of the latest registration of the same user and token is
@@ -55,8 +56,10 @@ import TidingsApp
     }
 
     private static func element(_ user: String, _ token: String, name: String? = nil, locale: String? = nil) -> [String: Any] {
-        ["user_id": user, "platform": "ios", "push_token": token, "app_id": NSNull(),
-         "name": name ?? NSNull(), "locale": locale ?? NSNull()]
+        [
+            "user_id": user, "platform": "ios", "push_token": token, "app_id": NSNull(),
+            "name": name ?? NSNull(), "locale": locale ?? NSNull(),
+        ]
     }
 
     private static func registerDevices(_ elements: [[String: Any]], on database: PostgresClient) throws -> [Registered] {
@@ -87,7 +90,8 @@ import TidingsApp
         // Every odd token exists; every fourth one re-registers without a
         // name, which keeps the stored one. Bob's device, in the same batch,
         // is his own.
-        let batch = tokens.indices.map { Self.element(ada, tokens[$0], name: $0 % 4 == 1 ? nil : "new-\($0)") }
+        let batch =
+            tokens.indices.map { Self.element(ada, tokens[$0], name: $0 % 4 == 1 ? nil : "new-\($0)") }
             + [Self.element(bob, "bob-token-0", name: "bob's")]
         let rows = try Self.registerDevices(batch, on: database)
 
@@ -111,14 +115,15 @@ import TidingsApp
         let database = server.application.database
         let kept = try Self.registerDevices([Self.element(ada, "kept", name: "before")], on: database)[0]
 
-        let rows = try Self.registerDevices([
-            Self.element(ada, "fresh", name: "one"),
-            Self.element(ada, "other"),
-            Self.element(ada, "fresh", name: "two"),
-            Self.element(ada, "fresh", locale: "fr"),
-            Self.element(ada, "kept", name: "a"),
-            Self.element(ada, "kept", name: "b"),
-        ], on: database)
+        let rows = try Self.registerDevices(
+            [
+                Self.element(ada, "fresh", name: "one"),
+                Self.element(ada, "other"),
+                Self.element(ada, "fresh", name: "two"),
+                Self.element(ada, "fresh", locale: "fr"),
+                Self.element(ada, "kept", name: "a"),
+                Self.element(ada, "kept", name: "b"),
+            ], on: database)
 
         try #require(rows.count == 6)
         #expect(rows.map(\.pushToken) == ["fresh", "other", "fresh", "fresh", "kept", "kept"])

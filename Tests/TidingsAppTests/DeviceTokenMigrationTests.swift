@@ -3,8 +3,8 @@ import Testing
 import TidingsDomain
 import TidingsObservability
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// Migration 0034 on a database that already holds one push token on
 /// several devices, as any tenant could register before it.
@@ -31,11 +31,13 @@ import TidingsSynchronization
         // One token on three users' devices; the newest registration (last
         // seen) is the middle user's. A token on another app stays as it is.
         func device(_ user: UUID, token: String, app: String?, seenSecondsAgo: Int) throws -> UUID {
-            try client.query("""
+            try client.query(
+                """
                 INSERT INTO devices (user_id, platform, push_token, app_id, last_seen_at)
                 VALUES (\(user), 'ios', \(token), \(app), now() - make_interval(secs => \(seenSecondsAgo)))
                 RETURNING id
-                """).single().decode("id", as: UUID.self)
+                """
+            ).single().decode("id", as: UUID.self)
         }
         let oldest = try device(users[0], token: "shared", app: "com.example", seenSecondsAgo: 300)
         let newest = try device(users[1], token: "shared", app: "com.example", seenSecondsAgo: 10)
@@ -49,7 +51,8 @@ import TidingsSynchronization
 
         let kept = try client.query("SELECT id FROM devices ORDER BY id").map { try $0.decode("id", as: UUID.self) }
         #expect(Set(kept) == [newest, otherApp])
-        let events = try client.query("""
+        let events = try client.query(
+            """
             SELECT user_id, data->>'device_id' AS device, data->>'reason' AS reason
             FROM events WHERE type = 'device.invalidated' ORDER BY data->>'device_id'
             """)

@@ -37,8 +37,10 @@ import TidingsTestSupport
     /// Decision 0033: the process allocates through jemalloc, which prints
     /// its statistics at exit when MALLOC_CONF asks for them. Under a
     /// sanitizer the sanitizer's allocator takes its place by design.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["TIDINGS_TEST_SANITIZER"] != nil,
-                    "a sanitizer build allocates through the sanitizer"))
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["TIDINGS_TEST_SANITIZER"] != nil,
+            "a sanitizer build allocates through the sanitizer"))
     func allocatesThroughJemalloc() throws {
         let (process, _, errors) = try launch(["--version"], environment: ["MALLOC_CONF": "stats_print:true"])
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -56,9 +58,12 @@ import TidingsTestSupport
     }
 
     @Test func aBadVAPIDKeyStopsStartUpNamingTheVariable() throws {
-        let (process, _, errors) = try launch([], environment: [
-            "TIDINGS_VAPID_PRIVATE_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "TIDINGS_VAPID_SUBJECT": "mailto:ops@example.com",
-        ])
+        let (process, _, errors) = try launch(
+            [],
+            environment: [
+                "TIDINGS_VAPID_PRIVATE_KEY": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                "TIDINGS_VAPID_SUBJECT": "mailto:ops@example.com",
+            ])
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 78)
@@ -67,18 +72,22 @@ import TidingsTestSupport
 
     @Test func servesAndExitsCleanlyOnSIGTERM() async throws {
         let port = TestPorts.randomListenPort()
-        let (process, output, errors) = try launch([], environment: [
-            "TIDINGS_DATABASE_URL": try TestDatabase.create(),
-            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
-            "TIDINGS_LISTEN": "127.0.0.1:\(port)",
-        ])
-        let client = try HTTPClient(configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
+        let (process, output, errors) = try launch(
+            [],
+            environment: [
+                "TIDINGS_DATABASE_URL": try TestDatabase.create(),
+                "TIDINGS_SECRET_KEY": TestSecretKeys.a,
+                "TIDINGS_LISTEN": "127.0.0.1:\(port)",
+            ])
+        let client = try HTTPClient(
+            configuration: .init(allowPrivateTargets: true), logger: Logger(label: "test", sink: CapturingLogSink()))
         defer { client.stop() }
 
         // The child migrates an empty database first.
-        #expect(try await eventually(every: .milliseconds(100)) {
-            (try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz")))?.status == 200
-        })
+        #expect(
+            try await eventually(every: .milliseconds(100)) {
+                (try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz")))?.status == 200
+            })
         // Standard error is read meanwhile, so a long sanitizer report
         // cannot fill the pipe and hold the process, and it is shown if the
         // exit status is not 0 (ThreadSanitizer's is 66).
@@ -106,11 +115,13 @@ import TidingsTestSupport
     /// signal blocked, as a test runner's threads do, and the child then
     /// served until killed.)
     @Test func aSIGTERMDuringStartupShutsDownOnceUp() throws {
-        let (process, output, errors) = try launch([], environment: [
-            "TIDINGS_DATABASE_URL": try TestDatabase.create(),
-            "TIDINGS_SECRET_KEY": TestSecretKeys.a,
-            "TIDINGS_LISTEN": "127.0.0.1:\(TestPorts.randomListenPort())",
-        ])
+        let (process, output, errors) = try launch(
+            [],
+            environment: [
+                "TIDINGS_DATABASE_URL": try TestDatabase.create(),
+                "TIDINGS_SECRET_KEY": TestSecretKeys.a,
+                "TIDINGS_LISTEN": "127.0.0.1:\(TestPorts.randomListenPort())",
+            ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // The first log line comes from startup, after the signals are taken.
         let reader = output.fileHandleForReading

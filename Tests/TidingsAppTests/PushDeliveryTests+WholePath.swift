@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TidingsApp
+import TidingsPostgres
 import TidingsSynchronization
 import TidingsTestSupport
-import TidingsPostgres
 
 /// Direct push from the page on: a real origin whose text changes, checked
 /// through the API, and what each kind of push carries; the sync budget;
@@ -43,7 +43,9 @@ extension PushDeliveryTests {
         let aps = try #require(payload["aps"] as? [String: Any])
         #expect(aps["content-available"] as? Int == 1 && aps.count == 1, "only content-available: \(aps)")
         let ids = try #require(payload["tidings"] as? [String: Any])
-        #expect(ids["kind"] as? String == "sync" && ids["watch_id"] as? String == fixture.watch && ids["change_id"] as? String == changeID, "\(ids) against \(changed)")
+        #expect(
+            ids["kind"] as? String == "sync" && ids["watch_id"] as? String == fixture.watch && ids["change_id"] as? String == changeID,
+            "\(ids) against \(changed)")
         // It carries the feed position of that newest change: an app whose
         // stored cursor is there already has everything.
         let feed = try await fixture.server.send("GET", "/v1/changes", token: fixture.key).items()
@@ -66,10 +68,11 @@ extension PushDeliveryTests {
         // the answers: the mock counts a push as it arrives).
         let devices = try await fixture.server.send("GET", "/v1/devices", token: fixture.key).items()
         let ios = try #require(devices.first { $0["platform"] as? String == "ios" }?["id"] as? String)
-        #expect(try await eventually {
-            try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items()
-                .allSatisfy { $0["status"] as? String == "sent" }
-        })
+        #expect(
+            try await eventually {
+                try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items()
+                    .allSatisfy { $0["status"] as? String == "sent" }
+            })
         let log = try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items()
         #expect(Set(log.compactMap { $0["kind"] as? String }) == ["badge", "sync"], "\(log)")
     }
@@ -102,15 +105,17 @@ extension PushDeliveryTests {
         // happened to look: a loaded machine can show the first push late.
         let arrivals = try await syncPushes().compactMap(\.at)
         try #require(arrivals.count == 2)
-        #expect(arrivals[1] - arrivals[0] >= 2.9, "a second sync push \(arrivals[1] - arrivals[0]) s after the first, inside the budget's 3 s")
+        #expect(
+            arrivals[1] - arrivals[0] >= 2.9, "a second sync push \(arrivals[1] - arrivals[0]) s after the first, inside the budget's 3 s")
         // Nothing else waits. The mock records a push as it arrives, before
         // Tidings records the answer, so the row may still be pending for a
         // moment; and no third sync push follows in the next window.
-        #expect(try await eventually {
-            try fixture.server.application.database.query(
-                "SELECT count(*) AS n FROM pushes WHERE kind = 'sync' AND status = 'pending'"
-            ).single().decode("n", as: Int.self) == 0
-        })
+        #expect(
+            try await eventually {
+                try fixture.server.application.database.query(
+                    "SELECT count(*) AS n FROM pushes WHERE kind = 'sync' AND status = 'pending'"
+                ).single().decode("n", as: Int.self) == 0
+            })
         // A negative check: a fixed wait past the 3 s window.
         try await Task.sleep(for: .seconds(3.5))
         #expect(try await syncs() == [first, newest])
@@ -165,12 +170,15 @@ extension PushDeliveryTests {
         defer { receiver.stop() }
         let fixture = try await Self.start { $0.allowPrivateTargets = true }
         defer { fixture.stop() }
-        let webhook = try await fixture.server.send("POST", "/v1/webhooks", token: fixture.key, json: [
-            "url": "\(receiver.baseURL)/hook", "event_types": ["device.invalidated"],
-        ])
+        let webhook = try await fixture.server.send(
+            "POST", "/v1/webhooks", token: fixture.key,
+            json: [
+                "url": "\(receiver.baseURL)/hook", "event_types": ["device.invalidated"],
+            ])
         #expect(webhook.status == 201, "\(webhook.text)")
         try await fixture.mock.script(token: fixture.iosToken, [["status": 410, "reason": "Unregistered"]])
-        try await fixture.mock.script(token: fixture.androidToken, [["status": 404, "fcm_error": ["status": "NOT_FOUND", "errorCode": "UNREGISTERED"]]])
+        try await fixture.mock.script(
+            token: fixture.androidToken, [["status": 404, "fcm_error": ["status": "NOT_FOUND", "errorCode": "UNREGISTERED"]]])
 
         try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
         try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
@@ -197,9 +205,11 @@ extension PushDeliveryTests {
         try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
         let devices = try await fixture.server.send("GET", "/v1/devices", token: fixture.key).items()
         let ios = try #require(devices.first { $0["platform"] as? String == "ios" }?["id"] as? String)
-        #expect(try await eventually {
-            try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items().first?["status"] as? String == "failed"
-        })
+        #expect(
+            try await eventually {
+                try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items().first?["status"] as? String
+                    == "failed"
+            })
         let push = try #require(try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items().first)
         #expect(push["attempt_count"] as? Int == 3)
         #expect((push["reason"] as? String)?.contains("gave up after 3 attempts") == true, "\(push)")

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TidingsApp
 import TidingsDomain
-import TidingsTestSupport
 import TidingsPostgres
+import TidingsTestSupport
 
 /// The whole path of direct push against a mock APNs and FCM over HTTP/2
 /// with a test CA: a change moves the count, the push dispatcher sends the
@@ -36,8 +36,8 @@ import TidingsPostgres
         func badges(_ token: String) async throws -> [Int] {
             try await received(token).compactMap { request in
                 guard request.kind == "apns", request.status == 200, let payload = request.payload,
-                      let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
-                      let aps = object["aps"] as? [String: Any], aps["alert"] == nil
+                    let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
+                    let aps = object["aps"] as? [String: Any], aps["alert"] == nil
                 else { return nil }
                 return aps["badge"] as? Int
             }
@@ -66,13 +66,16 @@ import TidingsPostgres
             configure(&configuration)
         }
         let admin = APITestServer.adminToken
-        let apns = try await server.send("POST", "/v1/push-apps", token: admin, json: [
-            "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
-            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
-        ])
+        let apns = try await server.send(
+            "POST", "/v1/push-apps", token: admin,
+            json: [
+                "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
+                "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+            ])
         #expect(apns.status == 201, "\(apns.text)")
         let account = try JSONSerialization.jsonObject(with: Data(try mock.serviceAccountJSON))
-        let fcm = try await server.send("POST", "/v1/push-apps", token: admin, json: ["platform": "fcm", "app_id": "com.example.android", "service_account": account])
+        let fcm = try await server.send(
+            "POST", "/v1/push-apps", token: admin, json: ["platform": "fcm", "app_id": "com.example.android", "service_account": account])
         #expect(fcm.status == 201, "\(fcm.text)")
         let (_, key) = try await server.createUser()
         let iosToken = Self.iosToken(Int.random(in: 1...1_000_000))
@@ -120,10 +123,11 @@ import TidingsPostgres
         let devices = try await fixture.server.send("GET", "/v1/devices", token: fixture.key).items()
         let ios = try #require(devices.first { $0["platform"] as? String == "ios" }?["id"] as? String)
         // The mock counts a push as it answers, before Tidings records it.
-        #expect(try await eventually {
-            let log = try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items()
-            return log.count == 3 && log.allSatisfy { $0["status"] as? String == "sent" && $0["provider_id"] as? String != nil }
-        })
+        #expect(
+            try await eventually {
+                let log = try await fixture.server.send("GET", "/v1/devices/\(ios)/pushes", token: fixture.key).items()
+                return log.count == 3 && log.allSatisfy { $0["status"] as? String == "sent" && $0["provider_id"] as? String != nil }
+            })
         // Every APNs push of the test went over one connection.
         #expect(try await Set(fixture.mock.stats().apns.map(\.connection)).count == 1)
         let metrics = try await fixture.server.send("GET", "/metrics").text
@@ -148,24 +152,29 @@ import TidingsPostgres
         try await fixture.mock.setDelay(0.2)
         let database = fixture.server.application.database
         let user = try database.query("SELECT user_id::text AS id FROM devices LIMIT 1").single().decode("id", as: String.self)
-        _ = try database.query("""
+        _ = try database.query(
+            """
             INSERT INTO devices (user_id, platform, push_token, app_id)
             SELECT \(user)::uuid, 'ios', lpad(to_hex(n + 1000000), 64, '0'), \(fixture.mock.startup.topic)
             FROM generate_series(1, 90) AS n
             """)
         try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
         try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
-        #expect(try await eventually {
-            try database.query("SELECT count(*) AS n FROM pushes WHERE status = 'sent'").single().decode("n", as: Int.self) == 92
-        })
+        #expect(
+            try await eventually {
+                try database.query("SELECT count(*) AS n FROM pushes WHERE status = 'sent'").single().decode("n", as: Int.self) == 92
+            })
         let received = try await fixture.mock.stats().requests.filter { $0.status == 200 }
         #expect(received.count == 92, "each push once, whichever replica sent it")
-        let owners = try database.query("SELECT count(DISTINCT owner) AS n FROM lease_owners WHERE holds = 'pushes'").single().decode("n", as: Int.self)
+        let owners = try database.query("SELECT count(DISTINCT owner) AS n FROM lease_owners WHERE holds = 'pushes'").single().decode(
+            "n", as: Int.self)
         #expect(owners == 2)
         var sentByReplica: [Int] = []
         for replica in [fixture.server, second] {
             let metrics = try await replica.send("GET", "/metrics").text
-            let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"tidings_pushes_total{kind="badge",outcome="delivered",platform="apns"}"#) }
+            let line = metrics.split(separator: "\n").first {
+                $0.hasPrefix(#"tidings_pushes_total{kind="badge",outcome="delivered",platform="apns"}"#)
+            }
             sentByReplica.append(line.flatMap { $0.split(separator: " ").last }.flatMap { Int($0) } ?? 0)
         }
         #expect(sentByReplica.allSatisfy { $0 > 0 } && sentByReplica.reduce(0, +) == 91, "APNs pushes each replica sent: \(sentByReplica)")
@@ -178,7 +187,7 @@ import TidingsPostgres
     func theLargestAlertStaysUnderFourKilobytes() async throws {
         let fixture = try await Self.start(notify: "alert")
         defer { fixture.stop() }
-        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"  // 7 scalars, 25 bytes
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}" // 7 scalars, 25 bytes
         // Names are counted in scalars: 200 of 4 bytes or escaped in JSON.
         let name = String(repeating: "\"\\\u{1F600}\u{1F468}", count: WatchSettings.maximumNameLength / 4)
         let renamed = try await fixture.server.send("PATCH", "/v1/watches/\(fixture.watch)", token: fixture.key, json: ["name": name])
@@ -186,9 +195,10 @@ import TidingsPostgres
         try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
         try fixture.server.recordChange(watchID: fixture.watch, text: String(repeating: "\"\\\u{1}" + family, count: 2000))
 
-        #expect(try await eventually {
-            try await fixture.received(fixture.iosToken).contains { $0.payload?.contains("\"alert\"") == true && $0.status == 200 }
-        })
+        #expect(
+            try await eventually {
+                try await fixture.received(fixture.iosToken).contains { $0.payload?.contains("\"alert\"") == true && $0.status == 200 }
+            })
         let alert = try #require(try await fixture.received(fixture.iosToken).first { $0.payload?.contains("\"alert\"") == true })
         #expect(alert.status == 200)
         let size = try #require(alert.payload_size)
@@ -199,8 +209,12 @@ import TidingsPostgres
         #expect((content["title"] as? String)?.unicodeScalars.count == 178)
         #expect((content["body"] as? String)?.unicodeScalars.count == 178)
         // FCM carries the same alert as a data message, at high priority.
-        #expect(try await eventually { try await fixture.received(fixture.androidToken).contains { $0.body?.contains("\"tidings_kind\":\"alert\"") == true } })
-        let android = try #require(try await fixture.received(fixture.androidToken).first { $0.body?.contains("\"tidings_kind\":\"alert\"") == true })
+        #expect(
+            try await eventually {
+                try await fixture.received(fixture.androidToken).contains { $0.body?.contains("\"tidings_kind\":\"alert\"") == true }
+            })
+        let android = try #require(
+            try await fixture.received(fixture.androidToken).first { $0.body?.contains("\"tidings_kind\":\"alert\"") == true })
         #expect(android.status == 200)
         let body = try #require(android.body)
         let message = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
@@ -215,15 +229,19 @@ import TidingsPostgres
         let fixture = try await Self.start()
         defer { fixture.stop() }
         let mock = fixture.mock
-        let second = try await fixture.server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: [
-            "platform": "apns", "app_id": mock.startup.second_topic, "environment": "sandbox",
-            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
-        ])
+        let second = try await fixture.server.send(
+            "POST", "/v1/push-apps", token: APITestServer.adminToken,
+            json: [
+                "platform": "apns", "app_id": mock.startup.second_topic, "environment": "sandbox",
+                "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+            ])
         #expect(second.status == 201, "\(second.text)")
         let secondToken = Self.iosToken(Int.random(in: 1_000_001...2_000_000))
-        let device = try await fixture.server.send("POST", "/v1/devices", token: fixture.key, json: [
-            "platform": "ios", "push_token": secondToken, "app_id": mock.startup.second_topic,
-        ])
+        let device = try await fixture.server.send(
+            "POST", "/v1/devices", token: fixture.key,
+            json: [
+                "platform": "ios", "push_token": secondToken, "app_id": mock.startup.second_topic,
+            ])
         #expect(device.status == 201, "\(device.text)")
 
         // A baseline, then a change: a badge push of 1 to each device.
@@ -250,9 +268,11 @@ import TidingsPostgres
         try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
         try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
         let database = fixture.server.application.database
-        #expect(try await eventually {
-            try database.query("SELECT count(*) AS n FROM devices WHERE push_token = \(fixture.iosToken)").single().decode("n", as: Int.self) == 0
-        })
+        #expect(
+            try await eventually {
+                try database.query("SELECT count(*) AS n FROM devices WHERE push_token = \(fixture.iosToken)").single().decode(
+                    "n", as: Int.self) == 0
+            })
         let event = try database.query("SELECT data->>'reason' AS reason FROM events WHERE type = 'device.invalidated'").single()
         #expect(try event.decode("reason", as: String.self).contains("Unregistered"))
         // The Android device is untouched and got its count.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TidingsApp
 
 @Suite struct RFC3339TimestampTests {
@@ -18,10 +19,12 @@ import Testing
         #expect(RFC3339Timestamp.parse(text)?.timeIntervalSince1970 == seconds)
     }
 
-    @Test(arguments: ["", "yesterday", "2000-01-01", "2000-01-01T00:00:00", "2000-13-01T00:00:00Z", "2000-01-01T00:00:00.Z", "2000-01-01T00:00:00+0500",
-                       // Days a month does not have (a hostile-input hunt saw Feb 30 read as March 2).
-                       "2026-02-30T00:00:00Z", "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
-                       "2026-06-31T00:00:00Z", "2026-09-31T00:00:00Z", "2026-11-31T00:00:00Z", "2026-01-00T00:00:00Z"])
+    @Test(arguments: [
+        "", "yesterday", "2000-01-01", "2000-01-01T00:00:00", "2000-13-01T00:00:00Z", "2000-01-01T00:00:00.Z", "2000-01-01T00:00:00+0500",
+        // Days a month does not have (a hostile-input hunt saw Feb 30 read as March 2).
+        "2026-02-30T00:00:00Z", "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+        "2026-06-31T00:00:00Z", "2026-09-31T00:00:00Z", "2026-11-31T00:00:00Z", "2026-01-00T00:00:00Z",
+    ])
     func othersDoNot(_ text: String) {
         #expect(RFC3339Timestamp.parse(text) == nil)
     }

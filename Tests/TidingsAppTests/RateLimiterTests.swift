@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TidingsApp
 import TidingsHTTPServer
+
+@testable import TidingsApp
 
 /// The keyed store of token buckets, on a made-up clock.
 @Suite struct RateLimiterTests {
@@ -13,7 +14,11 @@ import TidingsHTTPServer
 
     @Test func eachSubjectHasItsOwnBucketAndTheCallerOneForAll() {
         let limiter = RateLimiter(perCaller: RatePolicy(count: 3, per: .seconds(60)), perSubject: RatePolicy(count: 1, per: .seconds(10)))
-        let user = UUID(), first = UUID(), second = UUID(), third = UUID(), fourth = UUID()
+        let user = UUID()
+        let first = UUID()
+        let second = UUID()
+        let third = UUID()
+        let fourth = UUID()
         #expect(limiter.admit(caller: user, subject: first, now: at(.zero)) == .admitted)
         #expect(limiter.admit(caller: user, subject: first, now: at(.zero)) == .limited(retryAfter: .seconds(10), scope: .subject))
         #expect(limiter.admit(caller: user, subject: second, now: at(.zero)) == .admitted)
@@ -31,7 +36,10 @@ import TidingsHTTPServer
     @Test func aRequestRefusedByOneLimitUsesUpNeither() {
         // Per caller: two, then one every 10 s; per subject: one every 10 s.
         let limiter = RateLimiter(perCaller: RatePolicy(count: 2, per: .seconds(20)), perSubject: RatePolicy(count: 1, per: .seconds(10)))
-        let user = UUID(), watch = UUID(), second = UUID(), third = UUID()
+        let user = UUID()
+        let watch = UUID()
+        let second = UUID()
+        let third = UUID()
         #expect(limiter.admit(caller: user, subject: watch, now: at(.zero)) == .admitted)
         // Refused by the subject: the caller's second token stays...
         #expect(limiter.admit(caller: user, subject: watch, now: at(.zero)) == .limited(retryAfter: .seconds(10), scope: .subject))
@@ -45,7 +53,8 @@ import TidingsHTTPServer
 
     @Test func bothLimitsReachedAnswersTheLongerWait() {
         let limiter = RateLimiter(perCaller: RatePolicy(count: 1, per: .seconds(30)), perSubject: RatePolicy(count: 1, per: .seconds(10)))
-        let user = UUID(), watch = UUID()
+        let user = UUID()
+        let watch = UUID()
         #expect(limiter.admit(caller: user, subject: watch, now: at(.zero)) == .admitted)
         #expect(limiter.admit(caller: user, subject: watch, now: at(.seconds(5))) == .limited(retryAfter: .seconds(25), scope: .caller))
         #expect(limiter.admit(caller: user, subject: watch, now: at(.seconds(30))) == .admitted)
@@ -72,7 +81,9 @@ import TidingsHTTPServer
         #expect(limiter.admit(caller: nil, subject: UUID(), now: at(.seconds(10))) == .admitted)
         #expect(limiter.bucketCount == 1)
         // Buckets still owed survive a sweep and keep limiting.
-        let user = UUID(), watch = UUID(), global = UUID()
+        let user = UUID()
+        let watch = UUID()
+        let global = UUID()
         #expect(limiter.admit(caller: user, subject: watch, now: at(.seconds(11))) == .admitted)
         #expect(limiter.admit(caller: nil, subject: global, now: at(.seconds(11))) == .admitted)
         for _ in 0..<(RateLimiter.smallestSweepThreshold * 2) {
@@ -83,8 +94,10 @@ import TidingsHTTPServer
     }
 
     @Test func concurrentCallersNeverGetMoreThanTheBurst() async {
-        let limiter = RateLimiter(perCaller: RatePolicy(count: 5, per: .seconds(3600)), perSubject: RatePolicy(count: 1000, per: .seconds(1)))
-        let user = UUID(), now = at(.zero)
+        let limiter = RateLimiter(
+            perCaller: RatePolicy(count: 5, per: .seconds(3600)), perSubject: RatePolicy(count: 1000, per: .seconds(1)))
+        let user = UUID()
+        let now = at(.zero)
         let admitted = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<200 {
                 group.addTask { limiter.admit(caller: user, subject: UUID(), now: now) == .admitted }
@@ -97,9 +110,11 @@ import TidingsHTTPServer
     @Test func a429SaysWhichLimitAndWaitsWholeSecondsRoundedUpAndAtLeastOne() throws {
         let action = RateLimitedAction(
             action: "checks", subject: "watch", callerLimitName: "checks_per_user", subjectLimitName: "checks_per_watch",
-            limiter: RateLimiter(perCaller: RatePolicy(count: 100, per: .seconds(1)), perSubject: RatePolicy(count: 1, per: .milliseconds(300)))
+            limiter: RateLimiter(
+                perCaller: RatePolicy(count: 100, per: .seconds(1)), perSubject: RatePolicy(count: 1, per: .milliseconds(300)))
         )
-        let user = UUID(), watch = UUID()
+        let user = UUID()
+        let watch = UUID()
         try action.admit(caller: user, subject: watch)
         do throws(HTTPError) {
             try action.admit(caller: user, subject: watch)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TidingsApp
 
 /// When `/readyz` reads the database again, on a made-up clock.

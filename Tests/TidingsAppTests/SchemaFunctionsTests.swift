@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TidingsObservability
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// `schema/functions/` holds the one current text of every function and
 /// trigger (decision 0049), whatever the migrations defined on the way.
@@ -14,12 +14,14 @@ import TidingsSynchronization
 
     /// Every function and trigger of the public schema as PostgreSQL prints it.
     private func definitions(_ client: PostgresClient) throws -> [String] {
-        let functions = try client.query("""
+        let functions = try client.query(
+            """
             SELECT pg_get_functiondef(p.oid) AS text FROM pg_proc p
             WHERE p.pronamespace = 'public'::regnamespace
             ORDER BY p.proname, pg_get_function_identity_arguments(p.oid)
             """)
-        let triggers = try client.query("""
+        let triggers = try client.query(
+            """
             SELECT pg_get_triggerdef(t.oid) AS text FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
             WHERE c.relnamespace = 'public'::regnamespace AND NOT t.tgisinternal
             ORDER BY t.tgname
@@ -46,7 +48,8 @@ import TidingsSynchronization
             }
             _ = try MigrationRunner(directory: directory, client: upgraded, logger: logger).migrate()
         }
-        let applied = try MigrationRunner(directory: Self.migrations, functionsDirectory: Self.functions, client: upgraded, logger: logger).migrate()
+        let applied = try MigrationRunner(directory: Self.migrations, functionsDirectory: Self.functions, client: upgraded, logger: logger)
+            .migrate()
         #expect(applied.contains("record_changes.sql"))
 
         let expected = try definitions(fresh)
@@ -62,7 +65,8 @@ import TidingsSynchronization
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.functions).filter { $0.hasSuffix(".sql") }
         let text = try files.map { try String(contentsOfFile: Self.functions + "/" + $0, encoding: .utf8) }.joined(separator: "\n")
 
-        let functions = try database.query("""
+        let functions = try database.query(
+            """
             SELECT p.proname AS name, p.prosrc AS body FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
             """)
         #expect(functions.count > 30)
@@ -71,10 +75,12 @@ import TidingsSynchronization
             let body = try row.decode("body", as: String.self)
             #expect(text.contains(body), "\(name) has no file in schema/functions/")
         }
-        let triggers = try database.query("""
+        let triggers = try database.query(
+            """
             SELECT t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
             WHERE c.relnamespace = 'public'::regnamespace AND NOT t.tgisinternal
-            """).map { try $0.decode("name", as: String.self) }
+            """
+        ).map { try $0.decode("name", as: String.self) }
         #expect(triggers.count > 15)
         for trigger in triggers {
             #expect(

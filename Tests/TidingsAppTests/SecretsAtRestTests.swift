@@ -14,11 +14,13 @@ import TidingsTestSupport
 
     /// Every row of every table in the schema, as text.
     static func dumpEveryTable(_ database: PostgresClient) throws -> String {
-        let tables = try database.query("""
+        let tables = try database.query(
+            """
             SELECT quote_ident(table_name) AS name FROM information_schema.tables
             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
             ORDER BY table_name
-            """).map { try $0.decode("name", as: String.self) }
+            """
+        ).map { try $0.decode("name", as: String.self) }
         #expect(tables.contains("targets") && tables.contains("webhooks") && tables.contains("events") && tables.contains("deliveries"))
         var dump = ""
         for table in tables {
@@ -34,12 +36,14 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, key) = try await server.createUser()
         let headerSecrets = ["Bearer tenant-page-token-31337", "apikey-77aa09", "version-token-55e1"]
-        let watch = try await server.createWatch(token: key, [
-            "url": APITestServer.publicURL,
-            "headers": ["Authorization": headerSecrets[0], "X-Api-Key": headerSecrets[1]],
-            "version_url": APITestServer.publicURL + "/version", "version_pointer": "/v",
-            "version_headers": ["X-Version-Token": headerSecrets[2]],
-        ])
+        let watch = try await server.createWatch(
+            token: key,
+            [
+                "url": APITestServer.publicURL,
+                "headers": ["Authorization": headerSecrets[0], "X-Api-Key": headerSecrets[1]],
+                "version_url": APITestServer.publicURL + "/version", "version_pointer": "/v",
+                "version_headers": ["X-Version-Token": headerSecrets[2]],
+            ])
         #expect(watch["header_names"] as? [String] == ["authorization", "x-api-key"])
         let created = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.webhookURL])
         #expect(created.status == 201, "\(created.text)")
@@ -59,10 +63,12 @@ import TidingsTestSupport
         #expect(dump.contains("enc:v1:\(server.application.secrets.keyring.current.id):"))
 
         // The fingerprint is an HMAC, not the SHA-256 anyone could test guesses against.
-        let row = try server.application.database.query("""
+        let row = try server.application.database.query(
+            """
             SELECT t.headers_fingerprint, t.secrets_sealed FROM targets t JOIN watches w ON w.target_id = t.id
             WHERE w.id = \(try #require(watch["id"] as? String))::uuid
-            """).single()
+            """
+        ).single()
         let plainHash = SHA256.hash("authorization:\(headerSecrets[0])\nx-api-key:\(headerSecrets[1])\n").hex
         #expect(try row.decode("headers_fingerprint", as: String.self) != plainHash)
         #expect(try row.decode("secrets_sealed", as: Bool.self))
@@ -74,9 +80,12 @@ import TidingsTestSupport
     @Test func plainRowsAreSealedAtStart() async throws {
         let first = try APITestServer()
         let (_, key) = try await first.createUser()
-        let sealedWatch = try await first.createWatch(token: key, ["url": APITestServer.publicURL, "headers": ["Authorization": "Bearer same"]])
-        let legacyWatch = try await first.createWatch(token: key, ["url": APITestServer.publicURL, "headers": ["Authorization": "Bearer other"]])
-        let loneWatch = try await first.createWatch(token: key, ["url": APITestServer.publicURL + "/lone", "headers": ["X-Token": "lone-secret-1"]])
+        let sealedWatch = try await first.createWatch(
+            token: key, ["url": APITestServer.publicURL, "headers": ["Authorization": "Bearer same"]])
+        let legacyWatch = try await first.createWatch(
+            token: key, ["url": APITestServer.publicURL, "headers": ["Authorization": "Bearer other"]])
+        let loneWatch = try await first.createWatch(
+            token: key, ["url": APITestServer.publicURL + "/lone", "headers": ["X-Token": "lone-secret-1"]])
         let created = try await first.send("POST", "/v1/webhooks", token: key, json: ["url": Self.webhookURL])
         let webhookID = try #require(try created.object()["id"] as? String)
         let plainSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
@@ -89,7 +98,8 @@ import TidingsTestSupport
             for (target, header) in [(legacyTarget, "authorization:Bearer same\n"), (loneTarget, "x-token:lone-secret-1\n")] {
                 let name = String(header.prefix { $0 != ":" })
                 let value = String(header.dropFirst(name.count + 1).dropLast())
-                try connection.execute("""
+                try connection.execute(
+                    """
                     UPDATE targets SET headers = jsonb_build_object(\(name)::text, \(value)::text),
                         headers_fingerprint = \(SHA256.hash(header).hex), secrets_sealed = false
                     WHERE id = \(target)::uuid
@@ -114,7 +124,8 @@ import TidingsTestSupport
         #expect(try legacyLeft.single().decode("n", as: Int.self) == 0)
         #expect(try second.targetsWithoutTheirIdentity() == 0)
         // The lone one kept its id and can be matched by a new watch with the same headers.
-        let again = try await second.createWatch(token: key, ["url": APITestServer.publicURL + "/lone", "headers": ["X-Token": "lone-secret-1"]])
+        let again = try await second.createWatch(
+            token: key, ["url": APITestServer.publicURL + "/lone", "headers": ["X-Token": "lone-secret-1"]])
         #expect(try second.targetID(ofWatch: try #require(again["id"] as? String)) == loneTarget)
         let log = second.logSink.lines.joined(separator: "\n")
         #expect(log.contains("plain secrets encrypted"))

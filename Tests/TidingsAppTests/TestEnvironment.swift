@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import TidingsApp
 import TidingsCrypto
 import TidingsObservability
-import TidingsApp
 import TidingsPostgres
 import TidingsTestSupport
 

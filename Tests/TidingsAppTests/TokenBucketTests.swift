@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TidingsApp
 
 /// The token bucket on a made-up clock: instants are offsets from one

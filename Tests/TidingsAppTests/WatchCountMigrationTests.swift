@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TidingsObservability
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// Migration 0035 on a database that already holds watches: the counter
 /// starts at each user's count, then follows inserts, deletes and the
@@ -27,7 +27,8 @@ import TidingsSynchronization
             try client.query("INSERT INTO users (name) VALUES (\("u\(index)")) RETURNING id").single().decode("id", as: UUID.self)
         }
         func addWatches(_ user: UUID, _ count: Int) throws {
-            _ = try client.query("""
+            _ = try client.query(
+                """
                 WITH t AS (
                     INSERT INTO targets (url, headers_fingerprint)
                     SELECT 'https://93.184.215.14/' || gen_random_uuid(), repeat('0', 64) FROM generate_series(1, \(count))
@@ -59,11 +60,15 @@ import TidingsSynchronization
         #expect(try usage(users[0]) == 5, "the refused statement counted nothing")
 
         _ = try client.query("DELETE FROM users WHERE id = \(users[1])")
-        #expect(try client.query("SELECT count(*) AS n FROM user_watch_counts WHERE user_id = \(users[1])").single().decode("n", as: Int.self) == 0)
-        let counted = try client.query("""
+        #expect(
+            try client.query("SELECT count(*) AS n FROM user_watch_counts WHERE user_id = \(users[1])").single().decode("n", as: Int.self)
+                == 0)
+        let counted = try client.query(
+            """
             SELECT count(*) AS n FROM user_watch_counts c
             WHERE c.watches <> (SELECT count(*) FROM watches w WHERE w.user_id = c.user_id)
-            """).single().decode("n", as: Int.self)
+            """
+        ).single().decode("n", as: Int.self)
         #expect(counted == 0, "every counter matches the rows")
     }
 }

@@ -4,9 +4,9 @@ import TidingsApp
 import TidingsCrypto
 import TidingsHTTPClient
 import TidingsObservability
-import TidingsTestSupport
-import TidingsSynchronization
 import TidingsPostgres
+import TidingsSynchronization
+import TidingsTestSupport
 
 /// `TIDINGS_VAPID_PRIVATE_KEY` and `TIDINGS_VAPID_SUBJECT`: read and
 /// checked at start (errors name the variable, never the key), and in
@@ -25,26 +25,41 @@ import TidingsPostgres
         }
         // The base64url scalar `web-push generate-vapid-keys` prints.
         let scalar = "q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94"
-        let configuration = try Configuration(environment: ["TIDINGS_VAPID_PRIVATE_KEY": scalar, "TIDINGS_VAPID_SUBJECT": "https://example.com/contact"])
+        let configuration = try Configuration(environment: [
+            "TIDINGS_VAPID_PRIVATE_KEY": scalar, "TIDINGS_VAPID_SUBJECT": "https://example.com/contact",
+        ])
         #expect(configuration.vapidPrivateKey?.publicKeyBytes == (try P256KeyPair(base64URLPrivateKey: scalar)).publicKeyBytes)
         // Unset: off (with a database URL) or generated (without).
         #expect(try Configuration(environment: [:]).vapidPrivateKey == nil)
     }
 
     @Test func aBadKeyOrSubjectStopsStartUpNamingTheVariable() throws {
-        let secretScalar = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"  // zero: not a key
+        let secretScalar = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" // zero: not a key
         let cases: [(environment: [String: String], variable: String)] = [
             (["TIDINGS_VAPID_PRIVATE_KEY": secretScalar, "TIDINGS_VAPID_SUBJECT": Self.subject], "TIDINGS_VAPID_PRIVATE_KEY"),
-            (["TIDINGS_VAPID_PRIVATE_KEY": "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----", "TIDINGS_VAPID_SUBJECT": Self.subject],
-             "TIDINGS_VAPID_PRIVATE_KEY"),
+            (
+                [
+                    "TIDINGS_VAPID_PRIVATE_KEY": "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----",
+                    "TIDINGS_VAPID_SUBJECT": Self.subject,
+                ],
+                "TIDINGS_VAPID_PRIVATE_KEY"
+            ),
             (["TIDINGS_VAPID_PRIVATE_KEY": "not-a-key!", "TIDINGS_VAPID_SUBJECT": Self.subject], "TIDINGS_VAPID_PRIVATE_KEY"),
-            (["TIDINGS_VAPID_PRIVATE_KEY": TestPushKeysForVAPID.rsaPEM, "TIDINGS_VAPID_SUBJECT": Self.subject], "TIDINGS_VAPID_PRIVATE_KEY"),
+            (
+                ["TIDINGS_VAPID_PRIVATE_KEY": TestPushKeysForVAPID.rsaPEM, "TIDINGS_VAPID_SUBJECT": Self.subject],
+                "TIDINGS_VAPID_PRIVATE_KEY"
+            ),
             (["TIDINGS_VAPID_PRIVATE_KEY": try Self.key.pkcs8PEM()], "TIDINGS_VAPID_SUBJECT"),
             (["TIDINGS_VAPID_PRIVATE_KEY": try Self.key.pkcs8PEM(), "TIDINGS_VAPID_SUBJECT": "ops@example.com"], "TIDINGS_VAPID_SUBJECT"),
             (["TIDINGS_VAPID_SUBJECT": "http://example.com"], "TIDINGS_VAPID_SUBJECT"),
             (["TIDINGS_VAPID_SUBJECT": "mailto:a b@example.com"], "TIDINGS_VAPID_SUBJECT"),
-            (["TIDINGS_DATABASE_URL": "postgresql://u@db/t", "TIDINGS_SECRET_KEY": TestSecretKeys.a, "TIDINGS_VAPID_SUBJECT": Self.subject],
-             "TIDINGS_VAPID_SUBJECT"),
+            (
+                [
+                    "TIDINGS_DATABASE_URL": "postgresql://u@db/t", "TIDINGS_SECRET_KEY": TestSecretKeys.a,
+                    "TIDINGS_VAPID_SUBJECT": Self.subject,
+                ],
+                "TIDINGS_VAPID_SUBJECT"
+            ),
         ]
         for (environment, variable) in cases {
             let error = try #require(throws: ConfigurationError.self, "\(environment)") { try Configuration(environment: environment) }
@@ -66,12 +81,14 @@ import TidingsPostgres
         func publicKey(_ application: Application) async throws -> String {
             let base = "http://127.0.0.1:\(application.port)"
             let json = ["Content-Type": "application/json", "Authorization": "Bearer \(APITestServer.adminToken)"]
-            let created = try await client.execute(HTTPClientRequest(
-                url: base + "/v1/users", method: "POST", headers: json.map { ($0.key, $0.value) }, body: Array(#"{"name":"me"}"#.utf8)
-            ))
+            let created = try await client.execute(
+                HTTPClientRequest(
+                    url: base + "/v1/users", method: "POST", headers: json.map { ($0.key, $0.value) }, body: Array(#"{"name":"me"}"#.utf8)
+                ))
             let user = try #require(try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])
             let apiKey = try #require(user["api_key"] as? String)
-            let served = try await client.execute(HTTPClientRequest(url: base + "/v1/push/web/vapid-public-key", headers: [("Authorization", "Bearer \(apiKey)")]))
+            let served = try await client.execute(
+                HTTPClientRequest(url: base + "/v1/push/web/vapid-public-key", headers: [("Authorization", "Bearer \(apiKey)")]))
             #expect(served.status == 200)
             let body = try #require(try JSONSerialization.jsonObject(with: Data(served.body)) as? [String: Any])
             return try #require(body["public_key"] as? String)
@@ -84,7 +101,9 @@ import TidingsPostgres
         #expect(permissions == 0o600)
         let stored = try P256KeyPair(pem: pem)
         #expect(try await publicKey(first) == stored.publicKeyBase64URL)
-        let appBefore = try first.database.query("SELECT id::text AS id, updated_at::text AS at, vapid_subject FROM push_apps WHERE platform = 'webpush'").single()
+        let appBefore = try first.database.query(
+            "SELECT id::text AS id, updated_at::text AS at, vapid_subject FROM push_apps WHERE platform = 'webpush'"
+        ).single()
         #expect(try appBefore.decode("vapid_subject", as: String.self) == "mailto:admin@localhost")
         first.stop()
 
@@ -93,7 +112,8 @@ import TidingsPostgres
         defer { second.stop() }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == pem)
         #expect(try await publicKey(second) == stored.publicKeyBase64URL)
-        let appAfter = try second.database.query("SELECT id::text AS id, updated_at::text AS at FROM push_apps WHERE platform = 'webpush'").single()
+        let appAfter = try second.database.query("SELECT id::text AS id, updated_at::text AS at FROM push_apps WHERE platform = 'webpush'")
+            .single()
         #expect(try appAfter.decode("id", as: String.self) == appBefore.decode("id", as: String.self))
         #expect(try appAfter.decode("at", as: String.self) == appBefore.decode("at", as: String.self), "an unchanged key rewrites nothing")
     }

@@ -3,8 +3,8 @@ import Testing
 import TidingsApp
 import TidingsCrypto
 import TidingsDomain
-import TidingsTestSupport
 import TidingsPostgres
+import TidingsTestSupport
 
 /// Web Push from a change to the browser: a real Tidings on a real
 /// PostgreSQL registers a subscription the mock push service made, and the
@@ -34,7 +34,7 @@ import TidingsPostgres
         func delivered() async throws -> [(request: MockStats.Request, payload: [String: Any])] {
             try await received().compactMap { request in
                 guard request.status == 201, let text = request.payload,
-                      let payload = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                    let payload = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
                 else { return nil }
                 return (request, payload)
             }
@@ -59,9 +59,11 @@ import TidingsPostgres
         }
         let (_, key) = try await server.createUser()
         let subscription = try await mock.createWebPushSubscription()
-        let registered = try await server.send("POST", "/v1/devices", token: key, json: [
-            "platform": "web", "name": "Firefox", "push_subscription": subscription.json,
-        ])
+        let registered = try await server.send(
+            "POST", "/v1/devices", token: key,
+            json: [
+                "platform": "web", "name": "Firefox", "push_subscription": subscription.json,
+            ])
         #expect(registered.status == 201, "\(registered.text)")
         let device = try #require(try registered.object()["id"] as? String)
         let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "name": "Changelog", "notify": notify])
@@ -83,21 +85,24 @@ import TidingsPostgres
         #expect(badge.payload as NSDictionary == ["kind": "badge", "badge": 1] as NSDictionary)
         #expect(badge.request.topic == "tidings-badge" && badge.request.urgency == "low" && badge.request.ttl == "86400")
         let alert = try #require(delivered.first { $0.payload["kind"] as? String == "alert" })
-        #expect(alert.payload as NSDictionary == [
-            "kind": "alert", "badge": 1, "watch_id": fixture.watch, "change_id": changeID,
-            "title": "Changelog", "body": "Release 2.0 is out",
-        ] as NSDictionary)
+        #expect(
+            alert.payload as NSDictionary == [
+                "kind": "alert", "badge": 1, "watch_id": fixture.watch, "change_id": changeID,
+                "title": "Changelog", "body": "Release 2.0 is out",
+            ] as NSDictionary)
         #expect(alert.request.topic == nil && alert.request.urgency == "high")
         // VAPID: aud is the endpoint's origin; one token for both pushes.
-        #expect(delivered.allSatisfy { $0.request.claims?.aud == fixture.mock.baseURL && $0.request.claims?.sub == "mailto:ops@example.com" })
+        #expect(
+            delivered.allSatisfy { $0.request.claims?.aud == fixture.mock.baseURL && $0.request.claims?.sub == "mailto:ops@example.com" })
         #expect(Set(delivered.map(\.request.jwt)).count == 1)
         #expect(delivered.allSatisfy { $0.request.vapid_key == Self.vapidKey.publicKeyBase64URL })
 
         // The push log says they were sent.
-        #expect(try await eventually {
-            let log = try await fixture.log()
-            return log.count == 2 && log.allSatisfy { $0["status"] as? String == "sent" }
-        })
+        #expect(
+            try await eventually {
+                let log = try await fixture.log()
+                return log.count == 2 && log.allSatisfy { $0["status"] as? String == "sent" }
+            })
         let metrics = try await fixture.server.send("GET", "/metrics").text
         #expect(metrics.contains(#"tidings_pushes_total{kind="alert",outcome="delivered",platform="webpush"} 1"#), "\(metrics)")
     }
@@ -113,12 +118,16 @@ import TidingsPostgres
         let sync = try #require(try await fixture.delivered().first { $0.payload["kind"] as? String == "sync" })
         let feed = try await fixture.server.send("GET", "/v1/changes", token: fixture.key).items()
         let cursor = try #require(feed.last { $0["id"] as? String == changeID }?["cursor"] as? String)
-        #expect(sync.payload as NSDictionary == ["kind": "sync", "watch_id": fixture.watch, "change_id": changeID, "cursor": cursor] as NSDictionary)
+        #expect(
+            sync.payload as NSDictionary == ["kind": "sync", "watch_id": fixture.watch, "change_id": changeID, "cursor": cursor]
+                as NSDictionary)
         #expect(sync.request.urgency == "normal" && sync.request.topic == nil)
-        #expect(try await eventually {
-            let log = try await fixture.log()
-            return Set(log.compactMap { $0["kind"] as? String }) == ["badge", "sync"] && log.allSatisfy { $0["status"] as? String == "sent" }
-        })
+        #expect(
+            try await eventually {
+                let log = try await fixture.log()
+                return Set(log.compactMap { $0["kind"] as? String }) == ["badge", "sync"]
+                    && log.allSatisfy { $0["status"] as? String == "sent" }
+            })
     }
 
     @Test(.timeLimit(.minutes(5)))
@@ -128,14 +137,17 @@ import TidingsPostgres
         try await fixture.mock.script(subscription: fixture.subscription, [["status": 410, "body": "gone"]])
         try fixture.server.recordChange(watchID: fixture.watch, text: "v1")
         try fixture.server.recordChange(watchID: fixture.watch, text: "v2")
-        #expect(try await eventually {
-            try await fixture.server.send("GET", "/v1/devices/\(fixture.device)", token: fixture.key).status == 404
-        })
+        #expect(
+            try await eventually {
+                try await fixture.server.send("GET", "/v1/devices/\(fixture.device)", token: fixture.key).status == 404
+            })
         let database = fixture.server.application.database
-        let event = try database.query("""
+        let event = try database.query(
+            """
             SELECT data->>'reason' AS reason, data->>'platform' AS platform, data->>'device_id' AS device
             FROM events WHERE type = 'device.invalidated'
-            """).single()
+            """
+        ).single()
         #expect(try event.decode("reason", as: String.self) == "Web Push: the push service answered 410: the subscription is gone")
         #expect(try event.decode("platform", as: String.self) == "web" && event.decode("device", as: String.self) == fixture.device)
     }
@@ -152,10 +164,11 @@ import TidingsPostgres
         #expect(received.map(\.status) == [429, 201])
         let waited = try #require(received[1].at) - (try #require(received[0].at))
         #expect(waited >= 1.9, "the retry waited \(waited) s; Retry-After said 2")
-        #expect(try await eventually {
-            let log = try await fixture.log()
-            return log.count == 1 && log[0]["status"] as? String == "sent" && log[0]["attempt_count"] as? Int == 2
-        })
+        #expect(
+            try await eventually {
+                let log = try await fixture.log()
+                return log.count == 1 && log[0]["status"] as? String == "sent" && log[0]["attempt_count"] as? Int == 2
+            })
     }
 
     @Test(.timeLimit(.minutes(5)))
@@ -168,9 +181,11 @@ import TidingsPostgres
         let (_, key) = try await server.createUser()
         let public_key = try await server.send("GET", "/v1/push/web/vapid-public-key", token: key)
         #expect(public_key.status == 404 && public_key.isProblem)
-        let device = try await server.send("POST", "/v1/devices", token: key, json: [
-            "platform": "web", "push_subscription": try WebPushTestKeys.subscription(endpoint: WebPushTestKeys.publicEndpoint()),
-        ])
+        let device = try await server.send(
+            "POST", "/v1/devices", token: key,
+            json: [
+                "platform": "web", "push_subscription": try WebPushTestKeys.subscription(endpoint: WebPushTestKeys.publicEndpoint()),
+            ])
         #expect(device.status == 201, "\(device.text)")
         let id = try #require(try device.object()["id"] as? String)
         let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "name": "News"])

@@ -10,7 +10,8 @@ import TidingsCrypto
     static let additionalData = Hex.decode("feedfacedeadbeeffeedfacedeadbeefabaddad2")!
     static let plaintext = Hex.decode(
         "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39")!
-    static let ciphertext = "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091"
+    static let ciphertext =
+        "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091"
     static let tag = "5bc94fbc3221a5db94fae95ae7121a47"
 
     @Test func knownAnswer() throws {
@@ -37,7 +38,9 @@ import TidingsCrypto
         for plaintext in [[UInt8](), [0x02], [UInt8](repeating: 0x7f, count: 100_000)] {
             let sealed = try AES128GCM.seal(plaintext, key: Self.key, nonce: Self.nonce, authenticatedData: [])
             #expect(sealed.ciphertext.count == plaintext.count && sealed.tag.count == 16)
-            #expect(try AES128GCM.open(sealed.ciphertext, tag: sealed.tag, key: Self.key, nonce: Self.nonce, authenticatedData: []) == plaintext)
+            #expect(
+                try AES128GCM.open(sealed.ciphertext, tag: sealed.tag, key: Self.key, nonce: Self.nonce, authenticatedData: []) == plaintext
+            )
         }
     }
 

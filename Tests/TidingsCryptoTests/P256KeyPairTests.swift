@@ -37,7 +37,8 @@ import TidingsCrypto
             #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----\n") && pem.hasSuffix("-----END PRIVATE KEY-----\n"))
             #expect(try P256KeyPair(pem: pem).publicKeyBytes == key.publicKeyBytes)
             try pem.write(to: directory.appendingPathComponent("key.pem"), atomically: true, encoding: .utf8)
-            #expect(try OpenSSLTool.run(["pkey", "-in", "key.pem", "-pubout", "-outform", "DER", "-out", "public.der"], in: directory) == 0)
+            #expect(
+                try OpenSSLTool.run(["pkey", "-in", "key.pem", "-pubout", "-outform", "DER", "-out", "public.der"], in: directory) == 0)
             let spki = try [UInt8](Data(contentsOf: directory.appendingPathComponent("public.der")))
             #expect(spki == OpenSSLTool.subjectPublicKeyInfo(p256Point: key.publicKeyBytes))
         }
@@ -81,7 +82,9 @@ import TidingsCrypto
         let rsa = try OpenSSLTool.key(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"], in: directory, name: "rsa.pem")
         let ed25519 = try OpenSSLTool.key(["-algorithm", "ED25519"], in: directory, name: "ed25519.pem")
         let p256 = try OpenSSLTool.key(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], in: directory, name: "p256.pem")
-        #expect(try OpenSSLTool.run(["pkey", "-in", "p256.pem", "-aes256", "-passout", "pass:secret", "-out", "locked.pem"], in: directory) == 0)
+        #expect(
+            try OpenSSLTool.run(["pkey", "-in", "p256.pem", "-aes256", "-passout", "pass:secret", "-out", "locked.pem"], in: directory) == 0
+        )
         let locked = try String(contentsOf: directory.appendingPathComponent("locked.pem"), encoding: .utf8)
         #expect(try OpenSSLTool.run(["pkey", "-in", "p256.pem", "-pubout", "-out", "public.pem"], in: directory) == 0)
         let publicOnly = try String(contentsOf: directory.appendingPathComponent("public.pem"), encoding: .utf8)
@@ -89,8 +92,10 @@ import TidingsCrypto
         #expect(throws: P256KeyError.wrongKind("must be on the P-256 curve, not secp384r1")) { try P256KeyPair(pem: p384) }
         #expect(throws: P256KeyError.wrongKind("must be an EC private key on the P-256 curve")) { try P256KeyPair(pem: rsa) }
         #expect(throws: P256KeyError.wrongKind("must be an EC private key on the P-256 curve")) { try P256KeyPair(pem: ed25519) }
-        for unreadable in [locked, publicOnly, "", "not a key", "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n",
-                           String(p256.dropLast(40)), p256.replacingOccurrences(of: "M", with: "N")] {
+        for unreadable in [
+            locked, publicOnly, "", "not a key", "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n",
+            String(p256.dropLast(40)), p256.replacingOccurrences(of: "M", with: "N"),
+        ] {
             #expect(throws: P256KeyError.unreadable) { try P256KeyPair(pem: unreadable) }
         }
         #expect(throws: P256KeyError.tooLarge(maximum: 16 * 1024)) {
@@ -127,7 +132,9 @@ import TidingsCrypto
         // A PEM file where base64url was expected is refused for its size.
         #expect(throws: P256KeyError.tooLarge(maximum: 32)) { try P256KeyPair(base64URLPrivateKey: try P256KeyPair.generate().pkcs8PEM()) }
         // The public key where the private one belongs is 65 bytes.
-        #expect(throws: P256KeyError.tooLarge(maximum: 32)) { try P256KeyPair(base64URLPrivateKey: RFC8291Example.applicationServerPublicKey) }
+        #expect(throws: P256KeyError.tooLarge(maximum: 32)) {
+            try P256KeyPair(base64URLPrivateKey: RFC8291Example.applicationServerPublicKey)
+        }
     }
 
     @Test func oneKeyAgreesAndSignsOnManyThreadsAtOnce() async throws {

@@ -31,7 +31,7 @@ import TidingsCrypto
         let sealed = try keyring.seal("Bearer secret-token", context: "test")
         let parts = sealed.split(separator: ":").map(String.init)
         let payload = try #require(Base64.decode(parts[3]))
-        for index in [0, 11, 12, 20, payload.count - 1] {  // nonce, ciphertext, tag
+        for index in [0, 11, 12, 20, payload.count - 1] { // nonce, ciphertext, tag
             var tampered = payload
             tampered[index] ^= 0x10
             let text = "enc:v1:\(parts[2]):\(Base64.encode(tampered))"
@@ -69,8 +69,10 @@ import TidingsCrypto
 
     @Test func malformedValues() {
         let keyring = SecretKeyring(current: Self.keyA)
-        for text in ["whsec_abc", "enc:v1", "enc:v1:\(Self.keyA.id)", "enc:v1:zzzzzzzz:AAAA", "enc:v1:\(Self.keyA.id):***",
-                     "enc:v1:\(Self.keyA.id):\(Base64.encode([UInt8](repeating: 1, count: 27)))"] {
+        for text in [
+            "whsec_abc", "enc:v1", "enc:v1:\(Self.keyA.id)", "enc:v1:zzzzzzzz:AAAA", "enc:v1:\(Self.keyA.id):***",
+            "enc:v1:\(Self.keyA.id):\(Base64.encode([UInt8](repeating: 1, count: 27)))",
+        ] {
             #expect(throws: SecretError.malformed) { try keyring.open(text, context: "test") }
         }
         #expect(throws: SecretError.unsupportedVersion("v9")) { try keyring.open("enc:v9:\(Self.keyA.id):AAAA", context: "test") }

@@ -47,7 +47,9 @@ import TidingsCrypto
         #expect(Base64.decode(parts[0]) == header)
         #expect(Base64.decode(parts[1]) == claims)
         let signature = try #require(Base64.decode(parts[2]))
-        #expect(try OpenSSLTool.verifies(OpenSSLTool.der(fromJOSE: signature), of: Array("\(parts[0]).\(parts[1])".utf8), keyFile: "p256.pem", in: directory))
+        #expect(
+            try OpenSSLTool.verifies(
+                OpenSSLTool.der(fromJOSE: signature), of: Array("\(parts[0]).\(parts[1])".utf8), keyFile: "p256.pem", in: directory))
     }
 
     @Test func keysThatDoNotFitAreRefusedWithAReason() throws {
@@ -56,16 +58,26 @@ import TidingsCrypto
         let p384 = try OpenSSLTool.key(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"], in: directory, name: "p384.pem")
         let rsa1024 = try OpenSSLTool.key(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"], in: directory, name: "rsa1024.pem")
         let p256 = try OpenSSLTool.key(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], in: directory, name: "p256.pem")
-        #expect(try OpenSSLTool.run(["pkey", "-in", "p256.pem", "-aes256", "-passout", "pass:secret", "-out", "locked.pem"], in: directory) == 0)
+        #expect(
+            try OpenSSLTool.run(["pkey", "-in", "p256.pem", "-aes256", "-passout", "pass:secret", "-out", "locked.pem"], in: directory) == 0
+        )
         let locked = try String(contentsOf: directory.appendingPathComponent("locked.pem"), encoding: .utf8)
 
-        #expect(throws: SigningKeyError.wrongKind("must be on the P-256 curve, not secp384r1")) { try SigningKey(pem: p384, algorithm: .es256) }
-        #expect(throws: SigningKeyError.wrongKind("must be an RSA key of at least 2048 bits")) { try SigningKey(pem: rsa1024, algorithm: .rs256) }
+        #expect(throws: SigningKeyError.wrongKind("must be on the P-256 curve, not secp384r1")) {
+            try SigningKey(pem: p384, algorithm: .es256)
+        }
+        #expect(throws: SigningKeyError.wrongKind("must be an RSA key of at least 2048 bits")) {
+            try SigningKey(pem: rsa1024, algorithm: .rs256)
+        }
         #expect(throws: SigningKeyError.wrongKind("must be an RSA private key")) { try SigningKey(pem: p256, algorithm: .rs256) }
-        #expect(throws: SigningKeyError.wrongKind("must be an EC private key on the P-256 curve")) { try SigningKey(pem: rsa1024, algorithm: .es256) }
+        #expect(throws: SigningKeyError.wrongKind("must be an EC private key on the P-256 curve")) {
+            try SigningKey(pem: rsa1024, algorithm: .es256)
+        }
         #expect(throws: SigningKeyError.unreadable) { try SigningKey(pem: locked, algorithm: .es256) }
-        for garbage in ["", "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n", "not a key", String(p256.dropLast(40)),
-                        p256.replacingOccurrences(of: "M", with: "N")] {
+        for garbage in [
+            "", "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n", "not a key", String(p256.dropLast(40)),
+            p256.replacingOccurrences(of: "M", with: "N"),
+        ] {
             #expect(throws: SigningKeyError.unreadable) { try SigningKey(pem: garbage, algorithm: .es256) }
         }
         let huge = p256 + String(repeating: "A", count: SigningKey.maximumPEMLength)

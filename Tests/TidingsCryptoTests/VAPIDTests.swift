@@ -22,7 +22,8 @@ import TidingsJSON
 
     /// `vapid t=<header.claims.signature>, k=<key>` into its parts.
     static func parts(of authorization: String) throws -> (header: String, claims: String, signature: String, key: String) {
-        let pattern = try #require(authorization.wholeMatch(of: /vapid t=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+), k=([A-Za-z0-9_-]+)/))
+        let pattern = try #require(
+            authorization.wholeMatch(of: /vapid t=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+), k=([A-Za-z0-9_-]+)/))
         return (String(pattern.1), String(pattern.2), String(pattern.3), String(pattern.4))
     }
 
@@ -32,8 +33,9 @@ import TidingsJSON
         let directory = try OpenSSLTool.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = try P256KeyPair.generate()
-        let claims = try VAPIDClaims(audience: "https://fcm.googleapis.com", subject: #"mailto:"ops\team"@example.com"#,
-                                     expiresAt: Self.now + 12 * 3600, now: Self.now)
+        let claims = try VAPIDClaims(
+            audience: "https://fcm.googleapis.com", subject: #"mailto:"ops\team"@example.com"#,
+            expiresAt: Self.now + 12 * 3600, now: Self.now)
         let written = Self.claimsJSON(claims)
         let authorization = try VAPID.authorization(claimsJSON: written, key: key)
         let parts = try Self.parts(of: authorization)
@@ -48,13 +50,19 @@ import TidingsJSON
         let point = try #require(Base64.decode(parts.key))
         try Data(OpenSSLTool.subjectPublicKeyInfo(p256Point: point)).write(to: directory.appendingPathComponent("k.der"))
         let signed = Array("\(parts.header).\(parts.claims)".utf8)
-        #expect(try OpenSSLTool.verifies(OpenSSLTool.der(fromJOSE: signature), of: signed, publicKeyFile: "k.der", format: "DER", in: directory))
-        #expect(try !OpenSSLTool.verifies(OpenSSLTool.der(fromJOSE: signature), of: signed + [0x41], publicKeyFile: "k.der", format: "DER",
-                                          in: directory))
+        #expect(
+            try OpenSSLTool.verifies(OpenSSLTool.der(fromJOSE: signature), of: signed, publicKeyFile: "k.der", format: "DER", in: directory)
+        )
+        #expect(
+            try !OpenSSLTool.verifies(
+                OpenSSLTool.der(fromJOSE: signature), of: signed + [0x41], publicKeyFile: "k.der", format: "DER",
+                in: directory))
         let other = try P256KeyPair.generate()
         try Data(OpenSSLTool.subjectPublicKeyInfo(p256Point: other.publicKeyBytes)).write(to: directory.appendingPathComponent("other.der"))
-        #expect(try !OpenSSLTool.verifies(OpenSSLTool.der(fromJOSE: signature), of: signed, publicKeyFile: "other.der", format: "DER",
-                                          in: directory))
+        #expect(
+            try !OpenSSLTool.verifies(
+                OpenSSLTool.der(fromJOSE: signature), of: signed, publicKeyFile: "other.der", format: "DER",
+                in: directory))
     }
 
     /// The reference JWT library (PyJWT) verifies the token with the key
@@ -63,8 +71,9 @@ import TidingsJSON
     func pyJWTVerifiesTheToken() throws {
         let key = try P256KeyPair(base64URLPrivateKey: RFC8291Example.applicationServerPrivateKey)
         let now = Int64(Date().timeIntervalSince1970)
-        let claims = try VAPIDClaims(audience: "https://updates.push.services.mozilla.com", subject: #"mailto:ops\"@example.com"#,
-                                     expiresAt: now + 24 * 3600, now: now)
+        let claims = try VAPIDClaims(
+            audience: "https://updates.push.services.mozilla.com", subject: #"mailto:ops\"@example.com"#,
+            expiresAt: now + 24 * 3600, now: now)
         let authorization = try VAPID.authorization(claimsJSON: Self.claimsJSON(claims), key: key)
         let script = """
             import base64, json, sys, jwt
@@ -90,8 +99,9 @@ import TidingsJSON
         "http://127.0.0.1:8080", "https://[::1]:8443", "https://[2001:db8::1]", "https://a-b.example:1",
     ])
     func acceptsOrigins(audience: String) throws {
-        #expect(try VAPIDClaims(audience: audience, subject: "mailto:ops@example.com", expiresAt: Self.now + 60, now: Self.now).audience
-            == audience)
+        #expect(
+            try VAPIDClaims(audience: audience, subject: "mailto:ops@example.com", expiresAt: Self.now + 60, now: Self.now).audience
+                == audience)
     }
 
     @Test(arguments: [
@@ -109,12 +119,15 @@ import TidingsJSON
 
     @Test func subjects() throws {
         for subject in ["mailto:ops@example.com", "https://example.com/contact", #"mailto:"a\b"@example.com"#] {
-            #expect(try VAPIDClaims(audience: "https://push.example", subject: subject, expiresAt: Self.now + 1, now: Self.now).subject
-                == subject)
+            #expect(
+                try VAPIDClaims(audience: "https://push.example", subject: subject, expiresAt: Self.now + 1, now: Self.now).subject
+                    == subject)
         }
-        for subject in ["", "mailto:", "https://", "http://example.com", "ops@example.com", "mailto:a b@example.com",
-                        "mailto:ops@example.com\n", "mailto:\u{0}@x", "mailto:é@example.com", "MAILTO:ops@example.com",
-                        "mailto:" + String(repeating: "a", count: 2000)] {
+        for subject in [
+            "", "mailto:", "https://", "http://example.com", "ops@example.com", "mailto:a b@example.com",
+            "mailto:ops@example.com\n", "mailto:\u{0}@x", "mailto:é@example.com", "MAILTO:ops@example.com",
+            "mailto:" + String(repeating: "a", count: 2000),
+        ] {
             #expect(throws: VAPIDError.subject) {
                 try VAPIDClaims(audience: "https://push.example", subject: subject, expiresAt: Self.now + 1, now: Self.now)
             }

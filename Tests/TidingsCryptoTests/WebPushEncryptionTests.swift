@@ -36,7 +36,8 @@ import TidingsCrypto
         // end, after the delimiter WebPushEncryption adds, not in the text.
         let plaintext = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) } + (length > 3 ? [2, 0, 0] : [])
         let clipped = Array(plaintext.prefix(WebPushEncryption.maximumPlaintextByteCount))
-        let body = try WebPushEncryption.encrypt(plaintext: clipped, userAgentPublicKey: Self.browser.publicKeyBytes, authSecret: Self.authSecret)
+        let body = try WebPushEncryption.encrypt(
+            plaintext: clipped, userAgentPublicKey: Self.browser.publicKeyBytes, authSecret: Self.authSecret)
         #expect(body.count == 86 + clipped.count + 1 + 16)
         #expect(body.count <= 4096)
         #expect(Array(body[16..<21]) == [0, 0, 0x10, 0, 65])
@@ -47,7 +48,8 @@ import TidingsCrypto
     /// gives the same body, salt or key.
     @Test func everyMessageHasItsOwnKeyAndSalt() throws {
         let bodies = try (0..<50).map { _ in
-            try WebPushEncryption.encrypt(plaintext: Self.plaintext, userAgentPublicKey: Self.browser.publicKeyBytes, authSecret: Self.authSecret)
+            try WebPushEncryption.encrypt(
+                plaintext: Self.plaintext, userAgentPublicKey: Self.browser.publicKeyBytes, authSecret: Self.authSecret)
         }
         #expect(Set(bodies).count == 50)
         #expect(Set(bodies.map { Array($0[0..<16]) }).count == 50)
@@ -60,14 +62,17 @@ import TidingsCrypto
     @Test func refusesWhatCannotBeSent() throws {
         let key = Self.browser.publicKeyBytes
         #expect(throws: WebPushEncryptionError.plaintextTooLong(maximum: 3993)) {
-            try WebPushEncryption.encrypt(plaintext: [UInt8](repeating: 0x41, count: 3994), userAgentPublicKey: key, authSecret: Self.authSecret)
+            try WebPushEncryption.encrypt(
+                plaintext: [UInt8](repeating: 0x41, count: 3994), userAgentPublicKey: key, authSecret: Self.authSecret)
         }
         #expect(throws: WebPushEncryptionError.plaintextTooLong(maximum: 3993)) {
-            try WebPushEncryption.encrypt(plaintext: [UInt8](repeating: 0x41, count: 1_000_000), userAgentPublicKey: key, authSecret: Self.authSecret)
+            try WebPushEncryption.encrypt(
+                plaintext: [UInt8](repeating: 0x41, count: 1_000_000), userAgentPublicKey: key, authSecret: Self.authSecret)
         }
         for count in [0, 15, 17, 32] {
             #expect(throws: WebPushEncryptionError.authSecretLength(count)) {
-                try WebPushEncryption.encrypt(plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: [UInt8](repeating: 1, count: count))
+                try WebPushEncryption.encrypt(
+                    plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: [UInt8](repeating: 1, count: count))
             }
         }
         var offCurve = key
@@ -79,23 +84,27 @@ import TidingsCrypto
             try WebPushEncryption.encrypt(plaintext: Self.plaintext, userAgentPublicKey: [], authSecret: Self.authSecret)
         }
         #expect(throws: WebPushEncryptionError.userAgentKey(.notUncompressedPoint)) {
-            try WebPushEncryption.encrypt(plaintext: Self.plaintext, userAgentPublicKey: [0x02] + key.dropFirst(), authSecret: Self.authSecret)
+            try WebPushEncryption.encrypt(
+                plaintext: Self.plaintext, userAgentPublicKey: [0x02] + key.dropFirst(), authSecret: Self.authSecret)
         }
         let ephemeral = try P256KeyPair.generate()
         #expect(throws: WebPushEncryptionError.saltLength(15)) {
-            try WebPushEncryption.encrypt(plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: Self.authSecret,
-                                          ephemeralKey: ephemeral, salt: [UInt8](repeating: 0, count: 15))
+            try WebPushEncryption.encrypt(
+                plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: Self.authSecret,
+                ephemeralKey: ephemeral, salt: [UInt8](repeating: 0, count: 15))
         }
         for recordSize: UInt32 in [0, 17, UInt32(Self.plaintext.count + 16)] {
             #expect(throws: WebPushEncryptionError.recordSize(recordSize)) {
-                try WebPushEncryption.encrypt(plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: Self.authSecret,
-                                              ephemeralKey: ephemeral, salt: [UInt8](repeating: 0, count: 16), recordSize: recordSize)
+                try WebPushEncryption.encrypt(
+                    plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: Self.authSecret,
+                    ephemeralKey: ephemeral, salt: [UInt8](repeating: 0, count: 16), recordSize: recordSize)
             }
         }
         // The smallest record size that holds it.
-        let tight = try WebPushEncryption.encrypt(plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: Self.authSecret,
-                                                  ephemeralKey: ephemeral, salt: [UInt8](repeating: 0, count: 16),
-                                                  recordSize: UInt32(Self.plaintext.count + 17))
+        let tight = try WebPushEncryption.encrypt(
+            plaintext: Self.plaintext, userAgentPublicKey: key, authSecret: Self.authSecret,
+            ephemeralKey: ephemeral, salt: [UInt8](repeating: 0, count: 16),
+            recordSize: UInt32(Self.plaintext.count + 17))
         #expect(try WebPushEncryption.decrypt(body: tight, userAgentKey: Self.browser, authSecret: Self.authSecret) == Self.plaintext)
     }
 
@@ -116,8 +125,18 @@ import TidingsCrypto
         for truncated in [Array(body.prefix(86)), Array(body.prefix(86 + 16))] {
             #expect(throws: WebPushEncryptionError.malformedBody("record shorter than its tag")) { try decrypt(truncated) }
         }
-        #expect(throws: WebPushEncryptionError.malformedBody("record size below 18")) { try decrypt(edited { $0[18] = 0; $0[19] = 17 }) }
-        #expect(throws: WebPushEncryptionError.malformedBody("more than one record")) { try decrypt(edited { $0[18] = 0; $0[19] = 40 }) }
+        #expect(throws: WebPushEncryptionError.malformedBody("record size below 18")) {
+            try decrypt(
+                edited {
+                    $0[18] = 0; $0[19] = 17
+                })
+        }
+        #expect(throws: WebPushEncryptionError.malformedBody("more than one record")) {
+            try decrypt(
+                edited {
+                    $0[18] = 0; $0[19] = 40
+                })
+        }
         #expect(throws: WebPushEncryptionError.malformedBody("more than one record")) {
             try decrypt(body + [UInt8](repeating: 0, count: 4096))
         }
@@ -143,7 +162,9 @@ import TidingsCrypto
         for padded in [Self.plaintext + [1], Self.plaintext + [1, 0, 0], [0, 0, 0], []] {
             let sealed = try AES128GCM.seal(padded, key: keys.cek, nonce: keys.nonce, authenticatedData: [])
             let forged = Array(body.prefix(86)) + sealed.ciphertext + sealed.tag
-            #expect(throws: WebPushEncryptionError.malformedBody(padded.isEmpty ? "record shorter than its tag" : "no last-record delimiter")) {
+            #expect(
+                throws: WebPushEncryptionError.malformedBody(padded.isEmpty ? "record shorter than its tag" : "no last-record delimiter")
+            ) {
                 try WebPushEncryption.decrypt(body: forged, userAgentKey: Self.browser, authSecret: Self.authSecret)
             }
         }
@@ -181,7 +202,8 @@ import TidingsCrypto
             assert rs == 4096 and padded[-1] == 2
             sys.stdout.write(base64.urlsafe_b64encode(padded[:-1]).decode())
             """
-        let output = try TestPython.run(script, arguments: [Base64.encodeURLSafe(body), try browser.pkcs8PEM(), Base64.encodeURLSafe(secret)])
+        let output = try TestPython.run(
+            script, arguments: [Base64.encodeURLSafe(body), try browser.pkcs8PEM(), Base64.encodeURLSafe(secret)])
         #expect(output.flatMap(Base64.decode) == message)
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TidingsDomain
-@testable import TidingsDispatcher
 import TidingsSynchronization
+
+@testable import TidingsDispatcher
 
 /// The per-webhook cap and queue of a dispatcher, with a clock passed in.
 @Suite struct DeliverySlotsTests {
@@ -10,7 +11,8 @@ import TidingsSynchronization
     let first = UUID()
     let second = UUID()
 
-    func delivery(_ webhook: UUID, user: UUID? = nil, lease: Duration = .seconds(20), url: String = "http://127.0.0.1/") -> ClaimedDelivery {
+    func delivery(_ webhook: UUID, user: UUID? = nil, lease: Duration = .seconds(20), url: String = "http://127.0.0.1/") -> ClaimedDelivery
+    {
         ClaimedDelivery(
             id: UUID(), webhookID: webhook, userID: user, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
             eventTimestamp: "2026-11-30T12:00:00.000Z", url: url, secrets: [], attemptCount: 0,
@@ -39,7 +41,8 @@ import TidingsSynchronization
     /// there is some, and other users and global webhooks are not held up.
     @Test func oneUsersWebhooksShareTheUserCap() {
         var slots = DeliverySlots(cap: 2, userCap: 3, leaseNeeded: .seconds(20))
-        let flooder = UUID(), other = UUID()
+        let flooder = UUID()
+        let other = UUID()
         let webhooks = (0..<3).map { _ in UUID() }
         let flood = webhooks.flatMap { webhook in (0..<2).map { _ in delivery(webhook, user: flooder, lease: .seconds(40)) } }
         let others = [delivery(first, user: other), delivery(second)]
@@ -83,7 +86,9 @@ import TidingsSynchronization
     @Test func webhooksOnOneHostShareTheHostCap() {
         var slots = DeliverySlots(cap: 4, hostCap: 3, leaseNeeded: .seconds(20))
         let webhooks = (0..<4).map { _ in UUID() }
-        let spellings = ["http://receiver.example/a", "http://RECEIVER.example./b", "http://in.receiver.example:80/c", "http://x.y.receiver.example/d"]
+        let spellings = [
+            "http://receiver.example/a", "http://RECEIVER.example./b", "http://in.receiver.example:80/c", "http://x.y.receiver.example/d",
+        ]
         let batch = webhooks.enumerated().flatMap { index, webhook in
             (0..<2).map { _ in delivery(webhook, lease: .seconds(40), url: spellings[index]) }
         }
@@ -128,7 +133,8 @@ import TidingsSynchronization
         // A smaller share starts nothing more until the host is below it.
         #expect(slots.shareHostCap(among: LiveOwners(count: 4), now: start + .seconds(1)).isEmpty)
         #expect(slots.hostCap == 1)
-        #expect(slots.admit([delivery(first, lease: .seconds(40), url: "http://receiver.example/")], claimedAt: start + .seconds(1)).isEmpty)
+        #expect(
+            slots.admit([delivery(first, lease: .seconds(40), url: "http://receiver.example/")], claimedAt: start + .seconds(1)).isEmpty)
     }
 
     @Test func aNewClaimQueuesBehindWhatAlreadyWaits() {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsObservability
 import TidingsSynchronization
+
 @testable import TidingsDispatcher
 
 /// Rounds of retention pruning on a dispatcher's loop: due on schedule, a

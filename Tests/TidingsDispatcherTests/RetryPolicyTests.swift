@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Testing
-@testable import TidingsDispatcher
 import TidingsDomain
 import TidingsHTTPClient
+
+@testable import TidingsDispatcher
 
 @Suite struct RetryPolicyTests {
     let policy = RetryPolicy(schedule: RetryPolicy.defaultSchedule)
@@ -49,14 +50,18 @@ import TidingsHTTPClient
         let decision = policy.decide(attemptsMade: 1, statusCode: status, retryAfter: .seconds(120), random: { _ in 1 })
         #expect(decision == .retry(after: .seconds(120)))
         // Never sooner than the schedule, and capped at its longest step (10 h).
-        #expect(policy.decide(attemptsMade: 2, statusCode: status, retryAfter: .seconds(1), random: { _ in 1 }) == .retry(after: .seconds(300)))
-        #expect(policy.decide(attemptsMade: 1, statusCode: status, retryAfter: .seconds(10 * 86_400), random: { _ in 1 }) == .retry(after: .seconds(36_000)))
+        #expect(
+            policy.decide(attemptsMade: 2, statusCode: status, retryAfter: .seconds(1), random: { _ in 1 }) == .retry(after: .seconds(300)))
+        #expect(
+            policy.decide(attemptsMade: 1, statusCode: status, retryAfter: .seconds(10 * 86_400), random: { _ in 1 })
+                == .retry(after: .seconds(36_000)))
         #expect(policy.longestRetryAfter == .seconds(36_000))
         #expect(RetryPolicy(schedule: [.seconds(1), .seconds(7)]).longestRetryAfter == .seconds(7))
     }
 
     @Test func retryAfterIsIgnoredForOtherStatuses() {
-        #expect(policy.decide(attemptsMade: 1, statusCode: 500, retryAfter: .seconds(120), random: { _ in 1 }) == .retry(after: .seconds(5)))
+        #expect(
+            policy.decide(attemptsMade: 1, statusCode: 500, retryAfter: .seconds(120), random: { _ in 1 }) == .retry(after: .seconds(5)))
     }
 }
 
@@ -69,7 +74,8 @@ import TidingsHTTPClient
     private func nextAttempt(status: Int, retryAfter: String) -> CompletedAttempt.Outcome {
         let delivery = ClaimedDelivery(
             id: UUID(), webhookID: UUID(), userID: nil, eventID: UUID(), eventType: "watch.changed", eventData: "{}",
-            eventTimestamp: "2027-01-15T08:00:00Z", url: "https://receiver.example/", secrets: [], attemptCount: 0, leaseDuration: .seconds(15)
+            eventTimestamp: "2027-01-15T08:00:00Z", url: "https://receiver.example/", secrets: [], attemptCount: 0,
+            leaseDuration: .seconds(15)
         )
         let response = HTTPClientResponse(
             status: status, headers: [("Retry-After", retryAfter)], body: Array("busy".utf8), effectiveURL: "https://receiver.example/",

@@ -1,8 +1,8 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsApp
 import TidingsPostgres
+import TidingsTestSupport
 
 /// badge.updated end to end: triggers queue it, supersede and coalescing
 /// shape it, the dispatcher posts it to a real receiver.
@@ -23,7 +23,8 @@ import TidingsPostgres
         // 50 changes in a burst, as 50 separate transactions.
         for round in 0..<10 {
             for watch in watchIDs {
-                _ = try harness.database.query("""
+                _ = try harness.database.query(
+                    """
                     SELECT count(*) FROM record_changes(
                         ARRAY[\(watch)::uuid], ARRAY['changed'], ARRAY[md5(\("\(watch) \(round)")) || md5(\("\(round)"))], ARRAY['text'], ARRAY[false],
                         ARRAY[''], ARRAY[200], ARRAY[4::bigint])
@@ -57,7 +58,8 @@ import TidingsPostgres
     /// off) with a baseline hash each.
     private func baselineWatches(_ harness: DispatcherHarness, user: UUID, count: Int) throws -> [String] {
         try (0..<count).map { index in
-            let id: String = try harness.database.query("""
+            let id: String = try harness.database.query(
+                """
                 WITH target AS (
                     INSERT INTO targets (url, headers_fingerprint) VALUES (\("https://93.184.215.14/badge-\(index)-\(user)"), repeat('0', 64))
                     RETURNING id

@@ -1,8 +1,8 @@
-import TidingsTestSupport
 import Foundation
 import Testing
-import TidingsPostgres
 import TidingsApp
+import TidingsPostgres
+import TidingsTestSupport
 
 /// Success, retries, Retry-After, redirects, 410, timeouts and the
 /// per-webhook cap, against a real receiver.
@@ -20,9 +20,10 @@ import TidingsApp
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/flaky"))
         let event = try harness.enqueue(user: user.id)
 
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
+            })
         let times = receiver.requests("/flaky").map(\.receivedAt)
         #expect(times.count == 3)
         // Retry-After (2 s) wins over the 300 ms step; the next step is the schedule's (2.5 s ±20 %).
@@ -55,9 +56,10 @@ import TidingsApp
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/moved"))
         try harness.enqueue(user: user.id)
 
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
+            })
         #expect(receiver.requests("/moved").count == 1)
         #expect(receiver.requests("/target").isEmpty)
         let attempts = try #require(try await harness.deliveries(of: webhook.id, key: user.key).first?["attempts"] as? [[String: Any]])
@@ -70,7 +72,8 @@ import TidingsApp
         let harness = try DispatcherHarness()
         defer { harness.stop(); receiver.stop() }
         let user = try await harness.createUser()
-        let gone = try await harness.createWebhook(key: user.key, url: receiver.url("/gone"), eventTypes: ["watch.changed", "webhook.disabled"])
+        let gone = try await harness.createWebhook(
+            key: user.key, url: receiver.url("/gone"), eventTypes: ["watch.changed", "webhook.disabled"])
         _ = try await harness.createWebhook(key: user.key, url: receiver.url("/other"), eventTypes: ["webhook.disabled"])
         try harness.enqueue(user: user.id)
 
@@ -124,9 +127,10 @@ import TidingsApp
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/slow"))
         try harness.enqueue(user: user.id)
 
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 1
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 1
+            })
         let attempts = try #require(try await harness.deliveries(of: webhook.id, key: user.key).first?["attempts"] as? [[String: Any]])
         #expect(attempts.count == 2)
         #expect(attempts[0]["status_code"] is NSNull)
@@ -177,14 +181,17 @@ import TidingsApp
         // One in flight (lease: 4 s timeout + 5 s margin), the other three
         // queued behind it (room for eight) with a lease eight timeouts
         // longer: the wait of the last place in a full queue.
-        let leases = try harness.database.query("""
+        let leases = try harness.database.query(
+            """
             SELECT round(extract(epoch FROM lease_until - updated_at))::int AS seconds
             FROM deliveries WHERE lease_owner IS NOT NULL ORDER BY 1
-            """).map { try $0.decode("seconds", as: Int.self) }
+            """
+        ).map { try $0.decode("seconds", as: Int.self) }
         #expect(leases == [9, 41, 41, 41])
-        #expect(try await eventually(timeout: .seconds(40)) {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 4
-        })
+        #expect(
+            try await eventually(timeout: .seconds(40)) {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 4
+            })
         #expect(receiver.mostConcurrent("/slow") == 1)
     }
 
@@ -200,15 +207,17 @@ import TidingsApp
         let refused = try await harness.send("POST", "/v1/webhooks", token: user.key, json: ["url": receiver.url("/hook")])
         #expect(refused.status == 422)
         // ... and at connect time, for a URL that got in another way (DNS can change after creation).
-        _ = try harness.database.query("""
+        _ = try harness.database.query(
+            """
             INSERT INTO webhooks (user_id, url, event_types, secret)
             VALUES (\(user.id), \(receiver.url("/hook")), '{watch.changed}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')
             """)
         try harness.enqueue(user: user.id)
 
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE error LIKE 'blocked_address%'") == 1
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE error LIKE 'blocked_address%'") == 1
+            })
         // What the owner can read names neither the address nor its range.
         #expect(try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE error ~ '127\\.0\\.0|loopback'") == 0)
         #expect(receiver.requests().isEmpty)

@@ -1,10 +1,10 @@
 import Testing
-import TidingsTestSupport
-import TidingsSynchronization
-import TidingsObservability
 import TidingsApp
 import TidingsDomain
+import TidingsObservability
 import TidingsPostgres
+import TidingsSynchronization
+import TidingsTestSupport
 
 /// Direct push survives SIGKILL and a PostgreSQL restart: pushes in flight
 /// or queued go out afterwards, none lost.
@@ -36,7 +36,8 @@ import TidingsPostgres
         // One count change: a badge push to every device.
         try tidings.enqueue(user: user.id, type: "badge.updated", data: #"{"count": 7}"#)
 
-        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { ((try? await mock.stats())?.apns.count ?? 0) >= 50 })
+        #expect(
+            try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { ((try? await mock.stats())?.apns.count ?? 0) >= 50 })
         tidings.kill()
         let sent = try tidings.scalar("SELECT count(*)::int AS n FROM pushes WHERE status = 'sent'")
         #expect(sent < Self.devices, "the burst finished before the kill; the test proves nothing")
@@ -47,9 +48,10 @@ import TidingsPostgres
 
         let restarted = ContinuousClock.now
         try tidings.restart()
-        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
-            try tidings.scalar("SELECT count(*)::int AS n FROM pushes WHERE status <> 'sent'") == 0
-        })
+        #expect(
+            try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+                try tidings.scalar("SELECT count(*)::int AS n FROM pushes WHERE status <> 'sent'") == 0
+            })
         // The dead owner's leases are freed after the push attempt's grace
         // (3 x 3 s + 2 s); then the pushes go out at once.
         #expect(ContinuousClock.now - restarted < .seconds(45))
@@ -82,21 +84,24 @@ import TidingsPostgres
         try harness.insertDevices(user: user.id, count: Self.devices, appID: mock.startup.topic)
         try harness.enqueue(user: user.id, type: "badge.updated", data: #"{"count": 4}"#)
 
-        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { ((try? await mock.stats())?.apns.count ?? 0) >= 50 })
+        #expect(
+            try await eventually(timeout: .seconds(60), every: .milliseconds(100)) { ((try? await mock.stats())?.apns.count ?? 0) >= 50 })
         let sent = try harness.scalar("SELECT count(*)::int AS n FROM pushes WHERE status = 'sent'")
         #expect(sent < Self.devices, "the burst finished before PostgreSQL stopped; the test proves nothing")
         try postgres.stop()
         // Down until the push dispatcher has found it gone, however long
         // that takes on a loaded machine.
-        #expect(try await eventually(timeout: .seconds(30)) {
-            harness.logSink.lines.contains { $0.contains("push dispatcher cannot reach the database") }
-        })
+        #expect(
+            try await eventually(timeout: .seconds(30)) {
+                harness.logSink.lines.contains { $0.contains("push dispatcher cannot reach the database") }
+            })
         try postgres.start()
         try await mock.setDelay(0.2)
 
-        #expect(try await eventually(timeout: .seconds(90), every: .milliseconds(200)) {
-            (try? harness.scalar("SELECT count(*)::int AS n FROM pushes WHERE status <> 'sent'")) == 0
-        })
+        #expect(
+            try await eventually(timeout: .seconds(90), every: .milliseconds(200)) {
+                (try? harness.scalar("SELECT count(*)::int AS n FROM pushes WHERE status <> 'sent'")) == 0
+            })
         let tokens = Set(try await mock.stats().apns.filter { $0.status == 200 }.compactMap(\.token))
         #expect(tokens.count == Self.devices, "\(tokens.count) of \(Self.devices) devices got their push")
     }

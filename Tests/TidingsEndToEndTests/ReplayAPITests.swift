@@ -1,9 +1,9 @@
-import TidingsTestSupport
 import Foundation
 import Testing
+import TidingsApp
 import TidingsDomain
 import TidingsPostgres
-import TidingsApp
+import TidingsTestSupport
 
 /// The delivery log, manual retry, recovery and test events through the API.
 @Suite struct ReplayAPITests {
@@ -16,9 +16,10 @@ import TidingsApp
         let id = webhook.id.uuidString.lowercased()
         let started = Date()
         try harness.enqueueBurst(user: user.id, count: 3)
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 3
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 3
+            })
         receiver.setBehaviour { _, _ in .init(status: 200, body: "thanks") }
 
         // One delivery, by hand.
@@ -28,19 +29,23 @@ import TidingsApp
         let retried = try await harness.send("POST", "/v1/deliveries/\(first)/retry", token: user.key)
         #expect(retried.status == 202, "\(retried.text)")
         #expect(try retried.object()["status"] as? String == "pending")
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 1
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 1
+            })
 
         // The rest, by time.
-        let recovered = try await harness.send("POST", "/v1/webhooks/\(id)/recover", token: user.key, json: [
-            "since": ISO8601DateFormatter().string(from: started.addingTimeInterval(-60)),
-        ])
+        let recovered = try await harness.send(
+            "POST", "/v1/webhooks/\(id)/recover", token: user.key,
+            json: [
+                "since": ISO8601DateFormatter().string(from: started.addingTimeInterval(-60))
+            ])
         #expect(recovered.status == 202, "\(recovered.text)")
         #expect(try recovered.object()["requeued"] as? Int == 2)
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 3
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'") == 3
+            })
         // Every event went out twice (failed, then replayed) under the same webhook-id.
         let byID = Dictionary(grouping: receiver.requests("/hook"), by: \.webhookID)
         #expect(byID.count == 3 && byID.values.allSatisfy { $0.count == 2 })
@@ -66,9 +71,10 @@ import TidingsApp
         let user = try await harness.createUser()
         let webhook = try await harness.createWebhook(key: user.key, url: receiver.url("/hook"))
         try harness.enqueue(user: user.id)
-        #expect(try await eventually {
-            try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
-        })
+        #expect(
+            try await eventually {
+                try harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'failed'") == 1
+            })
         // The database keeps 16 KiB of every answer.
         #expect(try harness.scalar("SELECT count(*)::int AS n FROM delivery_attempts WHERE length(response_body) = 16384") == 7)
 
@@ -134,9 +140,11 @@ import TidingsApp
         }
         // The admin reaches global webhooks' deliveries under /v1/admin, and a user key cannot.
         #expect(try await harness.deliveries(of: global.id, key: nil).count == 1)
-        let adminRetry = try await harness.send("POST", "/v1/admin/deliveries/\(globalDelivery.uuidString.lowercased())/retry", token: DispatcherHarness.adminToken)
+        let adminRetry = try await harness.send(
+            "POST", "/v1/admin/deliveries/\(globalDelivery.uuidString.lowercased())/retry", token: DispatcherHarness.adminToken)
         #expect(adminRetry.status == 202)
-        let userOnAdmin = try await harness.send("GET", "/v1/admin/webhooks/\(global.id.uuidString.lowercased())/deliveries", token: owner.key)
+        let userOnAdmin = try await harness.send(
+            "GET", "/v1/admin/webhooks/\(global.id.uuidString.lowercased())/deliveries", token: owner.key)
         #expect(userOnAdmin.status == 403)
     }
 
@@ -156,7 +164,8 @@ import TidingsApp
         var cursor: String?
         repeat {
             let query = "?limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")
-            let response = try await harness.send("GET", "/v1/webhooks/\(webhook.id.uuidString.lowercased())/deliveries\(query)", token: user.key)
+            let response = try await harness.send(
+                "GET", "/v1/webhooks/\(webhook.id.uuidString.lowercased())/deliveries\(query)", token: user.key)
             let object = try response.object()
             seen += try #require(object["data"] as? [[String: Any]]).compactMap { $0["id"] as? String }
             cursor = object["next_cursor"] as? String
@@ -168,7 +177,8 @@ import TidingsApp
         #expect(try await harness.deliveries(of: webhook.id, key: user.key, query: "?since=2999-01-01T00:00:00Z").isEmpty)
         #expect(try await harness.deliveries(of: webhook.id, key: user.key, query: "?until=2999-01-01T00:00:00Z").count == 6)
         for bad in ["?status=lost", "?event_type=nope", "?since=yesterday"] {
-            let response = try await harness.send("GET", "/v1/webhooks/\(webhook.id.uuidString.lowercased())/deliveries\(bad)", token: user.key)
+            let response = try await harness.send(
+                "GET", "/v1/webhooks/\(webhook.id.uuidString.lowercased())/deliveries\(bad)", token: user.key)
             #expect(response.status == 400, "\(bad)")
         }
     }
@@ -181,7 +191,8 @@ import TidingsApp
         let old = try harness.enqueue(user: user.id)
         let done = try harness.enqueue(user: user.id, type: "watch.failing")
         _ = try harness.database.query("UPDATE events SET created_at = now() - interval '40 days' WHERE id IN (\(old), \(done))")
-        _ = try harness.database.query("""
+        _ = try harness.database.query(
+            """
             UPDATE deliveries SET status = 'succeeded', completed_at = now(), lease_owner = NULL, lease_until = NULL
             WHERE event_id = \(done)
             """)

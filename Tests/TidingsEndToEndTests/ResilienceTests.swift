@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-import TidingsPostgres
-import TidingsTestSupport
-import TidingsSynchronization
 import TidingsApp
 import TidingsObservability
+import TidingsPostgres
+import TidingsSynchronization
+import TidingsTestSupport
 
 /// Never lost: a killed process, a restarted database, two dispatchers.
 @Suite(.serialized) struct ResilienceTests {
@@ -51,9 +51,10 @@ import TidingsObservability
         #expect(beforeRestart < 4000, "the burst finished before the kill; the test proves nothing")
 
         try tidings.restart()
-        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
-            try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
-        })
+        #expect(
+            try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
+                try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
+            })
         try expectEveryEventDelivered(receiver, paths: ["/a", "/b"], database: tidings.database)
         #expect(try tidings.scalar("SELECT count(*)::int AS n FROM events") == 2000)
     }
@@ -69,7 +70,9 @@ import TidingsObservability
         let receiver = try WebhookReceiver { _, _ in .init(delay: slow.load(ordering: .relaxed) ? .seconds(2) : .milliseconds(2)) }
         defer { receiver.stop() }
         // 30 webhooks of one user: past the default per-user limit of 20.
-        let tidings = try await ProcessHarness(environment: ["TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s", "TIDINGS_MAX_WEBHOOKS_PER_USER": "30"])
+        let tidings = try await ProcessHarness(environment: [
+            "TIDINGS_WEBHOOK_TIMEOUT": "\(timeout)s", "TIDINGS_MAX_WEBHOOKS_PER_USER": "30",
+        ])
         defer { tidings.stop() }
         let user = try await tidings.createUser()
         let paths = (0..<30).map { "/hook\($0)" }
@@ -81,9 +84,10 @@ import TidingsObservability
 
         // The receiver answers slowly: the process takes as many leases as it
         // may (512) and queues most of them.
-        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(20)) {
-            try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_owner IS NOT NULL") >= 500
-        })
+        #expect(
+            try await eventually(timeout: .seconds(30), every: .milliseconds(20)) {
+                try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_owner IS NOT NULL") >= 500
+            })
         let queuedLeases = try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE lease_until > now() + interval '10 seconds'")
         let pending = try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'")
         tidings.kill()
@@ -93,13 +97,16 @@ import TidingsObservability
 
         let restartedAt = Date()
         try tidings.restart()
-        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
-            try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
-        })
+        #expect(
+            try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+                try tidings.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
+            })
         try expectEveryEventDelivered(receiver, paths: paths, database: tidings.database)
         let last = try #require(receiver.requests().map(\.receivedAt).max())
         let recovery = last.timeIntervalSince(restartedAt)
-        print("recovery after SIGKILL: \(queuedLeases) queued leases, \(pending) pending; last delivery \(recovery) s after the restart (timeout \(timeout) s)")
+        print(
+            "recovery after SIGKILL: \(queuedLeases) queued leases, \(pending) pending; last delivery \(recovery) s after the restart (timeout \(timeout) s)"
+        )
         // The dead owner's leases are free 3 s (staleness) + timeout + 2 s
         // (in-flight grace) after its last beat, then wait up to a beat and
         // a claim turn: 9-10 s here, 10.9 on a loaded machine. The queued
@@ -154,16 +161,18 @@ import TidingsObservability
         let duringOutage = receiver.requests().count
         // Down until Tidings has found it gone (the dispatcher or its lease
         // heartbeat), however long that takes on a loaded machine.
-        #expect(try await eventually(timeout: .seconds(30)) {
-            harness.logSink.lines.contains { $0.contains("cannot reach the database") }
-        })
+        #expect(
+            try await eventually(timeout: .seconds(30)) {
+                harness.logSink.lines.contains { $0.contains("cannot reach the database") }
+            })
         try postgres.start()
         receiver.setBehaviour { _, _ in .init(delay: .milliseconds(4)) }
         #expect(duringOutage < 1500, "the burst finished before the restart; the test proves nothing")
 
-        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
-            (try? harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")) == 0
-        })
+        #expect(
+            try await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
+                (try? harness.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'")) == 0
+            })
         try expectEveryEventDelivered(receiver, paths: ["/hook"], database: harness.database)
     }
 
@@ -181,9 +190,10 @@ import TidingsObservability
         }
         try first.enqueueBurst(user: user.id, count: 600)
 
-        #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
-            try first.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
-        })
+        #expect(
+            try await eventually(timeout: .seconds(60), every: .milliseconds(100)) {
+                try first.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
+            })
         try expectEveryEventDelivered(receiver, paths: paths, database: first.database)
         #expect(receiver.requests().count == 3000)
         #expect(try first.scalar("SELECT count(*)::int AS n FROM delivery_attempts") == 3000)
@@ -207,17 +217,21 @@ import TidingsObservability
         var sharedOverCap = 0
         let finished = try await eventually(timeout: .seconds(60), every: .milliseconds(20)) {
             // Beyond the cap only while one dispatcher alone holds a webhook.
-            sharedOverCap += try first.scalar("""
+            sharedOverCap += try first.scalar(
+                """
                 SELECT count(*)::int AS n FROM (
                     SELECT webhook_id FROM deliveries WHERE lease_owner IS NOT NULL AND lease_until >= now()
                     GROUP BY webhook_id HAVING count(DISTINCT lease_owner) > 1 AND count(*) > 3
                 ) over_cap
                 """)
-            mostLeases = max(mostLeases, try first.scalar("""
-                SELECT coalesce(max(n), 0)::int AS n FROM (
-                    SELECT count(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL GROUP BY webhook_id
-                ) held
-                """))
+            mostLeases = max(
+                mostLeases,
+                try first.scalar(
+                    """
+                    SELECT coalesce(max(n), 0)::int AS n FROM (
+                        SELECT count(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL GROUP BY webhook_id
+                    ) held
+                    """))
             return try first.scalar("SELECT count(*)::int AS n FROM deliveries WHERE status <> 'succeeded'") == 0
         }
         #expect(finished)

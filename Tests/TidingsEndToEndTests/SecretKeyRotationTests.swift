@@ -32,10 +32,12 @@ import TidingsTestSupport
         let watch = try await underA.send("POST", "/v1/watches", token: user.key, json: watchBody)
         #expect(watch.status == 201, "\(watch.text)")
         let watchID = try #require(try watch.object()["id"] as? String)
-        let pushApp = try await underA.send("POST", "/v1/push-apps", token: DispatcherHarness.adminToken, json: [
-            "platform": "apns", "app_id": "com.example.rotation", "environment": "sandbox",
-            "team_id": "TEAM123456", "key_id": "KEY7890ABC", "private_key": TestPushKeys.p256.pem,
-        ])
+        let pushApp = try await underA.send(
+            "POST", "/v1/push-apps", token: DispatcherHarness.adminToken,
+            json: [
+                "platform": "apns", "app_id": "com.example.rotation", "environment": "sandbox",
+                "team_id": "TEAM123456", "key_id": "KEY7890ABC", "private_key": TestPushKeys.p256.pem,
+            ])
         #expect(pushApp.status == 201, "\(pushApp.text)")
         let databaseURL = try #require(underA.application.configuration.databaseURL)
         #expect(try Self.keyIDs(underA.database) == [Self.keyA.id])
@@ -50,7 +52,9 @@ import TidingsTestSupport
         let rotation = both.application.configuration
         let logger = Logger(label: "rotate", logLevel: .warning, sink: CapturingLogSink())
         let result = try Application.rotateSecretKey(configuration: rotation, logger: logger)
-        #expect(result.webhooks == 1 && result.targets == 1 && result.keys == 1 && result.pushApps == 1 && result.mergedTargets == 0, "\(result)")
+        #expect(
+            result.webhooks == 1 && result.targets == 1 && result.keys == 1 && result.pushApps == 1 && result.mergedTargets == 0,
+            "\(result)")
         #expect(try Self.keyIDs(both.database) == [Self.keyB.id])
         // Nothing left: a second run changes nothing.
         #expect(try Application.rotateSecretKey(configuration: rotation, logger: logger).total == 0)
@@ -70,17 +74,20 @@ import TidingsTestSupport
         for result in results {
             #expect(result["standardwebhooks"] == "ok" && result["svix"] == "ok")
         }
-        let target = try underB.database.query("""
+        let target = try underB.database.query(
+            """
             SELECT t.headers::text AS headers, t.version_headers::text AS version_headers, t.secrets_sealed
             FROM targets t JOIN watches w ON w.target_id = t.id
             WHERE w.id = \(watchID)::uuid
-            """).single()
+            """
+        ).single()
         let stored = try JSONSerialization.jsonObject(with: Data(try target.decode("headers", as: String.self).utf8)) as? [String: String]
         let opened = try underB.application.secrets.openHeaders(try #require(stored), sealed: try target.decode("secrets_sealed"))
         #expect(opened == ["authorization": "Bearer rotate-me-4242"])
-        let storedVersion = try JSONSerialization.jsonObject(
-            with: Data(try target.decode("version_headers", as: String.self).utf8)
-        ) as? [String: String]
+        let storedVersion =
+            try JSONSerialization.jsonObject(
+                with: Data(try target.decode("version_headers", as: String.self).utf8)
+            ) as? [String: String]
         let openedVersion = try underB.application.secrets.openHeaders(
             try #require(storedVersion), sealed: try target.decode("secrets_sealed"), in: .versionHeaders
         )
@@ -97,15 +104,18 @@ import TidingsTestSupport
         // The fingerprint did not change with the key: an equal watch still shares the target.
         let again = try await underB.send("POST", "/v1/watches", token: user.key, json: watchBody)
         let againID = try #require(try again.object()["id"] as? String)
-        let targets = try underB.database.query("""
+        let targets = try underB.database.query(
+            """
             SELECT count(DISTINCT target_id) AS n FROM watches WHERE id IN (\(watchID)::uuid, \(againID)::uuid)
-            """).single().decode("n", as: Int.self)
+            """
+        ).single().decode("n", as: Int.self)
         #expect(targets == 1)
     }
 
     /// The key ids found in every sealed value of the database.
     static func keyIDs(_ database: PostgresClient) throws -> Set<String> {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT split_part(v, ':', 3) AS id FROM (
                 SELECT secret AS v FROM webhooks
                 UNION ALL SELECT previous_secret FROM webhooks WHERE previous_secret IS NOT NULL

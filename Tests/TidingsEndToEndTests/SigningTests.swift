@@ -1,6 +1,6 @@
-import TidingsTestSupport
 import Foundation
 import Testing
+import TidingsTestSupport
 
 /// What receivers see on the wire, checked by the reference verifiers.
 @Suite struct SigningTests {

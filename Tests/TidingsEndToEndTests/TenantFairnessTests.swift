@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TidingsTestSupport
 import TidingsApp
+import TidingsTestSupport
 
 /// One user's receivers that never answer, and a backlog behind them,
 /// leave another user's deliveries going out at once.

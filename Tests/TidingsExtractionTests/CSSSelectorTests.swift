@@ -65,8 +65,9 @@ import TidingsExtraction
     }
 
     @Test func translationIsPlainXPath() throws {
-        #expect(try CSSSelectorTranslator.xpath(for: "div#main > p.note[lang=en], a")
-            == "//div[@id='main']/p[contains(concat(' ', normalize-space(@class), ' '), ' note ')][@lang='en'] | //a")
+        #expect(
+            try CSSSelectorTranslator.xpath(for: "div#main > p.note[lang=en], a")
+                == "//div[@id='main']/p[contains(concat(' ', normalize-space(@class), ' '), ' note ')][@lang='en'] | //a")
     }
 
     @Test func valuesWithQuotesBecomeValidLiterals() throws {

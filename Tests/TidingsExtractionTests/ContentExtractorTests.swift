@@ -4,11 +4,12 @@ import TidingsExtraction
 
 @Suite struct ContentExtractorTests {
     private func page(publishedAt timestamp: String, headline: String = "Version 2.4") -> [UInt8] {
-        Array("""
-        <html><body><p class="clock">Rendered \(timestamp)</p>
-        <article class="post"><h1>\(headline)</h1>
-        <p>Updated \(timestamp) by the build</p></article></body></html>
-        """.utf8)
+        Array(
+            """
+            <html><body><p class="clock">Rendered \(timestamp)</p>
+            <article class="post"><h1>\(headline)</h1>
+            <p>Updated \(timestamp) by the build</p></article></body></html>
+            """.utf8)
     }
 
     @Test func wholeBodyIsNormalizedAndHashed() throws {
@@ -33,20 +34,24 @@ import TidingsExtraction
 
     @Test func layoutOnlyChangesHashEqually() throws {
         let spec = ExtractionSpec(selector: .css("article"))
-        let compact = try ContentExtractor.extract(body: Array("<article><h1>A</h1> <p>B  C</p></article>".utf8), contentType: "text/html", spec: spec)
-        let spread = try ContentExtractor.extract(body: Array("<article>\n  <h1>A</h1>\n\n  <p>B\n     C</p>\n</article>".utf8), contentType: "text/html", spec: spec)
+        let compact = try ContentExtractor.extract(
+            body: Array("<article><h1>A</h1> <p>B  C</p></article>".utf8), contentType: "text/html", spec: spec)
+        let spread = try ContentExtractor.extract(
+            body: Array("<article>\n  <h1>A</h1>\n\n  <p>B\n     C</p>\n</article>".utf8), contentType: "text/html", spec: spec)
         #expect(compact.text == "A\nB C")
         #expect(compact.hash == spread.hash)
         #expect(compact.hash == SHA256.hash("A\nB C").hex)
     }
 
     @Test func severalMatchesAreSeparated() throws {
-        let extracted = try ContentExtractor.extract(body: Fixtures.releaseNotes, contentType: "text/html; charset=utf-8", spec: ExtractionSpec(selector: .css("li.change")))
+        let extracted = try ContentExtractor.extract(
+            body: Fixtures.releaseNotes, contentType: "text/html; charset=utf-8", spec: ExtractionSpec(selector: .css("li.change")))
         #expect(extracted.text == "Fixed crash\nDark mode\nFaster sync")
     }
 
     @Test func xpathScalarsAreExtracted() throws {
-        let extracted = try ContentExtractor.extract(body: Fixtures.releaseNotes, contentType: nil, spec: ExtractionSpec(selector: .xpath("count(//li)")))
+        let extracted = try ContentExtractor.extract(
+            body: Fixtures.releaseNotes, contentType: nil, spec: ExtractionSpec(selector: .xpath("count(//li)")))
         #expect(extracted.text == "3")
     }
 
@@ -57,7 +62,8 @@ import TidingsExtraction
         #expect(morning.text == "Version 2.4\nUpdated by the build")
         #expect(morning.hash == evening.hash)
 
-        let released = try ContentExtractor.extract(body: page(publishedAt: "2026-11-30 09:00", headline: "Version 2.5"), contentType: "text/html", spec: ignoring)
+        let released = try ContentExtractor.extract(
+            body: page(publishedAt: "2026-11-30 09:00", headline: "Version 2.5"), contentType: "text/html", spec: ignoring)
         #expect(released.hash != morning.hash)
 
         let noticing = ExtractionSpec(selector: .css("article"))
@@ -88,7 +94,8 @@ import TidingsExtraction
 
     @Test func invalidIgnorePatternsAreRejected() throws {
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: Array("x".utf8), contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["ok", "(unclosed"]))
+            try ContentExtractor.extract(
+                body: Array("x".utf8), contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["ok", "(unclosed"]))
         }
         #expect(error.code == .invalidIgnorePattern)
         #expect(error.message.contains("pattern 2"))
@@ -101,7 +108,8 @@ import TidingsExtraction
         // took more than the default 2 s to scan the mebibyte.
         var limits = ExtractionLimits()
         limits.timeLimit = .seconds(60)
-        let extracted = try ContentExtractor.extract(body: body, contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["SECRET"]), limits: limits)
+        let extracted = try ContentExtractor.extract(
+            body: body, contentType: nil, spec: ExtractionSpec(selector: .raw, ignorePatterns: ["SECRET"]), limits: limits)
         // The first match is in scope and removed; the one past it is kept.
         #expect(extracted.hash == SHA256.hash(filler + " SECRET").hex)
     }

@@ -15,7 +15,8 @@ struct ExtractionBudgetTests {
         var limits = ExtractionLimits()
         limits.xpathOperationLimit = 10_000
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: flatPage(5_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//div//p)")), limits: limits)
+            try ContentExtractor.extract(
+                body: flatPage(5_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//div//p)")), limits: limits)
         }
         #expect(error.code == .operationLimitExceeded)
         #expect(error.message == "XPath evaluation needed more than 10000 operations")
@@ -28,7 +29,9 @@ struct ExtractionBudgetTests {
         limits.timeLimit = .milliseconds(200)
         let started = ContinuousClock.now
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: flatPage(20_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//*//*//*//*)")), limits: limits)
+            try ContentExtractor.extract(
+                body: flatPage(20_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//*//*//*//*)")),
+                limits: limits)
         }
         #expect(error.code == .timeLimitExceeded)
         #expect(error.message.contains("XPath") || error.message.contains("parsing HTML"), "\(error)")
@@ -49,7 +52,9 @@ struct ExtractionBudgetTests {
             limits.xpathOperationLimit = 1 << 50
             let started = ContinuousClock.now
             do {
-                _ = try ContentExtractor.extract(body: flatPage(7_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//*[count(//*) > 0])")), limits: limits)
+                _ = try ContentExtractor.extract(
+                    body: flatPage(7_000), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//*[count(//*) > 0])")),
+                    limits: limits)
                 return (nil, ContinuousClock.now - started)
             } catch {
                 return (error as? ExtractionError, ContinuousClock.now - started)
@@ -88,7 +93,8 @@ struct ExtractionBudgetTests {
         var limits = ExtractionLimits()
         limits.xpathOperationLimit = 1_000
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: flatPage(2_000), contentType: "text/html", spec: ExtractionSpec(selector: .css("div p")), limits: limits)
+            try ContentExtractor.extract(
+                body: flatPage(2_000), contentType: "text/html", spec: ExtractionSpec(selector: .css("div p")), limits: limits)
         }
         #expect(error.code == .operationLimitExceeded, "\(error)")
     }
@@ -97,13 +103,17 @@ struct ExtractionBudgetTests {
         var limits = ExtractionLimits()
         limits.documentNodeLimit = 1_000
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: flatPage(400), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits)
+            try ContentExtractor.extract(
+                body: flatPage(400), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits)
         }
         #expect(error.code == .tooManyNodes)
         #expect(error.message == "the page has more than 1000 nodes, the most CSS and XPath rules work on")
         // Under the limit the same page extracts.
         limits.documentNodeLimit = 2_000
-        #expect(try ContentExtractor.extract(body: flatPage(400), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits).hash.count == 64)
+        #expect(
+            try ContentExtractor.extract(
+                body: flatPage(400), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits
+            ).hash.count == 64)
     }
 
     /// libxml2 compares each attribute of a start tag with every earlier
@@ -117,7 +127,8 @@ struct ExtractionBudgetTests {
         limits.timeLimit = .milliseconds(200)
         let started = ContinuousClock.now
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits)
+            try ContentExtractor.extract(
+                body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .css("p")), limits: limits)
         }
         let elapsed = ContinuousClock.now - started
         #expect(error.code == .timeLimitExceeded, "\(error)")
@@ -132,11 +143,13 @@ struct ExtractionBudgetTests {
         var limits = ExtractionLimits()
         limits.documentNodeLimit = 1_000
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@* | //@*)")), limits: limits)
+            try ContentExtractor.extract(
+                body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@* | //@*)")), limits: limits)
         }
         #expect(error.code == .tooManyNodes)
         limits.documentNodeLimit = 2_000
-        let counted = try ContentExtractor.extract(body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@*)")), limits: limits)
+        let counted = try ContentExtractor.extract(
+            body: page, contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//@*)")), limits: limits)
         #expect(counted.text == "1500")
     }
 
@@ -144,13 +157,15 @@ struct ExtractionBudgetTests {
         // Every <div> matches and repeats the 100 KB inside it: 200 levels
         // (libxml2 drops what lies deeper than 256) are 20 MB of text.
         let depth = 200
-        let page = String(repeating: "<div>", count: depth) + String(repeating: "y", count: 100_000) + String(repeating: "</div>", count: depth)
+        let page =
+            String(repeating: "<div>", count: depth) + String(repeating: "y", count: 100_000) + String(repeating: "</div>", count: depth)
         // The text limit is what is tested: time enough that a loaded
         // machine does not hit the time limit first.
         var limits = ExtractionLimits()
         limits.timeLimit = .seconds(60)
         let error = try #require(throws: ExtractionError.self) {
-            try ContentExtractor.extract(body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("//div")), limits: limits)
+            try ContentExtractor.extract(
+                body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("//div")), limits: limits)
         }
         #expect(error.code == .textTooLarge)
         #expect(error.message == "the selected text is larger than \(16 << 20) bytes")
@@ -159,7 +174,8 @@ struct ExtractionBudgetTests {
     @Test func deepNestingIsCutByLibXML2() throws {
         let depth = 100_000
         let page = String(repeating: "<div>", count: depth) + String(repeating: "</div>", count: depth)
-        let extracted = try ContentExtractor.extract(body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//div)")))
+        let extracted = try ContentExtractor.extract(
+            body: Array(page.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("count(//div)")))
         let count = try #require(Int(extracted.text))
         #expect(count <= 256)
     }

@@ -25,7 +25,8 @@ import TidingsExtraction
     }
 
     @Test func latin1DeclaredInMetaDecodes() throws {
-        let body: [UInt8] = Array(#"<html><head><meta charset="iso-8859-1"></head><body><p>Caf"#.utf8)
+        let body: [UInt8] =
+            Array(#"<html><head><meta charset="iso-8859-1"></head><body><p>Caf"#.utf8)
             + [0xe9] + Array(" na".utf8) + [0xef] + Array("ve</p></body></html>".utf8)
         #expect(try HTMLDocument(bytes: body).css("p") == ["Café naïve"])
     }
@@ -54,7 +55,8 @@ import TidingsExtraction
         let output = try StandardErrorCapture.capture {
             // The capture itself works: this line must come back.
             _ = "capture-check\n".withCString { write(2, $0, strlen($0)) }
-            let broken: [UInt8] = Array("<html><body><p>unclosed <div></span>&bogus; <!-- x <b><i></b></i>".utf8)
+            let broken: [UInt8] =
+                Array("<html><body><p>unclosed <div></span>&bogus; <!-- x <b><i></b></i>".utf8)
                 + [0xc3, 0x28, 0xff] + Array("<?php ?></foo:bar><script>if (a < b) {}</script>".utf8)
             let document = try HTMLDocument(bytes: broken)
             _ = try document.css("p")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TidingsExtraction
 
 /// The linear-time ignore-pattern engine: what it removes, what it

@@ -2,14 +2,17 @@ import Testing
 import TidingsExtraction
 
 @Suite struct JSONPointerTests {
-    static let document = Array("""
-    {"a/b": 1, "m~n": "tilde", "": "empty key", "version": "1.2.3",
-     "items": [{"id": 1, "tags": ["x", "y"]}, {"id": 2}],
-     "nested": {"z": 1, "a": [true, null, 1.5, -7, "q\\"uote\\n"]}}
-    """.utf8)
+    static let document = Array(
+        """
+        {"a/b": 1, "m~n": "tilde", "": "empty key", "version": "1.2.3",
+         "items": [{"id": 1, "tags": ["x", "y"]}, {"id": 2}],
+         "nested": {"z": 1, "a": [true, null, 1.5, -7, "q\\"uote\\n"]}}
+        """.utf8)
 
     private func text(at pointer: String) throws -> String {
-        try ContentExtractor.extract(body: Self.document, contentType: "application/json", spec: ExtractionSpec(selector: .jsonPointer(pointer))).text
+        try ContentExtractor.extract(
+            body: Self.document, contentType: "application/json", spec: ExtractionSpec(selector: .jsonPointer(pointer))
+        ).text
     }
 
     // The RFC 6901 section 5 escapes plus arrays and nesting.
@@ -40,12 +43,16 @@ import TidingsExtraction
     ])
     func aMarkNextToADelimiterDoesNotHideIt(pointer: String, expected: String) throws {
         let document = Array(#"{"a\#u{600}": {"b": "deep"}, "a\#u{600}/b": "flat", "\#u{301}x": "mark", "x/\#u{301}": "escaped"}"#.utf8)
-        let content = try ContentExtractor.extract(body: document, contentType: "application/json", spec: ExtractionSpec(selector: .jsonPointer(pointer)))
+        let content = try ContentExtractor.extract(
+            body: document, contentType: "application/json", spec: ExtractionSpec(selector: .jsonPointer(pointer)))
         #expect(content.text == expected)
     }
 
     @Test func emptyPointerIsTheWholeDocumentCanonically() throws {
-        #expect(try text(at: "") == #"{"":"empty key","a/b":1,"items":[{"id":1,"tags":["x","y"]},{"id":2}],"m~n":"tilde","nested":{"a":[true,null,1.5,-7,"q\"uote\n"],"z":1},"version":"1.2.3"}"#)
+        #expect(
+            try text(at: "")
+                == #"{"":"empty key","a/b":1,"items":[{"id":1,"tags":["x","y"]},{"id":2}],"m~n":"tilde","nested":{"a":[true,null,1.5,-7,"q\"uote\n"],"z":1},"version":"1.2.3"}"#
+        )
     }
 
     @Test(arguments: [
@@ -84,7 +91,8 @@ import TidingsExtraction
         let two = try ContentExtractor.extract(body: second, contentType: "application/json", spec: spec)
         #expect(one == two)
         #expect(one.text == #"{"a":1.25,"b":{"x":"s","y":[1,2]},"c":null}"#)
-        let changed = try ContentExtractor.extract(body: Array(#"{"a": 1.25, "b": {"x": "s", "y": [2, 1]}, "c": null}"#.utf8), contentType: nil, spec: spec)
+        let changed = try ContentExtractor.extract(
+            body: Array(#"{"a": 1.25, "b": {"x": "s", "y": [2, 1]}, "c": null}"#.utf8), contentType: nil, spec: spec)
         #expect(changed.hash != one.hash)
     }
 

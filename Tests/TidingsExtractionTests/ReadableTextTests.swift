@@ -1,5 +1,6 @@
 import Testing
 import TidingsCrypto
+
 @testable import TidingsExtraction
 
 /// The default comparison (decision 0027): a page's visible text, JSON as
@@ -10,7 +11,8 @@ import TidingsCrypto
     }
 
     @Test func scriptsStylesTemplatesAndCommentsAreNotText() throws {
-        let page = try readable("""
+        let page = try readable(
+            """
             <html><head><title>Shop</title><style>p { color: red }</style>
             <script>window.track("a1b2c3", 1733100000)</script></head>
             <body><!-- build 42 --><noscript>Enable JavaScript</noscript>
@@ -25,12 +27,14 @@ import TidingsCrypto
         let after = try readable("<body><p>Stable</p><script>var nonce = 'b2'; track();</script></body>")
         #expect(before.hash == after.hash)
         let raw = { (html: String) in try ContentExtractor.extract(body: Array(html.utf8), contentType: "text/html", spec: .raw) }
-        #expect(try raw("<body><p>Stable</p><script>var nonce = 'a1';</script></body>").hash
-            != raw("<body><p>Stable</p><script>var nonce = 'b2'; track();</script></body>").hash)
+        #expect(
+            try raw("<body><p>Stable</p><script>var nonce = 'a1';</script></body>").hash
+                != raw("<body><p>Stable</p><script>var nonce = 'b2'; track();</script></body>").hash)
     }
 
     @Test func blockElementsBreakLinesAndInlineOnesDoNot() throws {
-        let page = try readable("""
+        let page = try readable(
+            """
             <div>One <b>bold</b> <a href="/">link</a></div><p>Two<br>Three</p>
             <ul><li>Four</li><li>Five</li></ul><table><tr><td>Six</td><td>Seven</td></tr></table>
             <h2>Eight</h2><span>Nine</span><span>Ten</span>
@@ -63,7 +67,8 @@ import TidingsCrypto
         let latin1: [UInt8] = Array("<p>Gr".utf8) + [0xfc, 0xdf] + Array("e</p>".utf8)
         let fromHeader = try ContentExtractor.extract(body: latin1, contentType: "text/html; charset=iso-8859-1")
         #expect(fromHeader.text == "Grüße")
-        let fromMeta = try ContentExtractor.extract(body: Array(#"<meta charset="windows-1252"><p>"#.utf8) + [0xe9, 0x74, 0xe9] + Array("</p>".utf8), contentType: "text/html")
+        let fromMeta = try ContentExtractor.extract(
+            body: Array(#"<meta charset="windows-1252"><p>"#.utf8) + [0xe9, 0x74, 0xe9] + Array("</p>".utf8), contentType: "text/html")
         #expect(fromMeta.text == "été")
     }
 
@@ -104,7 +109,8 @@ import TidingsCrypto
         let extracted = try ContentExtractor.extract(body: Array(page.utf8), contentType: "text/html", spec: spec)
         #expect(extracted.text == "Title\nBody text")
         // Attributes and text nodes keep their plain value.
-        let href = try ContentExtractor.extract(body: Array(#"<a href="/x?y=1">l</a>"#.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("//a/@href")))
+        let href = try ContentExtractor.extract(
+            body: Array(#"<a href="/x?y=1">l</a>"#.utf8), contentType: "text/html", spec: ExtractionSpec(selector: .xpath("//a/@href")))
         #expect(href.text == "/x?y=1")
     }
 

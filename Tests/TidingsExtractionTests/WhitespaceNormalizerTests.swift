@@ -1,5 +1,6 @@
 import Testing
 import TidingsTestSupport
+
 @testable import TidingsExtraction
 
 /// The byte-level normalizer and prefix against plain definitions written
@@ -51,14 +52,20 @@ import TidingsTestSupport
 
     @Test func agreesWithUnicodeWhiteSpaceOnRandomTexts() {
         for text in Self.randomTexts(count: 3_000) {
-            #expect(WhitespaceNormalizer.normalize(text) == Self.reference(text, keepingLineBreaks: false), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
-            #expect(WhitespaceNormalizer.normalizeLines(text) == Self.reference(text, keepingLineBreaks: true), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                WhitespaceNormalizer.normalize(text) == Self.reference(text, keepingLineBreaks: false),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                WhitespaceNormalizer.normalizeLines(text) == Self.reference(text, keepingLineBreaks: true),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
     @Test func theAlphabetsWhitespaceIsExactlyUnicodes() {
         for scalar in Self.alphabet {
-            #expect(WhitespaceNormalizer.normalize("a\(scalar)b") == (scalar.properties.isWhitespace ? "a b" : "a\(scalar)b"), "U+\(String(scalar.value, radix: 16))")
+            #expect(
+                WhitespaceNormalizer.normalize("a\(scalar)b") == (scalar.properties.isWhitespace ? "a b" : "a\(scalar)b"),
+                "U+\(String(scalar.value, radix: 16))")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TidingsHTTPClient
 
 /// Inputs the fuzz targets found (docs/FUZZING.md); each is also a file in

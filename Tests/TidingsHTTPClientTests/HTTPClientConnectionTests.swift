@@ -1,8 +1,8 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct HTTPClientConnectionTests {
     @Test func sequentialRequestsReuseOneConnection() async throws {

@@ -1,7 +1,7 @@
-import TidingsTestSupport
 import Testing
 import TidingsHTTPClient
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct HTTPClientLifecycleTests {
     @Test func shutdownFailsPendingRequests() async throws {

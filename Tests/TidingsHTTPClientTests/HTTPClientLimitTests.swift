@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import TidingsTestSupport
-import Glibc
-#endif
 import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsSynchronization
+
+#if canImport(Glibc)
+import TidingsTestSupport
+import Glibc
+#endif
 
 @Suite struct HTTPClientLimitTests {
     static let limit = 1 << 20

@@ -1,7 +1,7 @@
-import TidingsTestSupport
 import Testing
 import TidingsHTTPClient
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct HTTPClientRedirectTests {
     /// /hops/N redirects to /hops/N-1 (with an X-Hop header); /hops/0 answers.

@@ -1,9 +1,9 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct HTTPClientRequestTests {
     /// A status line libcurl cannot take is the server's fault, said so;
@@ -22,7 +22,8 @@ import TidingsSynchronization
 
     @Test func getReturnsStatusHeadersAndBody() async throws {
         let server = try TestOriginServer { request in
-            TestResponse(status: 203, headers: [("X-Answer", "42"), ("Content-Type", "text/plain")], body: Array("hello \(request.path)".utf8))
+            TestResponse(
+                status: 203, headers: [("X-Answer", "42"), ("Content-Type", "text/plain")], body: Array("hello \(request.path)".utf8))
         }
         let client = try makeClient()
         defer { client.stop(); server.stop() }
@@ -102,7 +103,9 @@ import TidingsSynchronization
     ])
     func encodedBodiesAreDecoded(encoding: String, compressed: [UInt8]) async throws {
         let server = try TestOriginServer { request in
-            guard request.header("Accept-Encoding")?.contains(encoding) == true else { return .text("\(encoding) not offered", status: 400) }
+            guard request.header("Accept-Encoding")?.contains(encoding) == true else {
+                return .text("\(encoding) not offered", status: 400)
+            }
             return TestResponse(headers: [("Content-Encoding", encoding)], body: compressed)
         }
         let client = try makeClient()

@@ -1,8 +1,8 @@
-import TidingsTestSupport
 import Testing
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct HTTPClientSSRFTests {
     private func guardedClient(logSink: CapturingLogSink = CapturingLogSink()) throws -> HTTPClient {
@@ -19,7 +19,8 @@ import TidingsSynchronization
         let error = try #require(await failure(of: request, on: client))
 
         #expect(error.code == .blockedAddress)
-        #expect(error.message == "address 127.0.0.1 is in a loopback range (127.0.0.0/8); set TIDINGS_ALLOW_PRIVATE_TARGETS=true to allow it")
+        #expect(
+            error.message == "address 127.0.0.1 is in a loopback range (127.0.0.0/8); set TIDINGS_ALLOW_PRIVATE_TARGETS=true to allow it")
         #expect(server.acceptedConnections == 0)
         #expect(!logSink.lines.contains { $0.contains("top-secret") })
     }

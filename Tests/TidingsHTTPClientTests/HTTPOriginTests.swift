@@ -1,5 +1,6 @@
 import Testing
 import TidingsTestSupport
+
 @testable import TidingsHTTPClient
 
 @Suite struct HTTPOriginTests {
@@ -110,8 +111,10 @@ import TidingsTestSupport
         #expect(RedirectLocation.resolve(location, against: base) == expected)
     }
 
-    @Test(arguments: ["ftp://b.example/", "javascript:alert(1)", "", "http://b.example/a b", "http://b.example/\u{0}",
-                      "file:///etc/passwd", String(repeating: "a", count: 9000)])
+    @Test(arguments: [
+        "ftp://b.example/", "javascript:alert(1)", "", "http://b.example/a b", "http://b.example/\u{0}",
+        "file:///etc/passwd", String(repeating: "a", count: 9000),
+    ])
     func refuses(_ location: String) {
         #expect(RedirectLocation.resolve(location, against: "http://a.example/") == nil)
     }

@@ -20,11 +20,13 @@ import TidingsHTTPClient
     }
 
     @Test func refusesAnythingElse() {
-        for value in ["-5", "soon", "", " ", "+5", "5s", "1.5", "0x10", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT",
-                      "Sun, 06 Nov 94 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
-                      "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT", "Sun, 06 Nov 1994 08:60:37 GMT",
-                      "Sun, 06 Nov 1994 08:49:61 GMT", "Sun, 06 Nov -994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT\0",
-                      "Sun, 06 Nov 1994 -8:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMTX"] {
+        for value in [
+            "-5", "soon", "", " ", "+5", "5s", "1.5", "0x10", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 94 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT", "Sun, 06 Nov 1994 08:60:37 GMT",
+            "Sun, 06 Nov 1994 08:49:61 GMT", "Sun, 06 Nov -994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT\0",
+            "Sun, 06 Nov 1994 -8:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMTX",
+        ] {
             #expect(RetryAfter.delay(from: value, now: now, atMost: day) == nil, "\(value)")
         }
     }
@@ -32,8 +34,10 @@ import TidingsHTTPClient
     /// A receiver or origin may send anything: values beyond the cap, beyond
     /// Int64, or dates far in the future are the cap, never a trap.
     @Test func absurdValuesAreCapped() {
-        for value in ["86401", "9223372036854775807", "9223372036854775808", String(repeating: "9", count: 400),
-                      "Fri, 31 Dec 9999 23:59:59 GMT", "Mon, 01 Jan 2990 00:00:00 GMT"] {
+        for value in [
+            "86401", "9223372036854775807", "9223372036854775808", String(repeating: "9", count: 400),
+            "Fri, 31 Dec 9999 23:59:59 GMT", "Mon, 01 Jan 2990 00:00:00 GMT",
+        ] {
             #expect(RetryAfter.delay(from: value, now: now, atMost: day) == day, "\(value)")
         }
         #expect(RetryAfter.delay(from: "Mon, 01 Jan 0001 00:00:00 GMT", now: now, atMost: day) == .zero)

@@ -97,7 +97,8 @@ import TidingsIP
         do {
             try guardian.checkHost("10.0.0.5")
         } catch {
-            #expect(error.message == "address 10.0.0.5 is in a private range (10.0.0.0/8); set TIDINGS_ALLOW_PRIVATE_TARGETS=true to allow it")
+            #expect(
+                error.message == "address 10.0.0.5 is in a private range (10.0.0.0/8); set TIDINGS_ALLOW_PRIVATE_TARGETS=true to allow it")
         }
     }
 
@@ -117,7 +118,8 @@ import TidingsIP
         } catch {
             #expect(error.userDescription == "blocked_address: the target is not allowed: its address is not publicly reachable")
         }
-        let curlText = HTTPClientError(code: .connectionFailed, message: "Failed to connect to 10.1.2.3 port 8080 after 1 ms: Couldn't connect to server")
+        let curlText = HTTPClientError(
+            code: .connectionFailed, message: "Failed to connect to 10.1.2.3 port 8080 after 1 ms: Couldn't connect to server")
         #expect(curlText.userDescription == "connection_failed: could not connect to the host")
     }
 

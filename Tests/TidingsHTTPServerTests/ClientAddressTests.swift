@@ -1,6 +1,7 @@
 import Testing
-@testable import TidingsHTTPServer
 import TidingsIP
+
+@testable import TidingsHTTPServer
 
 /// Addresses and networks themselves are tested in TidingsIPTests.
 @Suite struct ClientAddressTests {

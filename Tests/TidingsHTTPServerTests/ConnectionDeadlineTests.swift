@@ -1,11 +1,13 @@
 import Testing
+
 @testable import TidingsHTTPServer
 
 /// The deadline's rules with plain instants: no sockets, no sleeping.
 @Suite struct ConnectionDeadlineTests {
     @Test func aNewConnectionHasTheRequestTimeoutFromItsOpening() {
         let opened = ContinuousClock.now
-        var deadline = ConnectionDeadline(openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
+        var deadline = ConnectionDeadline(
+            openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
         // A late request line does not extend the first request's deadline.
         deadline.requestLineArrived(at: opened + .seconds(20))
         #expect(deadline.phase == .receiving(until: opened + .seconds(30)))
@@ -22,7 +24,8 @@ import Testing
 
     @Test func aSilentConnectionIsCutWithoutARequestToAnswer() {
         let opened = ContinuousClock.now
-        var deadline = ConnectionDeadline(openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
+        var deadline = ConnectionDeadline(
+            openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
         let cutSilent = deadline.cutIfOverdue(at: opened + .seconds(30), newRequestID: { "new" })
         #expect(cutSilent == .request)
         #expect(!deadline.requestUnderway)
@@ -31,7 +34,8 @@ import Testing
 
     @Test func aResponseHasTheResponseTimeoutFromBeingQueued() {
         let opened = ContinuousClock.now
-        var deadline = ConnectionDeadline(openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
+        var deadline = ConnectionDeadline(
+            openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
         deadline.requestLineArrived(at: opened)
         deadline.headReceived(requestID: "first")
         let mayAnswer = deadline.requestReceived()
@@ -54,7 +58,8 @@ import Testing
 
     @Test func keepAliveFollowsTheIdleTimeoutAndAStreamHasNoDeadlineHere() {
         let opened = ContinuousClock.now
-        var deadline = ConnectionDeadline(openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
+        var deadline = ConnectionDeadline(
+            openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
         deadline.requestLineArrived(at: opened)
         _ = deadline.requestReceived()
         deadline.responseQueued(at: opened)
@@ -76,7 +81,8 @@ import Testing
 
     @Test func idleConnectionsAreShedFirstAndBusyOnesNever() {
         let opened = ContinuousClock.now
-        var deadline = ConnectionDeadline(openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
+        var deadline = ConnectionDeadline(
+            openedAt: opened, requestTimeout: .seconds(30), idleTimeout: .seconds(10), responseTimeout: .seconds(20))
         #expect(deadline.sheddingRank == 0, "connected, no request yet")
         deadline.requestLineArrived(at: opened)
         #expect(deadline.sheddingRank == 1, "a request arriving")

@@ -1,9 +1,9 @@
 import Dispatch
 import Testing
 import TidingsHTTPServer
-import TidingsTestSupport
 import TidingsObservability
 import TidingsSynchronization
+import TidingsTestSupport
 
 @Suite struct ConnectionTests {
     /// With handler threads the answer is queued on a later access-handler

@@ -1,10 +1,11 @@
+import Testing
+import TidingsHTTPServer
+import TidingsObservability
+import TidingsTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import TidingsHTTPServer
-import TidingsTestSupport
-import TidingsObservability
 
 /// The response deadline and the connection limit (docs/decisions/0045):
 /// a client that does not take its response is cut, and at the limit a

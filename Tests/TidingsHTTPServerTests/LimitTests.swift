@@ -1,7 +1,7 @@
 import Testing
 import TidingsHTTPServer
-import TidingsTestSupport
 import TidingsObservability
+import TidingsTestSupport
 
 @Suite struct LimitTests {
     private static func makeRouter() -> Router {

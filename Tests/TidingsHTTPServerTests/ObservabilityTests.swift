@@ -1,7 +1,7 @@
 import Testing
 import TidingsHTTPServer
-import TidingsTestSupport
 import TidingsObservability
+import TidingsTestSupport
 
 @Suite struct ObservabilityTests {
     private static func makeRouter() -> Router {
@@ -37,7 +37,8 @@ import TidingsObservability
         let requests = server.metrics.counter("tidings_http_requests_total", help: "")
         let matched: MetricLabels = ["method": "GET", "route": "/v1/watches/{id}", "status": "200"]
         let unmatched: MetricLabels = ["method": "GET", "route": "unmatched", "status": "404"]
-        #expect(eventuallyBlocking(timeout: .seconds(10)) { requests.value(labels: matched) == 2 && requests.value(labels: unmatched) == 1 })
+        #expect(
+            eventuallyBlocking(timeout: .seconds(10)) { requests.value(labels: matched) == 2 && requests.value(labels: unmatched) == 1 })
         let rendered = server.metrics.renderPrometheus()
         #expect(!rendered.contains("/v1/watches/1"))
         #expect(rendered.contains("tidings_http_request_duration_seconds_count{method=\"GET\",route=\"/v1/watches/{id}\"} 2"))

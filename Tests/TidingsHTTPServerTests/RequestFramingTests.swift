@@ -1,6 +1,7 @@
 import Testing
-@testable import TidingsHTTPServer
 import TidingsTestSupport
+
+@testable import TidingsHTTPServer
 
 /// Requests whose body two HTTP parsers could delimit differently are
 /// refused with 400 before their body is read, and the connection closes,

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 import TidingsHTTPServer
 import TidingsIP
-import TidingsTestSupport
 import TidingsObservability
+import TidingsTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Clients that hold connections or send requests slowly cannot take the
 /// server from others. Every test runs a real server over loopback; a
@@ -90,7 +91,9 @@ import TidingsObservability
 
     /// A byte every quarter second keeps the idle timeout (10 s) from ever
     /// firing; the 2 s request deadline cuts the request off with a 408.
-    @Test(arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2), .suspending(pollingThreads: 2, handlerThreads: 2)], SlowPart.allCases)
+    @Test(
+        arguments: [HTTPServerThreading.threadPerConnection, .pool(threads: 2), .suspending(pollingThreads: 2, handlerThreads: 2)],
+        SlowPart.allCases)
     func aRequestTricklingInPastItsDeadlineIsCutOff(threading: HTTPServerThreading, part: SlowPart) throws {
         var configuration = HTTPServerConfiguration()
         configuration.threading = threading

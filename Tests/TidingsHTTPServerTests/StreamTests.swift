@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Testing
 import TidingsHTTPServer
-import TidingsTestSupport
 import TidingsObservability
 import TidingsSynchronization
+import TidingsTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Streamed responses (Server-Sent Events) over real sockets: bytes sent
 /// from other threads, clean ends, clients that leave or stop reading, and
@@ -29,7 +30,9 @@ import TidingsSynchronization
         return (try TestServer(configuration: configuration, router: router), source)
     }
 
-    private static func openStream(_ connection: RawHTTPConnection, _ request: String = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n") throws -> RawHTTPResponse {
+    private static func openStream(_ connection: RawHTTPConnection, _ request: String = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n") throws
+        -> RawHTTPResponse
+    {
         try connection.send(request)
         return try connection.readHead()
     }
@@ -80,10 +83,11 @@ import TidingsSynchronization
         connection = nil
 
         // A waiting connection is not polled: the heartbeats find it gone.
-        #expect(eventuallyBlocking(timeout: .seconds(10)) {
-            stream.send(Array(": heartbeat\n\n".utf8))
-            return source.closeReasons == [.clientGone]
-        })
+        #expect(
+            eventuallyBlocking(timeout: .seconds(10)) {
+                stream.send(Array(": heartbeat\n\n".utf8))
+                return source.closeReasons == [.clientGone]
+            })
         #expect(!stream.isOpen)
         #expect(server.logLine(containing: "\"http.stream.close_reason\":\"client_gone\"") != nil)
         let gauge = server.metrics.gauge("tidings_http_streams_open", help: "")
@@ -326,7 +330,7 @@ import TidingsSynchronization
         let count = read(descriptor, &bytes, bytes.count)
         let status = String(decoding: bytes[..<max(0, count)], as: UTF8.self)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") }),
-              let threads = Int(line.dropFirst("Threads:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }))
+            let threads = Int(line.dropFirst("Threads:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }))
         else { throw RawHTTPConnection.Failure(description: "no Threads line in /proc/self/status") }
         return threads
     }

@@ -1,8 +1,9 @@
+import Testing
+import TidingsIP
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import TidingsIP
 
 @Suite struct IPAddressTests {
     @Test(arguments: [

@@ -38,7 +38,10 @@ import TidingsJSON
             writer.value(UUID(uuidString: "7D444840-9DC0-11D1-B245-5FFDCE74FAD2")!)
             writer.endObject()
         }
-        #expect(json == #"{"a":1,"dynamic \"key\"":[true,null,null,-0.5,-9223372036854775808,null],"raw":{"x":[1]},"id":"7d444840-9dc0-11d1-b245-5ffdce74fad2"}"#)
+        #expect(
+            json
+                == #"{"a":1,"dynamic \"key\"":[true,null,null,-0.5,-9223372036854775808,null],"raw":{"x":[1]},"id":"7d444840-9dc0-11d1-b245-5ffdce74fad2"}"#
+        )
     }
 
     /// Whatever the string, what is written reads back as the same string.

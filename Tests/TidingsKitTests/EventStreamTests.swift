@@ -21,7 +21,8 @@ import TidingsTestSupport
             case 1:
                 // CRLF line ends, a heartbeat comment, a two-line data field.
                 return Self.stream(
-                    "retry: 20\r\n\r\n: heartbeat\r\nid: 41\r\nevent: badge.updated\r\ndata: {\"type\":\"badge.updated\",\r\ndata: \"data\":{\"count\":4}}\r\n\r\n")
+                    "retry: 20\r\n\r\n: heartbeat\r\nid: 41\r\nevent: badge.updated\r\ndata: {\"type\":\"badge.updated\",\r\ndata: \"data\":{\"count\":4}}\r\n\r\n"
+                )
             case 2:
                 return Self.stream("id: 42\nevent: watch.changed\ndata: {\"type\":\"watch.changed\",\"data\":{\"change_id\":\"c-42\"}}\n\n")
             case 3:
@@ -92,7 +93,8 @@ import TidingsTestSupport
                 return times.count
             }
             if count == 1 {
-                return FakeFeedServer.problem(429, type: "about:blank", title: "Too Many Requests", headers: [("Retry-After", "2")],
+                return FakeFeedServer.problem(
+                    429, type: "about:blank", title: "Too Many Requests", headers: [("Retry-After", "2")],
                     extra: ["limit": "streams_per_user"])
             }
             return Self.stream("retry: 3000\n\nid: 7\nevent: badge.updated\ndata: {\"data\":{\"count\":1}}\n\n")
@@ -116,7 +118,8 @@ import TidingsTestSupport
 
     @Test func anEndlessLineEndsTheStreamInsteadOfFillingMemory() async throws {
         let server = try TestOriginServer { _ in
-            TestResponse(headers: [("Content-Type", "text/event-stream")], body: Array(repeating: UInt8(ascii: "x"), count: 3 << 20), chunked: true)
+            TestResponse(
+                headers: [("Content-Type", "text/event-stream")], body: Array(repeating: UInt8(ascii: "x"), count: 3 << 20), chunked: true)
         }
         defer { server.stop() }
         let collector = EventCollector(TidingsClient(baseURL: URL(string: server.baseURL)!, apiKey: "tdg_test").events())

@@ -76,7 +76,9 @@ final class FakeFeedServer: Sendable {
         return TestResponse(headers: [("Content-Type", "application/json")], body: Array(try! JSONSerialization.data(withJSONObject: body)))
     }
 
-    static func problem(_ status: Int, type: String, title: String, headers: [(name: String, value: String)] = [], extra: [String: Any] = [:]) -> TestResponse {
+    static func problem(
+        _ status: Int, type: String, title: String, headers: [(name: String, value: String)] = [], extra: [String: Any] = [:]
+    ) -> TestResponse {
         var body: [String: Any] = ["type": type, "title": title, "status": status]
         body.merge(extra) { $1 }
         return TestResponse(

@@ -51,7 +51,8 @@ import TidingsTestSupport
 
     @Test(arguments: [false, true])
     func aHugeBodyIsRefusedAsItArrives(chunked: Bool) async throws {
-        let huge = TestResponse(headers: [("Content-Type", "application/json")], body: Array(repeating: UInt8(ascii: " "), count: 32 << 20), chunked: chunked)
+        let huge = TestResponse(
+            headers: [("Content-Type", "application/json")], body: Array(repeating: UInt8(ascii: " "), count: 32 << 20), chunked: chunked)
         let (client, server) = try Self.client(answering: huge)
         defer { server.stop() }
         await #expect {
@@ -64,7 +65,8 @@ import TidingsTestSupport
 
     @Test func aRateLimitCarriesRetryAfterAndTheLimit() async throws {
         let answer = FakeFeedServer.problem(
-            429, type: TidingsProblem.rateLimitedType, title: "Too Many Requests", headers: [("Retry-After", "7"), ("X-Request-Id", "req-1")],
+            429, type: TidingsProblem.rateLimitedType, title: "Too Many Requests",
+            headers: [("Retry-After", "7"), ("X-Request-Id", "req-1")],
             extra: ["detail": "Too many checks of this watch.", "limit": "checks_per_watch", "retry_after": 7])
         let (client, server) = try Self.client(answering: answer)
         defer { server.stop() }
@@ -79,7 +81,9 @@ import TidingsTestSupport
     }
 
     @Test func anErrorPageThatIsNotAProblemStillGivesItsStatus() async throws {
-        let page = TestResponse(status: 502, headers: [("Content-Type", "text/html"), ("Retry-After", "Fri, 04 Dec 2099 10:00:00 GMT")], body: Array("<h1>Bad Gateway</h1>".utf8))
+        let page = TestResponse(
+            status: 502, headers: [("Content-Type", "text/html"), ("Retry-After", "Fri, 04 Dec 2099 10:00:00 GMT")],
+            body: Array("<h1>Bad Gateway</h1>".utf8))
         let (client, server) = try Self.client(answering: page)
         defer { server.stop() }
         await #expect {

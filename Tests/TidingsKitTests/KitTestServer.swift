@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TidingsApp
 import TidingsCrypto
 import TidingsKit
 import TidingsObservability
 import TidingsTestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A real Tidings on a throwaway database of the test PostgreSQL, listening
 /// on loopback; `restart()` stops it and starts another on the same
@@ -43,7 +44,8 @@ final class KitTestServer: @unchecked Sendable {
         // A test checks one watch several times in a row.
         configuration.checkNowRate = RatePolicy(count: 100, per: .seconds(1))
         configuration.httpConnectionsPerClient = configuration.httpConnectionLimit
-        return try Application.start(configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
+        return try Application.start(
+            configuration: configuration, logger: Logger(label: "tidings", logLevel: .warning, sink: CapturingLogSink()))
     }
 
     var port: Int { application.port }

@@ -1,5 +1,6 @@
 import Testing
 import TidingsTestSupport
+
 @testable import TidingsKit
 
 @Suite struct ReconnectBackoffTests {

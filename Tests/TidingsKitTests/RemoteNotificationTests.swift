@@ -20,10 +20,12 @@ import TidingsKit
 
     @Test func fcmDataMessagesAreRecognised() {
         #expect(RemoteNotification(userInfo: ["tidings_kind": "badge", "badge": "5"]) == .badge(count: 5))
-        #expect(RemoteNotification(userInfo: ["tidings_kind": "sync", "badge": "5", "watch_id": "w", "change_id": "c", "cursor": "9"])
-            == .sync(watchID: "w", changeID: "c", cursor: "9"))
-        #expect(RemoteNotification(userInfo: ["tidings_kind": "alert", "title": "T", "body": "B", "badge": "1", "watch_id": "w"])
-            == .alert(title: "T", body: "B", badge: 1, watchID: "w", changeID: nil))
+        #expect(
+            RemoteNotification(userInfo: ["tidings_kind": "sync", "badge": "5", "watch_id": "w", "change_id": "c", "cursor": "9"])
+                == .sync(watchID: "w", changeID: "c", cursor: "9"))
+        #expect(
+            RemoteNotification(userInfo: ["tidings_kind": "alert", "title": "T", "body": "B", "badge": "1", "watch_id": "w"])
+                == .alert(title: "T", body: "B", badge: 1, watchID: "w", changeID: nil))
     }
 
     @Test func otherPushesAreNotTidings() {

@@ -16,7 +16,8 @@ import TidingsTestSupport
         // From the feed's position: nothing between now and the connection is missed.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let position = try await SyncEngine(client: client, store: FileCursorStore(url: directory.appendingPathComponent("c"))).sync().cursor
+        let position = try await SyncEngine(client: client, store: FileCursorStore(url: directory.appendingPathComponent("c"))).sync()
+            .cursor
 
         let collector = EventCollector(client.events(after: position))
         defer { collector.cancel() }

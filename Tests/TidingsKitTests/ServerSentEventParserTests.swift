@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TidingsKit
 
 @Suite struct ServerSentEventParserTests {
@@ -14,11 +15,12 @@ import Testing
         var parser = ServerSentEventParser()
         let text = "retry: 1500\r\n\r\n:comment\ndata:no space\r\rid: 9\nevent: x\ndata: a\ndata:  b\n\nid\ndata: after empty id\n\n"
         let events = try Self.bytewise(text, parser: &parser)
-        #expect(events == [
-            ServerSentEvent(id: nil, event: "message", data: "no space"),
-            ServerSentEvent(id: "9", event: "x", data: "a\n b"),
-            ServerSentEvent(id: "", event: "message", data: "after empty id"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(id: nil, event: "message", data: "no space"),
+                ServerSentEvent(id: "9", event: "x", data: "a\n b"),
+                ServerSentEvent(id: "", event: "message", data: "after empty id"),
+            ])
         #expect(parser.retryMilliseconds == 1500)
         #expect(parser.lastEventID == "")
     }

@@ -91,7 +91,8 @@ import TidingsTestSupport
         #expect(renamed.name == "Work phone" && renamed.locale == nil)
         // A browser: the endpoint becomes the push token; the keys are never returned.
         let subscription = WebPushSubscription(
-            endpoint: "https://93.184.215.14/wpush/v2/kit", p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+            endpoint: "https://93.184.215.14/wpush/v2/kit",
+            p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
             auth: "BTBZMqHH6r4Tts7J_aSIgg")
         let browser = try await client.registerDevice(.webPush(subscription), name: "Firefox")
         #expect(browser.platform == .web && browser.pushToken == subscription.endpoint)
@@ -107,7 +108,8 @@ import TidingsTestSupport
         for try await watch in client.watches(pageSize: 2) { listed.append(watch.id) }
         #expect(listed == created, "three pages of 2, 2 and 1, in creation order")
 
-        let updated = try await client.updateWatch(id: created[0], WatchUpdate(name: "Front page", maxIntervalSeconds: 1200, extract: .some(.css("main"))))
+        let updated = try await client.updateWatch(
+            id: created[0], WatchUpdate(name: "Front page", maxIntervalSeconds: 1200, extract: .some(.css("main"))))
         #expect(updated.name == "Front page" && updated.maxIntervalSeconds == 1200 && updated.extract?.css == "main")
         #expect(try await client.pauseWatch(id: created[0]).paused)
         var paused: [String] = []

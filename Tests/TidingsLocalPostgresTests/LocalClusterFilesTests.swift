@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsTestSupport
+
 @testable import TidingsLocalPostgres
 
 /// Paths and file-system preparation of the local cluster, without starting a server.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TidingsTestSupport
 import TidingsLocalPostgres
 import TidingsObservability
 import TidingsPostgres
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// A private server in a temporary directory, restarted under a live pool.
 @Suite struct LocalClusterRestartTests {

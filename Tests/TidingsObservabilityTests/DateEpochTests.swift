@@ -25,6 +25,7 @@ import TidingsObservability
 
     @Test func logTimestampsOfAbsurdDatesAreClamped() {
         let formatted = [1e300, -1e300, .nan, 0].map { UTCTimestamp.format(Date(timeIntervalSince1970: $0)) }
-        #expect(formatted == ["9999-12-31T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"])
+        #expect(
+            formatted == ["9999-12-31T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"])
     }
 }

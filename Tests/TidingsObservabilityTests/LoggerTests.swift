@@ -51,7 +51,8 @@ import TidingsObservability
         for step in stride(from: 0.0, to: 4_000_000_000, by: 86_400 * 37 + 3_725.5) {
             let date = Date(timeIntervalSince1970: step)
             let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
             #expect(UTCTimestamp.format(date).hasPrefix(expected))
         }
     }

@@ -1,10 +1,11 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
 import TidingsPostgres
-@testable import TidingsPoller
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// The adaptive schedule end to end (decision 0028): real checks against a
 /// loopback origin write `next_check_at` and `content_changed_at`. The
@@ -34,17 +35,20 @@ import TidingsSynchronization
     }
 
     private func schedule(_ watch: Watch, _ context: PollerTestContext) throws -> Schedule {
-        let row = try context.database.query("""
+        let row = try context.database.query(
+            """
             SELECT extract(epoch FROM next_check_at - now())::float8 AS due_in,
                    extract(epoch FROM now() - content_changed_at)::float8 AS unchanged_for
             FROM targets WHERE id = \(watch.targetID)
-            """).single()
+            """
+        ).single()
         return Schedule(dueIn: try row.decode("due_in"), unchangedFor: try row.decode("unchanged_for"))
     }
 
     /// As if the last change had been seen `seconds` ago.
     private func setUnchanged(for seconds: Int, _ watch: Watch, _ context: PollerTestContext) throws {
-        _ = try context.database.query("""
+        _ = try context.database.query(
+            """
             UPDATE targets SET content_changed_at = now() - make_interval(secs => \(seconds)) WHERE id = \(watch.targetID)
             """)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TidingsPoller
 import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// The adaptive schedule (decision 0028) on a simulated clock: each check
 /// happens exactly when the previous one scheduled it.
@@ -63,8 +64,8 @@ import TidingsTestSupport
             CheckSchedule.delayAfterSuccess(now: start, bounds: bounds, unchangedSince: start, cacheLifetime: lifetime)
         }
         #expect(delay(nil) == 60)
-        #expect(delay(.seconds(10)) == 60)      // shorter than the interval: no earlier check
-        #expect(delay(.seconds(900)) == 900)    // longer: honoured
+        #expect(delay(.seconds(10)) == 60) // shorter than the interval: no earlier check
+        #expect(delay(.seconds(900)) == 900) // longer: honoured
         #expect(delay(.seconds(86_400)) == 3600) // but never past the maximum
         // Longer than what the back-off alone gives, too.
         let later = start.addingTimeInterval(3000)
@@ -75,7 +76,8 @@ import TidingsTestSupport
     @Test func aContentTimeInTheFutureCountsAsJustChanged() {
         // Clocks of replicas and the database may disagree.
         let bounds = CheckBounds(intervalSeconds: 60, maximumSeconds: 3600)
-        let next = schedule.afterSuccess(now: start, bounds: bounds, unchangedSince: start.addingTimeInterval(1e9), cacheLifetime: nil, random: 0)
+        let next = schedule.afterSuccess(
+            now: start, bounds: bounds, unchangedSince: start.addingTimeInterval(1e9), cacheLifetime: nil, random: 0)
         #expect(next.timeIntervalSince(start) == 60)
     }
 
@@ -83,15 +85,21 @@ import TidingsTestSupport
         let bounds = CheckBounds(intervalSeconds: 300, maximumSeconds: 300)
         var generator = SeededRandomNumberGenerator(seed: 16)
         let nexts = (0..<100).map { _ in
-            schedule.afterSuccess(now: start, bounds: bounds, unchangedSince: start, cacheLifetime: nil,
-                                  random: Double.random(in: 0...1, using: &generator)).timeIntervalSince(start)
+            schedule.afterSuccess(
+                now: start, bounds: bounds, unchangedSince: start, cacheLifetime: nil,
+                random: Double.random(in: 0...1, using: &generator)
+            ).timeIntervalSince(start)
         }
         #expect(nexts.allSatisfy { (270...300).contains($0) })
         #expect(Set(nexts).count > 90)
         #expect(nexts.max()! - nexts.min()! > 20)
         // Out-of-range random values are held to the range.
-        #expect(schedule.afterSuccess(now: start, bounds: bounds, unchangedSince: start, cacheLifetime: nil, random: 7).timeIntervalSince(start) == 270)
-        #expect(schedule.afterSuccess(now: start, bounds: bounds, unchangedSince: start, cacheLifetime: nil, random: -3).timeIntervalSince(start) == 300)
+        #expect(
+            schedule.afterSuccess(now: start, bounds: bounds, unchangedSince: start, cacheLifetime: nil, random: 7).timeIntervalSince(start)
+                == 270)
+        #expect(
+            schedule.afterSuccess(now: start, bounds: bounds, unchangedSince: start, cacheLifetime: nil, random: -3).timeIntervalSince(
+                start) == 300)
     }
 
     @Test func jitteredBackOffStaysWithinTheMaximum() {
@@ -99,8 +107,9 @@ import TidingsTestSupport
         var generator = SeededRandomNumberGenerator(seed: 28)
         var now = start
         for _ in 0..<500 {
-            let next = schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: start, cacheLifetime: .seconds(Int64.max),
-                                             random: Double.random(in: 0...1, using: &generator))
+            let next = schedule.afterSuccess(
+                now: now, bounds: bounds, unchangedSince: start, cacheLifetime: .seconds(Int64.max),
+                random: Double.random(in: 0...1, using: &generator))
             let delay = next.timeIntervalSince(now)
             #expect(delay >= 54 && delay <= 3600)
             now = next

@@ -1,11 +1,12 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
 import TidingsHTTPClient
 import TidingsIP
-@testable import TidingsPoller
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// The check pipeline through `Poller.checkNow`, one check at a time,
 /// against real loopback origins and a real database.
@@ -80,9 +81,10 @@ import TidingsSynchronization
         _ = try await context.check(third, with: poller)
         let renamed = try #require(try context.watches.update(userID: third.userID, id: third.id) { $0.name = "renamed" })
         #expect(renamed.fetchStatistics.requests == 1)
-        let moved = try #require(try context.watches.update(userID: third.userID, id: third.id) {
-            $0.url = try URLNormalizer.normalize("\(origin.baseURL)/shared")
-        })
+        let moved = try #require(
+            try context.watches.update(userID: third.userID, id: third.id) {
+                $0.url = try URLNormalizer.normalize("\(origin.baseURL)/shared")
+            })
         #expect(moved.targetID == first.targetID)
         #expect(moved.fetchStatistics == FetchStatistics(requests: 0, notModified: 0, bytesReceived: 0, bytesSaved: 0))
     }
@@ -121,15 +123,17 @@ import TidingsSynchronization
         let origin = try TestOriginServer { request in
             script.record(request)
             if request.path == "/version.json" {
-                return TestResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                    body: Array(#"{"build": {"id": \#(script["version"]!)}, "at": "\#(UUID())"}"#.utf8))
+                return TestResponse(
+                    status: 200, headers: [("Content-Type", "application/json")],
+                    body: Array(#"{"build": {"id": \#(script["version"]!)}, "at": "\#(UUID())"}"#.utf8))
             }
             return .text(script["page"]!)
         }
         let poller = try context.poller()
         defer { poller.stop(); origin.stop(); context.close() }
-        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/page",
-                                      version: ("\(origin.baseURL)/version.json", "/build/id"))
+        let watch = try context.watch(
+            user: try context.user(), url: "\(origin.baseURL)/page",
+            version: ("\(origin.baseURL)/version.json", "/build/id"))
 
         #expect(try await context.check(watch, with: poller).result == .baseline)
         #expect(script.requestCount(path: "/page") == 1)
@@ -170,10 +174,13 @@ import TidingsSynchronization
     @Test func noisyPageWithAStableSelectedElementReportsNoChange() async throws {
         let context = try PollerTestContext()
         let origin = try TestOriginServer { _ in
-            TestResponse(status: 200, headers: [("Content-Type", "text/html")], body: Array("""
-                <html><body><div class="clock">Generated \(Date().timeIntervalSince1970) \(UUID())</div>
-                <div id="news"><h2>Headline</h2><p>Stable story.</p></div></body></html>
-                """.utf8))
+            TestResponse(
+                status: 200, headers: [("Content-Type", "text/html")],
+                body: Array(
+                    """
+                    <html><body><div class="clock">Generated \(Date().timeIntervalSince1970) \(UUID())</div>
+                    <div id="news"><h2>Headline</h2><p>Stable story.</p></div></body></html>
+                    """.utf8))
         }
         let poller = try context.poller()
         defer { poller.stop(); origin.stop(); context.close() }
@@ -327,9 +334,10 @@ import TidingsSynchronization
 
         #expect(try await context.check(watch, with: poller).result == .baseline)
         #expect(try await context.check(watch, with: poller).result == .notModified)
-        let updated = try #require(try context.watches.update(userID: watch.userID, id: watch.id) {
-            $0.extract = ExtractionRule(selector: .css(".b"))
-        })
+        let updated = try #require(
+            try context.watches.update(userID: watch.userID, id: watch.id) {
+                $0.extract = ExtractionRule(selector: .css(".b"))
+            })
         #expect(try await context.check(updated, with: poller).result == .baseline)
         #expect(!(script.requests.last?.headers.contains { $0.name == "If-None-Match" } ?? true))
     }

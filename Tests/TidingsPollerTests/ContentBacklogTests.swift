@@ -3,6 +3,7 @@ import Testing
 import TidingsDomain
 import TidingsSynchronization
 import TidingsTestSupport
+
 @testable import TidingsPoller
 
 /// The bounds on content waiting to be written: the scheduler claims no
@@ -33,9 +34,10 @@ import TidingsTestSupport
         }
         defer { poller.stop() }
 
-        #expect(try await eventually {
-            try watches.allSatisfy { try context.reload($0).lastCheckResult == .baseline }
-        })
+        #expect(
+            try await eventually {
+                try watches.allSatisfy { try context.reload($0).lastCheckResult == .baseline }
+            })
         #expect(script.requests.count == count)
         #expect(Set(script.requests.map(\.path)).count == count)
         let hashes = try watches.map { try #require(context.reload($0).contentHash) }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TidingsDomain
-@testable import TidingsPoller
-import TidingsTestSupport
+import TidingsExtraction
 import TidingsObservability
 import TidingsSynchronization
-import TidingsExtraction
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// A tenant's hostile rule or slow origin fails its own check; everyone
 /// else's checks go on.
@@ -24,7 +25,8 @@ import TidingsExtraction
         }
         defer { origin.stop(); context.close() }
         let user = try context.user()
-        let slowXPath = try context.watch(user: user, url: "\(origin.baseURL)/big", extract: ExtractionRule(selector: .xpath("count(//*//*//*//*)")))
+        let slowXPath = try context.watch(
+            user: user, url: "\(origin.baseURL)/big", extract: ExtractionRule(selector: .xpath("count(//*//*//*//*)")))
         // Exponential for a backtracking engine; one pass for ours.
         let catastrophicRegex = try context.watch(
             user: user,
@@ -41,13 +43,16 @@ import TidingsExtraction
         }
         defer { poller.stop() }
 
-        #expect(try await eventually(timeout: .seconds(20)) {
-            try others.allSatisfy { try context.reload($0).contentHash != nil }
-                && context.reload(catastrophicRegex).contentHash != nil
-        })
+        #expect(
+            try await eventually(timeout: .seconds(20)) {
+                try others.allSatisfy { try context.reload($0).contentHash != nil }
+                    && context.reload(catastrophicRegex).contentHash != nil
+            })
         #expect(try await eventually(timeout: .seconds(20)) { try context.reload(slowXPath).state == .failing })
         let failed = try context.reload(slowXPath)
-        #expect(failed.lastError?.hasPrefix("extraction failed: time_limit_exceeded: extraction took longer than 0.3 seconds") == true, "\(failed.lastError ?? "nil")")
+        #expect(
+            failed.lastError?.hasPrefix("extraction failed: time_limit_exceeded: extraction took longer than 0.3 seconds") == true,
+            "\(failed.lastError ?? "nil")")
         let regexWatch = try context.reload(catastrophicRegex)
         #expect(regexWatch.lastError == nil, "\(regexWatch.lastError ?? "")")
     }
@@ -105,7 +110,8 @@ import TidingsExtraction
         let runaways = try (0..<2).map { index in
             try context.watch(user: try context.user(), url: "\(origin.baseURL)/flat/\(index)", extract: runaway)
         }
-        let other = try context.watch(user: try context.user(), url: "\(origin.baseURL)/other", extract: ExtractionRule(selector: .css("p")))
+        let other = try context.watch(
+            user: try context.user(), url: "\(origin.baseURL)/other", extract: ExtractionRule(selector: .css("p")))
         let poller = try context.poller { configuration in
             configuration.extractionThreads = 2
             configuration.extractionLimits.timeLimit = .milliseconds(300)
@@ -119,7 +125,9 @@ import TidingsExtraction
         let waited = started.duration(to: .now)
         for result in results {
             #expect(result.result == .failed)
-            #expect(result.error?.hasPrefix("extraction failed: time_limit_exceeded: extraction took longer than 0.3 seconds (abandoned") == true, "\(result.error ?? "nil")")
+            #expect(
+                result.error?.hasPrefix("extraction failed: time_limit_exceeded: extraction took longer than 0.3 seconds (abandoned")
+                    == true, "\(result.error ?? "nil")")
         }
         // 0.3 s and the 0.5 s grace, with room for a busy machine.
         #expect(waited < .seconds(4), "the runaway checks took \(waited)")
@@ -144,7 +152,7 @@ import TidingsExtraction
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.filter { task in
             guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-                  let end = stat.lastIndex(of: ")")
+                let end = stat.lastIndex(of: ")")
             else { return false }
             // The nice value is field 19, the 17th after the name.
             let fields = stat[stat.index(after: end)...].split(separator: " ")

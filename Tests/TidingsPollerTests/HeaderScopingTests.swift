@@ -1,10 +1,11 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
-@testable import TidingsPoller
-import TidingsSynchronization
 import TidingsPostgres
+import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// A watch's request headers (often API keys) go only to the watch URL's
 /// origin: not to a version endpoint or a redirect target on another
@@ -92,7 +93,9 @@ import TidingsPostgres
         #expect(versionRequest.headers.contains { $0.name.lowercased() == "x-api-key" })
     }
 
-    private func value(of name: String, in request: (path: String, at: ContinuousClock.Instant, headers: [(name: String, value: String)])) -> String? {
+    private func value(of name: String, in request: (path: String, at: ContinuousClock.Instant, headers: [(name: String, value: String)]))
+        -> String?
+    {
         request.headers.first { $0.name.lowercased() == name }?.value
     }
 
@@ -166,9 +169,11 @@ import TidingsPostgres
         #expect(same.targetID == foreign.targetID)
 
         // Stored sealed, under their own context.
-        let stored = try context.database.query("""
+        let stored = try context.database.query(
+            """
             SELECT version_headers::text AS v FROM targets WHERE id = \(foreign.targetID)
-            """).single().decode("v", as: String.self)
+            """
+        ).single().decode("v", as: String.self)
         #expect(!stored.contains("version-key") && stored.contains("\"x-version-token\": \"enc:v1:"))
     }
 }

@@ -1,10 +1,11 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
-@testable import TidingsPoller
 import TidingsPostgres
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// Every path that queues events goes through `queue_events` (decision
 /// 0003): the poller's content (`record_changes`, in SQL), the badge
@@ -26,7 +27,8 @@ import TidingsSynchronization
         let user = try context.user()
         let stranger = try context.user()
         let webhooks = WebhookStore(database: context.database, secrets: context.secrets)
-        func create(_ owner: WebhookOwner, _ types: [WebhookEventType] = WebhookEventType.subscribable, enabled: Bool = true) throws -> UUID {
+        func create(_ owner: WebhookOwner, _ types: [WebhookEventType] = WebhookEventType.subscribable, enabled: Bool = true) throws -> UUID
+        {
             let id = try webhooks.create(owner: owner, NewWebhook(url: "https://93.184.215.14/hook", eventTypes: types)).webhook.id
             if !enabled { _ = try webhooks.update(id: id, owner: owner, WebhookChanges(enabled: false)) }
             return id
@@ -53,9 +55,11 @@ import TidingsSynchronization
             return
         }
         // A 410 disables `all`; its owner's other webhooks and the global ones hear of it.
-        let delivery: UUID = try context.database.query("""
+        let delivery: UUID = try context.database.query(
+            """
             SELECT id FROM deliveries WHERE webhook_id = \(all) LIMIT 1
-            """).single().decode("id")
+            """
+        ).single().decode("id")
         let attempt = CompletedAttempt(
             deliveryID: delivery, webhookID: all, eventID: UUID(), attemptedAt: Date(), durationMilliseconds: 1,
             statusCode: 410, error: nil, responseBody: nil, responseTruncated: false, outcome: .gone
@@ -77,7 +81,8 @@ import TidingsSynchronization
         let user = try context.user()
         let webhooks = WebhookStore(database: context.database, secrets: context.secrets)
         let hook = try webhooks.create(owner: .user(user), NewWebhook(url: "https://93.184.215.14/hook")).webhook.id
-        let rows = try context.database.query("""
+        let rows = try context.database.query(
+            """
             SELECT e.id, e.n FROM queue_events(ARRAY[
                 ROW(\(user)::uuid, 'badge.updated', '{"count": 1}', NULL, NULL)::outbox_event,
                 ROW(\(user)::uuid, 'watch.changed', '{"n": 2}', NULL, NULL)::outbox_event,
@@ -86,9 +91,11 @@ import TidingsSynchronization
             """)
         let ids: [UUID] = try rows.map { try $0.decode("id") }
         #expect(try context.database.query("SELECT count(*)::integer AS n FROM events").single().decode("n", as: Int.self) == 3)
-        let queued = try context.database.query("""
+        let queued = try context.database.query(
+            """
             SELECT d.event_id FROM deliveries d WHERE d.webhook_id = \(hook) ORDER BY d.event_id = \(ids[1]) DESC
-            """).map { try $0.decode("event_id", as: UUID.self) }
+            """
+        ).map { try $0.decode("event_id", as: UUID.self) }
         // The watch.changed event, and one badge delivery carrying the later count.
         #expect(queued == [ids[1], ids[2]])
         #expect(try Self.received(context.database)[hook] == ["badge.updated", "watch.changed"])
@@ -105,14 +112,17 @@ import TidingsSynchronization
         _ = try webhooks.create(owner: .user(user), NewWebhook(url: "https://93.184.215.14/hook")).webhook.id
         let deliveries = DeliveryStore(database: context.database)
         #expect(try deliveries.timeUntilNextDue() == nil)
-        let events: [UUID] = try context.database.query("""
+        let events: [UUID] = try context.database.query(
+            """
             SELECT id FROM queue_events(ARRAY[
                 ROW(\(user)::uuid, 'watch.changed', '{"n": 1}', NULL, NULL)::outbox_event,
                 ROW(\(user)::uuid, 'watch.changed', '{"n": 2}', NULL, NULL)::outbox_event
             ]) AS id
-            """).map { try $0.decode("id") }
+            """
+        ).map { try $0.decode("id") }
         func due(_ event: UUID, in seconds: Int) throws {
-            _ = try context.database.query("""
+            _ = try context.database.query(
+                """
                 UPDATE deliveries SET next_attempt_at = now() + \(seconds) * interval '1 second' WHERE event_id = \(event)
                 """)
         }
@@ -182,9 +192,11 @@ import TidingsSynchronization
     /// Event types delivered to each webhook, sorted.
     private static func received(_ database: PostgresClient) throws -> [UUID: [String]] {
         var received: [UUID: [String]] = [:]
-        for row in try database.query("""
+        for row in try database.query(
+            """
             SELECT d.webhook_id, e.type FROM deliveries d JOIN events e ON e.id = d.event_id ORDER BY e.type
-            """) {
+            """)
+        {
             received[try row.decode("webhook_id"), default: []].append(try row.decode("type"))
         }
         return received

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TidingsDomain
 import TidingsHTTPClient
 import TidingsObservability
-@testable import TidingsPoller
 import TidingsPostgres
 import TidingsSynchronization
 import TidingsTestSupport
-import TidingsDomain
+
+@testable import TidingsPoller
 
 /// A poller built from parts the test makes (no application around it):
 /// it checks through them and stops them when it stops.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsDomain
 import TidingsTestSupport
+
 @testable import TidingsPoller
 
 @Suite struct LineDiffTests {
@@ -9,21 +10,22 @@ import TidingsTestSupport
         let old = ["a", "b", "c", "d", "e", "f", "g", "h"]
         let new = ["a", "b", "c", "d", "E", "f", "g", "h", "i"]
         let text = LineDiff(from: old, to: new).unified(maximumBytes: 4096)
-        #expect(text == """
-            --- previous
-            +++ current
-            @@ -2,7 +2,8 @@
-             b
-             c
-             d
-            -e
-            +E
-             f
-             g
-             h
-            +i
+        #expect(
+            text == """
+                --- previous
+                +++ current
+                @@ -2,7 +2,8 @@
+                 b
+                 c
+                 d
+                -e
+                +E
+                 f
+                 g
+                 h
+                +i
 
-            """)
+                """)
     }
 
     @Test func identicalInputHasNoDiff() {
@@ -119,8 +121,12 @@ import TidingsTestSupport
 
     @Test func successIsNeverLaterThanTheInterval() {
         let bounds = CheckBounds(intervalSeconds: 100, maximumSeconds: 100)
-        #expect(schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: now, cacheLifetime: nil, random: 0) == now.addingTimeInterval(100))
-        #expect(schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: now, cacheLifetime: nil, random: 1) == now.addingTimeInterval(90))
+        #expect(
+            schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: now, cacheLifetime: nil, random: 0)
+                == now.addingTimeInterval(100))
+        #expect(
+            schedule.afterSuccess(now: now, bounds: bounds, unchangedSince: now, cacheLifetime: nil, random: 1)
+                == now.addingTimeInterval(90))
     }
 
     @Test func failuresBackOffExponentiallyUpToTheCap() {

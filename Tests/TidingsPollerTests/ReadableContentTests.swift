@@ -3,10 +3,11 @@ import Testing
 import TidingsCrypto
 import TidingsDomain
 import TidingsObservability
-@testable import TidingsPoller
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// Readable comparison by default, the raw rule, the unchanged-body skip
 /// and the quiet re-baseline (decision 0027), through `Poller.checkNow`
@@ -108,7 +109,8 @@ import TidingsSynchronization
         #expect(skipped.value() == 3)
 
         // So does a changed rule.
-        let edited = try #require(try context.watches.update(userID: second.userID, id: second.id) { $0.extract = ExtractionRule(selector: .css("h1")) })
+        let edited = try #require(
+            try context.watches.update(userID: second.userID, id: second.id) { $0.extract = ExtractionRule(selector: .css("h1")) })
         #expect(try await context.check(edited, with: poller).result == .baseline)
         #expect(skipped.value() == 3)
 
@@ -128,7 +130,8 @@ import TidingsSynchronization
         script["page"] = "<html><body><script>track()</script><p>Hello</p></body></html>"
         let origin = try script.origin { request in
             if request.header("If-None-Match") == "\"v1\"" { return TestResponse(status: 304) }
-            return TestResponse(status: 200, headers: [("Content-Type", "text/html"), ("ETag", "\"v1\"")], body: Array(script["page"]!.utf8))
+            return TestResponse(
+                status: 200, headers: [("Content-Type", "text/html"), ("ETag", "\"v1\"")], body: Array(script["page"]!.utf8))
         }
         let poller = try context.poller()
         defer { poller.stop(); origin.stop(); context.close() }
@@ -141,7 +144,8 @@ import TidingsSynchronization
         // mark, no body hash on the target.
         let oldHash = SHA256.hash(WhitespaceNormalizerReference.oneLine(script["page"]!)).hex
         #expect(oldHash != readableHash)
-        try context.execute("""
+        try context.execute(
+            """
             UPDATE watches SET content_hash = \(oldHash), snapshot = \(script["page"]!), quiet_rebaseline = true WHERE id = \(watch.id)
             """)
         try context.execute("UPDATE targets SET body_sha256 = NULL WHERE id = \(watch.targetID)")
@@ -158,7 +162,8 @@ import TidingsSynchronization
         #expect(reloaded.unreadCount == 0)
         #expect(try context.changeCount(of: watch) == 0)
         #expect(try context.events(of: user, type: "watch.changed").isEmpty)
-        let marked: Bool = try context.database.query("SELECT quiet_rebaseline FROM watches WHERE id = \(watch.id)")[0].decode("quiet_rebaseline")
+        let marked: Bool = try context.database.query("SELECT quiet_rebaseline FROM watches WHERE id = \(watch.id)")[0].decode(
+            "quiet_rebaseline")
         #expect(!marked)
 
         // From then on changes count again.
@@ -177,8 +182,8 @@ private enum WhitespaceNormalizerReference {
     }
 }
 
-private extension PollerTestContext {
-    func execute(_ query: PostgresQuery) throws {
+extension PollerTestContext {
+    fileprivate func execute(_ query: PostgresQuery) throws {
         _ = try database.withConnection { connection in try connection.execute(query) }
     }
 }

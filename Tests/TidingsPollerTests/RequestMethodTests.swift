@@ -1,7 +1,7 @@
-import TidingsTestSupport
 import Testing
 import TidingsDomain
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// A check is one GET whatever validators the page has: no HEAD first,
 /// which would cost a second request where a conditional GET costs one.

@@ -1,10 +1,11 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
-@testable import TidingsPoller
 import TidingsPostgres
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// A `Retry-After` holds only the host that sent it: after a redirect, the
 /// last hop's host and port, not the host of the URL the check started

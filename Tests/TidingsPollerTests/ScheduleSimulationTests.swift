@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TidingsPoller
 import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// The issue 16 workload on a simulated clock, driven by the real
 /// `CheckSchedule` (decision 0028; `bench/schedule.sh` prints the figures,
@@ -82,21 +83,24 @@ struct ScheduleSimulation {
 
 @Suite struct ScheduleSimulationTests {
     /// Runs fixed (max = interval) and adaptive, prints both, returns the ratio of checks.
-    private func compare(_ simulation: ScheduleSimulation, label: String) -> (ratio: Double, fixed: ScheduleSimulation.Result, adaptive: ScheduleSimulation.Result) {
+    private func compare(_ simulation: ScheduleSimulation, label: String) -> (
+        ratio: Double, fixed: ScheduleSimulation.Result, adaptive: ScheduleSimulation.Result
+    ) {
         let fixed = simulation.run(maximumSeconds: simulation.intervalSeconds)
         let adaptive = simulation.run(maximumSeconds: simulation.maximumSeconds)
         let ratio = Double(fixed.checks) / Double(adaptive.checks)
-        print(String(
-            format: "schedule simulation, %@: %d pages (%d%% change every %.0f s), interval %d s, max %d s, hours %.0f-%.0f\n"
-                + "  fixed:    %d checks (%d of changing pages), %d changes seen, delay mean %.1f s, longest %.1f s\n"
-                + "  adaptive: %d checks (%d of changing pages), %d changes seen, delay mean %.1f s, longest %.1f s\n"
-                + "  checks fall %.2fx",
-            label, simulation.pages, Int(simulation.changingShare * 100), simulation.changePeriod, simulation.intervalSeconds,
-            simulation.maximumSeconds, simulation.countFrom / 3600, simulation.duration / 3600,
-            fixed.checks, fixed.changingChecks, fixed.detected, fixed.meanDelay, fixed.longestDelay,
-            adaptive.checks, adaptive.changingChecks, adaptive.detected, adaptive.meanDelay, adaptive.longestDelay,
-            ratio
-        ))
+        print(
+            String(
+                format: "schedule simulation, %@: %d pages (%d%% change every %.0f s), interval %d s, max %d s, hours %.0f-%.0f\n"
+                    + "  fixed:    %d checks (%d of changing pages), %d changes seen, delay mean %.1f s, longest %.1f s\n"
+                    + "  adaptive: %d checks (%d of changing pages), %d changes seen, delay mean %.1f s, longest %.1f s\n"
+                    + "  checks fall %.2fx",
+                label, simulation.pages, Int(simulation.changingShare * 100), simulation.changePeriod, simulation.intervalSeconds,
+                simulation.maximumSeconds, simulation.countFrom / 3600, simulation.duration / 3600,
+                fixed.checks, fixed.changingChecks, fixed.detected, fixed.meanDelay, fixed.longestDelay,
+                adaptive.checks, adaptive.changingChecks, adaptive.detected, adaptive.meanDelay, adaptive.longestDelay,
+                ratio
+            ))
         return (ratio, fixed, adaptive)
     }
 

@@ -1,10 +1,11 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsDomain
 import TidingsPostgres
-@testable import TidingsPoller
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// The background scheduler: claiming, leases, dedupe and politeness,
 /// against real loopback origins and a real database.
@@ -23,9 +24,10 @@ import TidingsSynchronization
 
         let poller = try context.poller(concurrency: 8)
         defer { poller.stop() }
-        #expect(try await eventually {
-            try context.reload(first).contentHash != nil && context.reload(second).contentHash != nil
-        })
+        #expect(
+            try await eventually {
+                try context.reload(first).contentHash != nil && context.reload(second).contentHash != nil
+            })
         #expect(script.requests.count == 1)
         #expect(try context.reload(first).contentHash == context.reload(second).contentHash)
     }
@@ -159,8 +161,12 @@ import TidingsSynchronization
         let origin = try Self.slowOrigin(script)
         defer { origin.stop(); context.close() }
         // Small claims, so both pollers hold some of the targets.
-        let first = try context.poller(concurrency: 16) { $0.hostConcurrency = 2; $0.claimBatchSize = 2 }
-        let second = try context.poller(concurrency: 16) { $0.hostConcurrency = 2; $0.claimBatchSize = 2 }
+        let first = try context.poller(concurrency: 16) {
+            $0.hostConcurrency = 2; $0.claimBatchSize = 2
+        }
+        let second = try context.poller(concurrency: 16) {
+            $0.hostConcurrency = 2; $0.claimBatchSize = 2
+        }
         defer { first.stop(); second.stop() }
         #expect(try await eventually(timeout: .seconds(10)) { first.hostConcurrency == 1 && second.hostConcurrency == 1 })
 
@@ -183,7 +189,9 @@ import TidingsSynchronization
         defer { origin.stop(); context.close() }
         let user = try context.user()
         for index in 0..<5 { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)") }
-        let poller = try context.poller(concurrency: 16) { $0.hostConcurrency = 4; $0.hostMinimumGap = .milliseconds(200) }
+        let poller = try context.poller(concurrency: 16) {
+            $0.hostConcurrency = 4; $0.hostMinimumGap = .milliseconds(200)
+        }
         defer { poller.stop() }
 
         #expect(try await eventually { script.requests.count >= 5 })
@@ -211,15 +219,21 @@ import TidingsSynchronization
         let user = try context.user()
         let count = 60
         for index in 0..<count { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)", interval: 3600) }
-        let first = try context.poller(concurrency: 8) { $0.hostConcurrency = 8; $0.claimBatchSize = 5 }
-        let second = try context.poller(concurrency: 8) { $0.hostConcurrency = 8; $0.claimBatchSize = 5 }
+        let first = try context.poller(concurrency: 8) {
+            $0.hostConcurrency = 8; $0.claimBatchSize = 5
+        }
+        let second = try context.poller(concurrency: 8) {
+            $0.hostConcurrency = 8; $0.claimBatchSize = 5
+        }
         defer { first.stop(); second.stop() }
 
-        #expect(try await eventually {
-            try context.database.query("""
-                SELECT count(*)::integer AS n FROM targets WHERE last_checked_at IS NOT NULL AND lease_owner IS NULL
-                """)[0].decode("n", as: Int.self) == count
-        })
+        #expect(
+            try await eventually {
+                try context.database.query(
+                    """
+                    SELECT count(*)::integer AS n FROM targets WHERE last_checked_at IS NOT NULL AND lease_owner IS NULL
+                    """)[0].decode("n", as: Int.self) == count
+            })
         #expect(script.requests.count == count)
         #expect(Set(script.requests.map(\.path)).count == count)
     }
@@ -265,7 +279,8 @@ import TidingsSynchronization
         let store = CheckStore(database: context.database, failureThreshold: 3)
         _ = try store.claim(targetID: deadWatch.targetID, owner: "dead-replica", lease: .seconds(600))
         _ = try store.claim(targetID: liveWatch.targetID, owner: "live-replica", lease: .seconds(600))
-        _ = try context.database.query("""
+        _ = try context.database.query(
+            """
             INSERT INTO lease_owners (owner, holds, heartbeat_at, dead_after) VALUES
                 ('dead-replica', 'targets', now() - interval '10 seconds', interval '5 seconds'),
                 ('live-replica', 'targets', now(), interval '1 hour')
@@ -278,7 +293,9 @@ import TidingsSynchronization
         // The first beat of the new poller reaped the dead one at once.
         #expect(ContinuousClock.now - started < .seconds(3))
         #expect(script.requests.map(\.path) == ["/dead"])
-        let owners = try context.database.query("SELECT owner FROM lease_owners ORDER BY owner").map { try $0.decode("owner", as: String.self) }
+        let owners = try context.database.query("SELECT owner FROM lease_owners ORDER BY owner").map {
+            try $0.decode("owner", as: String.self)
+        }
         #expect(owners.sorted() == ["live-replica", poller.owner].sorted())
         let live = try context.database.query("SELECT lease_owner FROM targets WHERE id = \(liveWatch.targetID)")[0]
         #expect(try live.decode("lease_owner", as: String?.self) == "live-replica")
@@ -290,7 +307,8 @@ import TidingsSynchronization
         let context = try PollerTestContext()
         defer { context.close() }
         let store = LeaseOwnerStore(database: context.database)
-        _ = try context.database.query("""
+        _ = try context.database.query(
+            """
             INSERT INTO lease_owners (owner, holds, heartbeat_at, dead_after) VALUES
                 ('other-poller', 'targets', now(), interval '1 hour'),
                 ('stale-poller', 'targets', now() - interval '10 seconds', interval '5 seconds'),
@@ -307,9 +325,11 @@ import TidingsSynchronization
         let context = try PollerTestContext()
         defer { context.close() }
         let poller = try context.poller(concurrency: 4)
-        #expect(try await eventually {
-            try context.database.query("SELECT count(*)::int AS n FROM lease_owners WHERE owner = \(poller.owner)")[0].decode("n", as: Int.self) == 1
-        })
+        #expect(
+            try await eventually {
+                try context.database.query("SELECT count(*)::int AS n FROM lease_owners WHERE owner = \(poller.owner)")[0].decode(
+                    "n", as: Int.self) == 1
+            })
         try await context.onThread { poller.stop(within: .milliseconds(200)) }
         #expect(try context.database.query("SELECT count(*)::int AS n FROM lease_owners")[0].decode("n", as: Int.self) == 0)
     }

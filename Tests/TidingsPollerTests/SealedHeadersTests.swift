@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TidingsCrypto
 import TidingsDomain
-@testable import TidingsPoller
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// Header values are sealed in `targets.headers` and opened only to build
 /// the poller's request.
@@ -25,15 +26,19 @@ import TidingsSynchronization
         let watch = try context.watches.create(userID: user, settings: settings)
         #expect(watch.headerNames == ["authorization", "x-key"])
 
-        let row = try context.database.query("""
+        let row = try context.database.query(
+            """
             SELECT headers::text AS headers, headers_fingerprint, secrets_sealed FROM targets WHERE id = \(watch.targetID)
-            """).single()
+            """
+        ).single()
         let stored: String = try row.decode("headers")
         #expect(try row.decode("secrets_sealed", as: Bool.self))
         #expect(!stored.contains("origin-token-5521") && !stored.contains("k-8812"))
         #expect(stored.contains("\"authorization\": \"enc:v1:") && stored.contains("\"x-key\": \"enc:v1:"))
         // The fingerprint is keyed: not the plain SHA-256 of the header list.
-        #expect(try row.decode("headers_fingerprint", as: String.self) != SHA256.hash("authorization:Bearer origin-token-5521\nx-key:k-8812\n").hex)
+        #expect(
+            try row.decode("headers_fingerprint", as: String.self)
+                != SHA256.hash("authorization:Bearer origin-token-5521\nx-key:k-8812\n").hex)
 
         #expect(try await context.check(watch, with: poller).result == .baseline)
         let sent = try #require(script.requests.last).headers
@@ -66,7 +71,8 @@ import TidingsSynchronization
         let foreign = try SecretKeyring(current: try SecretKey(hex: TestSecretKeys.b))
             .seal("Bearer origin-token-5521", context: "targets.headers.authorization")
         try context.database.withConnection { connection in
-            try connection.execute("UPDATE targets SET headers = jsonb_build_object('authorization', \(foreign)::text) WHERE id = \(watch.targetID)")
+            try connection.execute(
+                "UPDATE targets SET headers = jsonb_build_object('authorization', \(foreign)::text) WHERE id = \(watch.targetID)")
         }
         let result = try await context.check(watch, with: poller)
         #expect(result.result == .failed)

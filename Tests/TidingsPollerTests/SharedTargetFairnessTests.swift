@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import TidingsDomain
-@testable import TidingsPoller
-import TidingsTestSupport
 import TidingsExtraction
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// Which user's lane runs each rule of a target (`ExtractionLanes`).
 @Suite struct ExtractionLanesTests {
@@ -66,16 +67,18 @@ import TidingsSynchronization
         var waiting: [Task<Void, Never>] = []
         // Each in the queue before the next comes: the tenant's five first.
         for index in 0..<5 {
-            waiting.append(Task {
-                _ = await limiter.acquire(site: "site:80", host: "a.site:80", user: tenant)
-                order.append("tenant\(index)")
-            })
+            waiting.append(
+                Task {
+                    _ = await limiter.acquire(site: "site:80", host: "a.site:80", user: tenant)
+                    order.append("tenant\(index)")
+                })
             #expect(try await eventually(every: .milliseconds(1)) { limiter.waitingCount(site: "site:80") == index + 1 })
         }
-        waiting.append(Task {
-            _ = await limiter.acquire(site: "site:80", host: "b.site:80", user: victim)
-            order.append("victim")
-        })
+        waiting.append(
+            Task {
+                _ = await limiter.acquire(site: "site:80", host: "b.site:80", user: victim)
+                order.append("victim")
+            })
         #expect(try await eventually(every: .milliseconds(1)) { limiter.waitingCount(site: "site:80") == 6 })
         // One at a time, each recorded before the next is let go.
         for released in 1...6 {

@@ -69,7 +69,9 @@ import TidingsTestSupport
 
     @Test func aLoneCallerRunsAloneAtOnce() throws {
         let queue = BatchingQueue<Int, Int>(
-            runBatch: { _ in Issue.record("a single input must not run as a batch"); return [] },
+            runBatch: { _ in
+                Issue.record("a single input must not run as a batch"); return []
+            },
             runOne: { $0 + 1 }
         )
         #expect(try queue.submit(1) == 2)

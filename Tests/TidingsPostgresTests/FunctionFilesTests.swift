@@ -90,14 +90,16 @@ import TidingsTestSupport
             try FileManager.default.createDirectory(atPath: directory + "/functions", withIntermediateDirectories: true)
             try TemporaryDirectory.write("CREATE TABLE runs (file text);", to: directory + "/migrations/0001_table.sql")
             // Slow enough that the second runner arrives while the first holds the lock.
-            try TemporaryDirectory.write("""
+            try TemporaryDirectory.write(
+                """
                 SELECT pg_sleep(0.3);
                 INSERT INTO runs VALUES ('answer.sql');
                 CREATE OR REPLACE FUNCTION answer() RETURNS int LANGUAGE sql AS 'SELECT 3';
                 """, to: directory + "/functions/answer.sql")
             try TestDatabase.withDatabaseURL { url in
                 let clients = (0..<2).map { _ in
-                    PostgresClient(configuration: PostgresConfiguration(connectionString: url, maxConnections: 2), logger: TestDatabase.logger)
+                    PostgresClient(
+                        configuration: PostgresConfiguration(connectionString: url, maxConnections: 2), logger: TestDatabase.logger)
                 }
                 defer { clients.forEach { $0.stop() } }
                 let applied = AdaptiveMutex<[String]>([])

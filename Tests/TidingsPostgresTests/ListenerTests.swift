@@ -52,7 +52,8 @@ import TidingsTestSupport
     @Test func aTerminatedSessionThrowsConnectionClosed() throws {
         try TestDatabase.withDatabase { client in
             let listener = try PostgresListener(configuration: client.configuration, channels: ["doomed"])
-            _ = try client.query("""
+            _ = try client.query(
+                """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid()
                 """)

@@ -97,7 +97,8 @@ import TidingsTestSupport
             try TemporaryDirectory.write("INSERT INTO runs VALUES ('0003');", to: directory + "/0003_last.sql")
             try TestDatabase.withDatabaseURL { url in
                 let clients = (0..<2).map { _ in
-                    PostgresClient(configuration: PostgresConfiguration(connectionString: url, maxConnections: 2), logger: TestDatabase.logger)
+                    PostgresClient(
+                        configuration: PostgresConfiguration(connectionString: url, maxConnections: 2), logger: TestDatabase.logger)
                 }
                 defer { clients.forEach { $0.stop() } }
                 let applied = AdaptiveMutex<[String]>([])

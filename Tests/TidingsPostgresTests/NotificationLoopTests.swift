@@ -37,7 +37,8 @@ import TidingsTestSupport
             _ = try client.query("SELECT pg_notify('loop_test', 'one')")
             #expect(events.waitFor { $0.last == "received one" })
 
-            _ = try client.query("""
+            _ = try client.query(
+                """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE datname = current_database() AND query LIKE 'LISTEN%'
                 """)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TidingsPostgres
 
 /// The pool's logic without a database: connections and waiters are plain

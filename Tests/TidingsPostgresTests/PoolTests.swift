@@ -12,12 +12,14 @@ import TidingsTestSupport
         let registry = MetricsRegistry()
         try TestDatabase.withDatabaseURL { url in
             let client = PostgresClient(
-                configuration: PostgresConfiguration(connectionString: url, maxConnections: 4, acquireTimeout: .seconds(60), applicationName: applicationName),
+                configuration: PostgresConfiguration(
+                    connectionString: url, maxConnections: 4, acquireTimeout: .seconds(60), applicationName: applicationName),
                 logger: TestDatabase.logger,
                 metrics: registry
             )
             defer { client.stop() }
-            let monitor = PostgresClient(configuration: PostgresConfiguration(connectionString: url, maxConnections: 1), logger: TestDatabase.logger)
+            let monitor = PostgresClient(
+                configuration: PostgresConfiguration(connectionString: url, maxConnections: 1), logger: TestDatabase.logger)
             defer { monitor.stop() }
 
             let failures = AdaptiveMutex<[String]>([])
@@ -27,7 +29,9 @@ import TidingsTestSupport
             let monitoring = Thread {
                 // Samples the server's view while the load runs.
                 while running.load(ordering: .relaxed) {
-                    let count = (try? monitor.query("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = \(applicationName)").first?.decode("n", as: Int.self)) ?? 0
+                    let count =
+                        (try? monitor.query("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = \(applicationName)").first?
+                            .decode("n", as: Int.self)) ?? 0
                     peakServerConnections.withLock { $0 = max($0, count) }
                 }
             }
@@ -65,7 +69,11 @@ import TidingsTestSupport
 
     @Test func acquireTimesOutWhenThePoolIsExhausted() throws {
         let registry = MetricsRegistry()
-        try TestDatabase.withDatabase(configure: { $0.maxConnections = 1; $0.acquireTimeout = .milliseconds(300) }, metrics: registry) { client in
+        try TestDatabase.withDatabase(
+            configure: {
+                $0.maxConnections = 1; $0.acquireTimeout = .milliseconds(300)
+            }, metrics: registry
+        ) { client in
             let leased = DispatchSemaphore(value: 0)
             let giveBack = DispatchSemaphore(value: 0)
             let holderDone = DispatchSemaphore(value: 0)
@@ -94,7 +102,9 @@ import TidingsTestSupport
     }
 
     @Test func waiterGetsTheConnectionWhenItIsReturned() throws {
-        try TestDatabase.withDatabase(configure: { $0.maxConnections = 1; $0.acquireTimeout = .seconds(10) }) { client in
+        try TestDatabase.withDatabase(configure: {
+            $0.maxConnections = 1; $0.acquireTimeout = .seconds(10)
+        }) { client in
             let leased = DispatchSemaphore(value: 0)
             Thread {
                 _ = try? client.withConnection { _ in

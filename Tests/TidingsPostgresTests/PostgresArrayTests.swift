@@ -13,7 +13,8 @@ import TidingsTestSupport
             "é 😀 中文", "nul \0 inside", String(repeating: "x\"\\", count: 10_000),
         ]
         try TestDatabase.withDatabase { client in
-            let rows = try client.query("""
+            let rows = try client.query(
+                """
                 SELECT t.text, t.text IS NULL AS missing FROM unnest(\(PostgresArray(texts))::text[]) WITH ORDINALITY AS t(text, n) ORDER BY n
                 """)
             #expect(rows.count == texts.count)
@@ -28,13 +29,15 @@ import TidingsTestSupport
         let ids = [UUID(), UUID()]
         let date = Date(timeIntervalSince1970: 1_795_965_576.123456)
         try TestDatabase.withDatabase { client in
-            let row = try client.query("""
+            let row = try client.query(
+                """
                 SELECT \(PostgresArray(ids))::uuid[] = ARRAY[\(ids[0])::uuid, \(ids[1])::uuid] AS ids_match,
                        (\(PostgresArray([1, nil, -3] as [Int?]))::bigint[])::text AS numbers,
                        (\(PostgresArray([true, false]))::boolean[])::text AS flags,
                        (\(PostgresArray([date]))::timestamptz[])[1] AS moment,
                        cardinality(\(PostgresArray([UUID]()))::uuid[]) AS empty
-                """).single()
+                """
+            ).single()
             #expect(try row.decode("ids_match", as: Bool.self))
             #expect(try row.decode("numbers", as: String.self) == "{1,NULL,-3}")
             #expect(try row.decode("flags", as: String.self) == "{t,f}")

@@ -77,10 +77,11 @@ import TidingsPostgres
         // (Absurd dates stay out of #expect: Foundation traps printing them.)
         let texts = [1e300, .infinity, 253_402_300_800, -1e300, .nan, -62_135_596_801, -62_135_596_800, 253_402_300_799]
             .map { Date(timeIntervalSince1970: $0).postgresText }
-        #expect(texts == [
-            "infinity", "infinity", "infinity", "-infinity", "-infinity", "-infinity",
-            "0001-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.000000Z",
-        ])
+        #expect(
+            texts == [
+                "infinity", "infinity", "infinity", "-infinity", "-infinity", "-infinity",
+                "0001-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.000000Z",
+            ])
     }
 
     @Test func durationsAreMillisecondIntervalsThatSaturate() {

@@ -7,7 +7,8 @@ import TidingsTestSupport
 @Suite struct QueryBindingTests {
     @Test func everyTypeRoundTripsThroughItsColumnType() throws {
         try TestDatabase.withDatabase { client in
-            _ = try client.query("""
+            _ = try client.query(
+                """
                 CREATE TABLE samples (
                     id serial PRIMARY KEY, text_value text, int_value int8, int32_value int4, double_value float8,
                     bool_value bool, uuid_value uuid, date_value timestamptz, bytes_value bytea
@@ -18,7 +19,8 @@ import TidingsTestSupport
             let bytes: [UInt8] = [0, 1, 0x7f, 0x80, 0xff]
             let text = "Grüße, 世界 🚀 it's \"quoted\" \\ back\\slash $1"
             try client.withConnection { connection in
-                let inserted = try connection.execute("""
+                let inserted = try connection.execute(
+                    """
                     INSERT INTO samples (text_value, int_value, int32_value, double_value, bool_value, uuid_value, date_value, bytes_value)
                     VALUES (\(text), \(Int.max), \(Int32.min), \(-1.5e-10), \(true), \(uuid), \(date), \(bytes))
                     """)
@@ -42,7 +44,8 @@ import TidingsTestSupport
         try TestDatabase.withDatabase { client in
             let missing: String? = nil
             let present: Int? = 5
-            let row = try #require(try client.query("SELECT \(missing)::text AS a, \(present)::int AS b, \(missing)::text IS NULL AS was_null").first)
+            let row = try #require(
+                try client.query("SELECT \(missing)::text AS a, \(present)::int AS b, \(missing)::text IS NULL AS was_null").first)
             #expect(try row.decode("a", as: String?.self) == nil)
             #expect(try row.decode("b", as: Int?.self) == 5)
             #expect(try row.decode("was_null", as: Bool.self))

@@ -1,7 +1,7 @@
 import Testing
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// Decoding failures and server errors say clearly what went wrong.
 @Suite struct RowDecodingAndErrorTests {

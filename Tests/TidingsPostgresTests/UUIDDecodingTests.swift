@@ -10,7 +10,8 @@ import TidingsPostgres
             let id = UUID()
             #expect(try UUID(postgresText: id.uuidString.lowercased()) == id)
         }
-        #expect(try UUID(postgresText: "00000000-0000-0000-0000-000000000000") == UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        #expect(
+            try UUID(postgresText: "00000000-0000-0000-0000-000000000000") == UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         #expect(try UUID(postgresText: "ffffffff-ffff-ffff-ffff-ffffffffffff").uuidString == "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")
     }
 
@@ -19,7 +20,10 @@ import TidingsPostgres
         #expect(try UUID(postgresText: id.uuidString) == id)
     }
 
-    @Test(arguments: ["", "not-a-uuid", "0000000000000000-0000-0000-000000000000", "0000000g-0000-0000-0000-000000000000", "00000000-0000-0000-0000-00000000000"])
+    @Test(arguments: [
+        "", "not-a-uuid", "0000000000000000-0000-0000-000000000000", "0000000g-0000-0000-0000-000000000000",
+        "00000000-0000-0000-0000-00000000000",
+    ])
     func malformedTextFails(_ text: String) {
         #expect(throws: PostgresError.self) { try UUID(postgresText: text) }
     }

@@ -1,8 +1,8 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsPush
+import TidingsTestSupport
 
 /// APNsClient against the mock APNs: HTTP/2 over TLS with a test CA, JWTs
 /// verified with the key's public half, headers and sizes checked.
@@ -124,13 +124,17 @@ import TidingsPush
             let client = try fixture.apnsClient()
             try await fixture.mock.script(token: deviceToken(20), [["status": 429, "reason": "TooManyRequests", "retry_after": "120"]])
             try await fixture.mock.script(token: deviceToken(21), [["status": 500, "reason": "InternalServerError"]])
-            try await fixture.mock.script(token: deviceToken(22), [["status": 503, "reason": "ServiceUnavailable", "retry_after": "99999999999999999999999"]])
+            try await fixture.mock.script(
+                token: deviceToken(22), [["status": 503, "reason": "ServiceUnavailable", "retry_after": "99999999999999999999999"]])
             try await fixture.mock.script(token: deviceToken(23), [["status": 413, "reason": "PayloadTooLarge"]])
             try await fixture.mock.script(token: deviceToken(24), [["status": 400, "reason": "BadCollapseId"]])
 
-            #expect(await client.send(badgePush(token: deviceToken(20))) == .retry(after: .seconds(120), reason: "APNs: TooManyRequests (429)"))
+            #expect(
+                await client.send(badgePush(token: deviceToken(20))) == .retry(after: .seconds(120), reason: "APNs: TooManyRequests (429)"))
             #expect(await client.send(badgePush(token: deviceToken(21))) == .retry(after: nil, reason: "APNs: InternalServerError (500)"))
-            #expect(await client.send(badgePush(token: deviceToken(22))) == .retry(after: .seconds(3600), reason: "APNs: ServiceUnavailable (503)"))
+            #expect(
+                await client.send(badgePush(token: deviceToken(22)))
+                    == .retry(after: .seconds(3600), reason: "APNs: ServiceUnavailable (503)"))
             #expect(await client.send(badgePush(token: deviceToken(23))) == .failed(reason: "APNs: PayloadTooLarge (413)"))
             #expect(await client.send(badgePush(token: deviceToken(24))) == .failed(reason: "APNs: BadCollapseId (400)"))
         }
@@ -179,9 +183,11 @@ import TidingsPush
     @Test func aProviderTokenRejectedTwiceFailsWithoutAThirdTry() async throws {
         try await withMockPush { fixture in
             let client = try fixture.apnsClient()
-            try await fixture.mock.script(token: deviceToken(50), [
-                ["status": 403, "reason": "InvalidProviderToken"], ["status": 403, "reason": "InvalidProviderToken"],
-            ])
+            try await fixture.mock.script(
+                token: deviceToken(50),
+                [
+                    ["status": 403, "reason": "InvalidProviderToken"], ["status": 403, "reason": "InvalidProviderToken"],
+                ])
             try await fixture.mock.script(token: deviceToken(51), [["status": 403, "reason": "InvalidProviderToken"]])
 
             let result = await client.send(badgePush(token: deviceToken(50)))
@@ -206,7 +212,8 @@ import TidingsPush
 
             let result = await client.send(push)
 
-            #expect(result == .failed(reason: "APNs: PayloadTooLarge: the payload is \(push.payload.count) bytes; APNs accepts at most 4096"))
+            #expect(
+                result == .failed(reason: "APNs: PayloadTooLarge: the payload is \(push.payload.count) bytes; APNs accepts at most 4096"))
             #expect(try await fixture.mock.stats().apns.isEmpty)
         }
     }

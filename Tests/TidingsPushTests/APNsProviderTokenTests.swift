@@ -1,8 +1,8 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsCrypto
 import TidingsPush
+import TidingsTestSupport
 
 /// The provider token's reuse and refresh rules, on a fake clock.
 @Suite struct APNsProviderTokenTests {

@@ -36,9 +36,12 @@ import TidingsPush
         #"{"access_token":"x","token_type":"Bearer","expires_in":null,"#,
     ])
     func malformedAnswersAreTransientErrors(_ body: String) {
-        #expect(read(body) == .failure(PushCredentialError(
-            "the token endpoint's answer is not a JSON object with access_token and token_type", isTransient: true
-        )))
+        #expect(
+            read(body)
+                == .failure(
+                    PushCredentialError(
+                        "the token endpoint's answer is not a JSON object with access_token and token_type", isTransient: true
+                    )))
     }
 
     @Test func aCutBodyIsNotParsed() {
@@ -54,26 +57,37 @@ import TidingsPush
         writer += Array(token.utf8).flatMap { $0 == 0x0A ? Array("\\n".utf8) : [$0] }
         writer += Array(#"","token_type":"Bearer"}"#.utf8)
         let result = FCMAccessGrant.read(status: 200, body: writer, truncated: false)
-        #expect(result == .failure(PushCredentialError(
-            "the token endpoint granted an access token that is empty, longer than 4096 bytes or not plain ASCII", isTransient: true
-        )))
+        #expect(
+            result
+                == .failure(
+                    PushCredentialError(
+                        "the token endpoint granted an access token that is empty, longer than 4096 bytes or not plain ASCII",
+                        isTransient: true
+                    )))
     }
 
     @Test func otherTokenTypesAreRefused() {
-        #expect(read(#"{"access_token":"x","token_type":"mac"}"#) == .failure(PushCredentialError(
-            "the token endpoint granted a token that is not a Bearer token", isTransient: true
-        )))
+        #expect(
+            read(#"{"access_token":"x","token_type":"mac"}"#)
+                == .failure(
+                    PushCredentialError(
+                        "the token endpoint granted a token that is not a Bearer token", isTransient: true
+                    )))
     }
 
     @Test func refusalsNameTheOAuthErrorCodeOnly() {
-        #expect(read(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#, status: 400)
-            == .failure(PushCredentialError("the token endpoint refused the service account: invalid_grant (400)")))
-        #expect(read(#"{"error":"secret value here"}"#, status: 401)
-            == .failure(PushCredentialError("the token endpoint refused the service account: 401")))
-        #expect(read("<html>busy</html>", status: 503)
-            == .failure(PushCredentialError("the token endpoint answered 503", isTransient: true)))
-        #expect(read(#"{"error":"rate_limited"}"#, status: 429)
-            == .failure(PushCredentialError("the token endpoint answered rate_limited (429)", isTransient: true)))
+        #expect(
+            read(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#, status: 400)
+                == .failure(PushCredentialError("the token endpoint refused the service account: invalid_grant (400)")))
+        #expect(
+            read(#"{"error":"secret value here"}"#, status: 401)
+                == .failure(PushCredentialError("the token endpoint refused the service account: 401")))
+        #expect(
+            read("<html>busy</html>", status: 503)
+                == .failure(PushCredentialError("the token endpoint answered 503", isTransient: true)))
+        #expect(
+            read(#"{"error":"rate_limited"}"#, status: 429)
+                == .failure(PushCredentialError("the token endpoint answered rate_limited (429)", isTransient: true)))
         #expect(read("", status: 302) == .failure(PushCredentialError("the token endpoint refused the service account: 302")))
     }
 }

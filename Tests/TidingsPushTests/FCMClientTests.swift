@@ -1,8 +1,8 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsHTTPClient
 import TidingsPush
+import TidingsTestSupport
 
 /// FCMClient against the mock FCM and its OAuth token endpoint: the RS256
 /// assertion verified with the service account's public key, the access
@@ -41,7 +41,10 @@ import TidingsPush
             try #require(sends.count == 2)
             #expect(sends.allSatisfy { $0.status == 200 && $0.access_token == grant.access_token && $0.http_version == "2" })
             #expect(sends[0].path == "/v1/projects/tidings-test/messages:send")
-            #expect(sends[0].body == #"{"message":{"android":{"collapse_key":"badge","priority":"normal"},"data":{"badge":"4","type":"badge.updated"},"token":"device-a:APA91b-first"}}"#)
+            #expect(
+                sends[0].body
+                    == #"{"message":{"android":{"collapse_key":"badge","priority":"normal"},"data":{"badge":"4","type":"badge.updated"},"token":"device-a:APA91b-first"}}"#
+            )
             #expect(sends[1].body?.contains(#""priority":"high""#) == true)
         }
     }
@@ -72,21 +75,39 @@ import TidingsPush
     @Test func deadTokensMakeTheDeviceGoneAndOtherErrorsDoNot() async throws {
         try await withMockPush { fixture in
             let client = try fixture.fcmClient()
-            try await fixture.mock.script(token: "gone", [["status": 404, "fcm_error": ["status": "NOT_FOUND", "errorCode": "UNREGISTERED"]]])
-            try await fixture.mock.script(token: "malformed", [[
-                "status": 400,
-                "fcm_error": ["status": "INVALID_ARGUMENT", "errorCode": "INVALID_ARGUMENT", "field": "message.token",
-                              "message": "The registration token is not a valid FCM registration token"],
-            ]])
-            try await fixture.mock.script(token: "bad-data", [[
-                "status": 400, "fcm_error": ["status": "INVALID_ARGUMENT", "errorCode": "INVALID_ARGUMENT", "field": "message.data"],
-            ]])
-            try await fixture.mock.script(token: "other-sender", [["status": 403, "fcm_error": ["status": "PERMISSION_DENIED", "errorCode": "SENDER_ID_MISMATCH"]]])
-            try await fixture.mock.script(token: "busy", [["status": 429, "retry_after": "30", "fcm_error": ["status": "RESOURCE_EXHAUSTED", "errorCode": "QUOTA_EXCEEDED"]]])
-            try await fixture.mock.script(token: "down", [["status": 503, "fcm_error": ["status": "UNAVAILABLE", "errorCode": "UNAVAILABLE"]]])
+            try await fixture.mock.script(
+                token: "gone", [["status": 404, "fcm_error": ["status": "NOT_FOUND", "errorCode": "UNREGISTERED"]]])
+            try await fixture.mock.script(
+                token: "malformed",
+                [
+                    [
+                        "status": 400,
+                        "fcm_error": [
+                            "status": "INVALID_ARGUMENT", "errorCode": "INVALID_ARGUMENT", "field": "message.token",
+                            "message": "The registration token is not a valid FCM registration token",
+                        ],
+                    ]
+                ])
+            try await fixture.mock.script(
+                token: "bad-data",
+                [
+                    [
+                        "status": 400,
+                        "fcm_error": ["status": "INVALID_ARGUMENT", "errorCode": "INVALID_ARGUMENT", "field": "message.data"],
+                    ]
+                ])
+            try await fixture.mock.script(
+                token: "other-sender", [["status": 403, "fcm_error": ["status": "PERMISSION_DENIED", "errorCode": "SENDER_ID_MISMATCH"]]])
+            try await fixture.mock.script(
+                token: "busy",
+                [["status": 429, "retry_after": "30", "fcm_error": ["status": "RESOURCE_EXHAUSTED", "errorCode": "QUOTA_EXCEEDED"]]])
+            try await fixture.mock.script(
+                token: "down", [["status": 503, "fcm_error": ["status": "UNAVAILABLE", "errorCode": "UNAVAILABLE"]]])
 
             #expect(await client.send(dataPush("gone")) == .deviceGone(reason: "FCM: UNREGISTERED (404)"))
-            #expect(await client.send(dataPush("malformed")) == .deviceGone(reason: "FCM: INVALID_ARGUMENT (400): the registration token is not valid"))
+            #expect(
+                await client.send(dataPush("malformed"))
+                    == .deviceGone(reason: "FCM: INVALID_ARGUMENT (400): the registration token is not valid"))
             #expect(await client.send(dataPush("bad-data")) == .failed(reason: "FCM: INVALID_ARGUMENT (400)"))
             #expect(await client.send(dataPush("other-sender")) == .failed(reason: "FCM: SENDER_ID_MISMATCH (403)"))
             #expect(await client.send(dataPush("busy")) == .retry(after: .seconds(30), reason: "FCM: QUOTA_EXCEEDED (429)"))
@@ -97,7 +118,8 @@ import TidingsPush
     @Test func a401FetchesANewTokenAndSendsOnce() async throws {
         try await withMockPush { fixture in
             let client = try fixture.fcmClient()
-            try await fixture.mock.script(token: "revoked", [["status": 401, "revoke_token": true, "fcm_error": ["status": "UNAUTHENTICATED"]]])
+            try await fixture.mock.script(
+                token: "revoked", [["status": 401, "revoke_token": true, "fcm_error": ["status": "UNAUTHENTICATED"]]])
 
             let result = await client.send(dataPush("revoked"))
             let after = await client.send(dataPush("later"))
@@ -131,9 +153,15 @@ import TidingsPush
                 clock.advance(.seconds(61))
             }
 
-            #expect(results[0] == .retry(after: nil, reason: "FCM: the token endpoint's answer is not a JSON object with access_token and token_type"))
+            #expect(
+                results[0]
+                    == .retry(after: nil, reason: "FCM: the token endpoint's answer is not a JSON object with access_token and token_type"))
             #expect(results[1] == results[0])
-            #expect(results[2] == .retry(after: nil, reason: "FCM: the token endpoint granted an access token that is empty, longer than 4096 bytes or not plain ASCII"))
+            #expect(
+                results[2]
+                    == .retry(
+                        after: nil,
+                        reason: "FCM: the token endpoint granted an access token that is empty, longer than 4096 bytes or not plain ASCII"))
             #expect(results[3] == .retry(after: nil, reason: "FCM: the token endpoint answered temporarily_unavailable (503)"))
             #expect(results[4] == .failed(reason: "FCM: the token endpoint refused the service account: invalid_grant (400)"))
             let stats = try await fixture.mock.stats()

@@ -41,9 +41,11 @@ import TidingsPush
         var number = complete
         number[member] = 42
         for members in [missing, number] {
-            #expect(throws: PushCredentialError(
-                "the service account is not a JSON object with string members project_id, client_email, private_key and token_uri"
-            )) { try FCMServiceAccount(json: try json(members)) }
+            #expect(
+                throws: PushCredentialError(
+                    "the service account is not a JSON object with string members project_id, client_email, private_key and token_uri"
+                )
+            ) { try FCMServiceAccount(json: try json(members)) }
         }
     }
 
@@ -53,7 +55,10 @@ import TidingsPush
         #expect(throws: PushCredentialError("the service account's type must be service_account")) {
             try FCMServiceAccount(json: try json(wrongType))
         }
-        for uri in ["http://oauth2.googleapis.com/token", "https://oauth2.googleapis.com/token?x=1", "file:///etc/passwd", "https://user@host/token"] {
+        for uri in [
+            "http://oauth2.googleapis.com/token", "https://oauth2.googleapis.com/token?x=1", "file:///etc/passwd",
+            "https://user@host/token",
+        ] {
             var account = complete
             account["token_uri"] = uri
             #expect(throws: PushCredentialError("the service account's token_uri must be an https URL without query or fragment")) {

@@ -34,7 +34,8 @@ import TidingsPush
     }
 
     @Test func apnsDeadTokens() {
-        #expect(apns(410, #"{"reason":"Unregistered","timestamp":1790000000000}"#) == .result(.deviceGone(reason: "APNs: Unregistered (410)")))
+        #expect(
+            apns(410, #"{"reason":"Unregistered","timestamp":1790000000000}"#) == .result(.deviceGone(reason: "APNs: Unregistered (410)")))
         #expect(apns(410, "garbage") == .result(.deviceGone(reason: "APNs: no readable reason (410)")))
         #expect(apns(400, reason("BadDeviceToken")) == .result(.deviceGone(reason: "APNs: BadDeviceToken (400)")))
         #expect(apns(400, reason("DeviceTokenNotForTopic")) == .result(.deviceGone(reason: "APNs: DeviceTokenNotForTopic (400)")))
@@ -44,25 +45,35 @@ import TidingsPush
     }
 
     @Test func apnsCredentialRejections() {
-        #expect(apns(403, reason("ExpiredProviderToken")) == .credentialRejected(ifRepeated: .retry(
-            after: nil, reason: "APNs: ExpiredProviderToken (403) again with a fresh token; is the clock right?"
-        )))
-        #expect(apns(403, reason("InvalidProviderToken")) == .credentialRejected(ifRepeated: .failed(
-            reason: "APNs: InvalidProviderToken (403): check the push app's key id, team id and key"
-        )))
+        #expect(
+            apns(403, reason("ExpiredProviderToken"))
+                == .credentialRejected(
+                    ifRepeated: .retry(
+                        after: nil, reason: "APNs: ExpiredProviderToken (403) again with a fresh token; is the clock right?"
+                    )))
+        #expect(
+            apns(403, reason("InvalidProviderToken"))
+                == .credentialRejected(
+                    ifRepeated: .failed(
+                        reason: "APNs: InvalidProviderToken (403): check the push app's key id, team id and key"
+                    )))
         #expect(apns(403, reason("BadCertificateEnvironment")) == .result(.failed(reason: "APNs: BadCertificateEnvironment (403)")))
     }
 
     @Test func apnsRetryAfterIsParsedAndCapped() {
-        #expect(apns(429, reason("TooManyRequests"), headers: [("Retry-After", "120")])
-            == .result(.retry(after: .seconds(120), reason: "APNs: TooManyRequests (429)")))
-        #expect(apns(503, headers: [("retry-after", "999999999999999999999999999999")])
-            == .result(.retry(after: .seconds(3600), reason: "APNs: no readable reason (503)")))
+        #expect(
+            apns(429, reason("TooManyRequests"), headers: [("Retry-After", "120")])
+                == .result(.retry(after: .seconds(120), reason: "APNs: TooManyRequests (429)")))
+        #expect(
+            apns(503, headers: [("retry-after", "999999999999999999999999999999")])
+                == .result(.retry(after: .seconds(3600), reason: "APNs: no readable reason (503)")))
         #expect(apns(503, headers: [("retry-after", "-3")]) == .result(.retry(after: nil, reason: "APNs: no readable reason (503)")))
-        #expect(apns(503, headers: [("retry-after", "Mon, 21 Sep 2026 14:15:00 GMT")])
-            == .result(.retry(after: .seconds(100), reason: "APNs: no readable reason (503)")))
-        #expect(apns(500, headers: [("retry-after", "Thu, 01 Jan 1970 00:00:00 GMT")])
-            == .result(.retry(after: .zero, reason: "APNs: no readable reason (500)")))
+        #expect(
+            apns(503, headers: [("retry-after", "Mon, 21 Sep 2026 14:15:00 GMT")])
+                == .result(.retry(after: .seconds(100), reason: "APNs: no readable reason (503)")))
+        #expect(
+            apns(500, headers: [("retry-after", "Thu, 01 Jan 1970 00:00:00 GMT")])
+                == .result(.retry(after: .zero, reason: "APNs: no readable reason (500)")))
         #expect(apns(502) == .result(.retry(after: nil, reason: "APNs: no readable reason (502)")))
     }
 
@@ -83,15 +94,17 @@ import TidingsPush
         var details: [String] = []
         if let code { details.append(#"{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"\#(code)"}"#) }
         if let field {
-            details.append(#"{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"\#(field)","description":"d"}]}"#)
+            details.append(
+                #"{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"\#(field)","description":"d"}]}"#)
         }
         let statusText = status.map { #""\#($0)""# } ?? "null"
         return #"{"error":{"code":400,"message":"\#(message)","status":\#(statusText),"details":[\#(details.joined(separator: ","))]}}"#
     }
 
     @Test func fcmSuccessKeepsTheMessageName() {
-        #expect(fcm(200, #"{"name":"projects/p/messages/0:1500415314455276%31bd1c96"}"#)
-            == .result(.delivered(providerID: "projects/p/messages/0:1500415314455276%31bd1c96")))
+        #expect(
+            fcm(200, #"{"name":"projects/p/messages/0:1500415314455276%31bd1c96"}"#)
+                == .result(.delivered(providerID: "projects/p/messages/0:1500415314455276%31bd1c96")))
         #expect(fcm(200, "not json") == .result(.delivered(providerID: "")))
         #expect(fcm(200, #"{"name":"\#(String(repeating: "n", count: 513))"}"#) == .result(.delivered(providerID: "")))
     }
@@ -99,33 +112,48 @@ import TidingsPush
     @Test func fcmDeadTokens() {
         #expect(fcm(404, fcmError("NOT_FOUND", code: "UNREGISTERED")) == .result(.deviceGone(reason: "FCM: UNREGISTERED (404)")))
         #expect(fcm(404, fcmError("NOT_FOUND")) == .result(.failed(reason: "FCM: NOT_FOUND (404)")))
-        #expect(fcm(400, fcmError("INVALID_ARGUMENT", code: "INVALID_ARGUMENT", field: "message.token"))
-            == .result(.deviceGone(reason: "FCM: INVALID_ARGUMENT (400): the registration token is not valid")))
-        #expect(fcm(400, fcmError("INVALID_ARGUMENT", message: "The registration token is not a valid FCM registration token"))
-            == .result(.deviceGone(reason: "FCM: INVALID_ARGUMENT (400): the registration token is not valid")))
-        #expect(fcm(400, fcmError("INVALID_ARGUMENT", code: "INVALID_ARGUMENT", field: "message.android.ttl"))
-            == .result(.failed(reason: "FCM: INVALID_ARGUMENT (400)")))
-        #expect(fcm(400, fcmError("INVALID_ARGUMENT", field: "message.token"), truncated: true)
-            == .result(.failed(reason: "FCM: no readable error (400)")))
-        #expect(fcm(403, fcmError("PERMISSION_DENIED", code: "SENDER_ID_MISMATCH")) == .result(.failed(reason: "FCM: SENDER_ID_MISMATCH (403)")))
+        #expect(
+            fcm(400, fcmError("INVALID_ARGUMENT", code: "INVALID_ARGUMENT", field: "message.token"))
+                == .result(.deviceGone(reason: "FCM: INVALID_ARGUMENT (400): the registration token is not valid")))
+        #expect(
+            fcm(400, fcmError("INVALID_ARGUMENT", message: "The registration token is not a valid FCM registration token"))
+                == .result(.deviceGone(reason: "FCM: INVALID_ARGUMENT (400): the registration token is not valid")))
+        #expect(
+            fcm(400, fcmError("INVALID_ARGUMENT", code: "INVALID_ARGUMENT", field: "message.android.ttl"))
+                == .result(.failed(reason: "FCM: INVALID_ARGUMENT (400)")))
+        #expect(
+            fcm(400, fcmError("INVALID_ARGUMENT", field: "message.token"), truncated: true)
+                == .result(.failed(reason: "FCM: no readable error (400)")))
+        #expect(
+            fcm(403, fcmError("PERMISSION_DENIED", code: "SENDER_ID_MISMATCH")) == .result(.failed(reason: "FCM: SENDER_ID_MISMATCH (403)"))
+        )
     }
 
     @Test func fcm401AsksForAFreshToken() {
-        #expect(fcm(401, fcmError("UNAUTHENTICATED")) == .credentialRejected(ifRepeated: .retry(
-            after: nil, reason: "FCM: UNAUTHENTICATED (401) again with a fresh access token"
-        )))
-        #expect(fcm(401, "") == .credentialRejected(ifRepeated: .retry(
-            after: nil, reason: "FCM: no readable error (401) again with a fresh access token"
-        )))
+        #expect(
+            fcm(401, fcmError("UNAUTHENTICATED"))
+                == .credentialRejected(
+                    ifRepeated: .retry(
+                        after: nil, reason: "FCM: UNAUTHENTICATED (401) again with a fresh access token"
+                    )))
+        #expect(
+            fcm(401, "")
+                == .credentialRejected(
+                    ifRepeated: .retry(
+                        after: nil, reason: "FCM: no readable error (401) again with a fresh access token"
+                    )))
     }
 
     @Test func fcmRetries() {
-        #expect(fcm(429, fcmError("RESOURCE_EXHAUSTED", code: "QUOTA_EXCEEDED"), headers: [("Retry-After", "30")])
-            == .result(.retry(after: .seconds(30), reason: "FCM: QUOTA_EXCEEDED (429)")))
-        #expect(fcm(500, fcmError("INTERNAL", code: "INTERNAL"), headers: [("Retry-After", "1e9")])
-            == .result(.retry(after: nil, reason: "FCM: INTERNAL (500)")))
-        #expect(fcm(503, String(repeating: "x", count: 20_000), truncated: true)
-            == .result(.retry(after: nil, reason: "FCM: no readable error (503)")))
+        #expect(
+            fcm(429, fcmError("RESOURCE_EXHAUSTED", code: "QUOTA_EXCEEDED"), headers: [("Retry-After", "30")])
+                == .result(.retry(after: .seconds(30), reason: "FCM: QUOTA_EXCEEDED (429)")))
+        #expect(
+            fcm(500, fcmError("INTERNAL", code: "INTERNAL"), headers: [("Retry-After", "1e9")])
+                == .result(.retry(after: nil, reason: "FCM: INTERNAL (500)")))
+        #expect(
+            fcm(503, String(repeating: "x", count: 20_000), truncated: true)
+                == .result(.retry(after: nil, reason: "FCM: no readable error (503)")))
     }
 
     @Test func fcmCodesNeverEchoFreeText() {

@@ -13,19 +13,24 @@ import TidingsPush
 
         let headers = push.headers(topic: "com.example.app", providerToken: "JWT")
 
-        #expect(headers.map(\.name) == [
-            "authorization", "apns-topic", "apns-push-type", "apns-priority", "content-type",
-            "apns-expiration", "apns-collapse-id", "apns-id",
-        ])
-        #expect(headers.map(\.value) == [
-            "bearer JWT", "com.example.app", "alert", "10", "application/json",
-            "1790003600", "user-7", "6BFA0E2C-9C2B-4D5E-8F00-0123456789AB",
-        ])
+        #expect(
+            headers.map(\.name) == [
+                "authorization", "apns-topic", "apns-push-type", "apns-priority", "content-type",
+                "apns-expiration", "apns-collapse-id", "apns-id",
+            ])
+        #expect(
+            headers.map(\.value) == [
+                "bearer JWT", "com.example.app", "alert", "10", "application/json",
+                "1790003600", "user-7", "6BFA0E2C-9C2B-4D5E-8F00-0123456789AB",
+            ])
         var immediate = push
         immediate.expiration = Date(timeIntervalSince1970: 0)
         immediate.collapseID = nil
         immediate.id = nil
-        #expect(immediate.headers(topic: "t", providerToken: "J").filter { $0.name.hasPrefix("apns-") }.map(\.value) == ["t", "alert", "10", "0"])
+        #expect(
+            immediate.headers(topic: "t", providerToken: "J").filter { $0.name.hasPrefix("apns-") }.map(\.value) == [
+                "t", "alert", "10", "0",
+            ])
     }
 
     @Test func apnsPushesAPNsWouldRefuseNeverLeave() {
@@ -64,23 +69,28 @@ import TidingsPush
             token: "tok\"en", data: ["z": "last", "a": "first \"quoted\"\n", "watch_id": "w-1"], priority: .high, collapseKey: "badge"
         )
 
-        #expect(String(decoding: push.messageBody(), as: UTF8.self)
-            == #"{"message":{"android":{"collapse_key":"badge","priority":"high"},"data":{"a":"first \"quoted\"\n","watch_id":"w-1","z":"last"},"token":"tok\"en"}}"#)
+        #expect(
+            String(decoding: push.messageBody(), as: UTF8.self)
+                == #"{"message":{"android":{"collapse_key":"badge","priority":"high"},"data":{"a":"first \"quoted\"\n","watch_id":"w-1","z":"last"},"token":"tok\"en"}}"#
+        )
         let plain = FCMPush(token: "t", data: [:], priority: .normal)
-        #expect(String(decoding: plain.messageBody(), as: UTF8.self) == #"{"message":{"android":{"priority":"normal"},"data":{},"token":"t"}}"#)
+        #expect(
+            String(decoding: plain.messageBody(), as: UTF8.self) == #"{"message":{"android":{"priority":"normal"},"data":{},"token":"t"}}"#)
     }
 
     @Test func fcmPushesFCMWouldRefuseNeverLeave() {
         #expect(FCMPush(token: "t", data: ["badge": "1"], priority: .normal).refusal() == nil)
         for key in ["from", "Notification", "message_type", "google.c.a", "GCM.x"] {
-            #expect(FCMPush(token: "t", data: [key: "1"], priority: .normal).refusal()
-                == .failed(reason: "a data key is reserved by FCM (from, notification, message_type, google*, gcm*)"))
+            #expect(
+                FCMPush(token: "t", data: [key: "1"], priority: .normal).refusal()
+                    == .failed(reason: "a data key is reserved by FCM (from, notification, message_type, google*, gcm*)"))
         }
         let big = FCMPush(token: "t", data: ["k": String(repeating: "v", count: 4096)], priority: .normal)
         #expect(big.refusal() == .failed(reason: "the data is 4097 bytes; FCM accepts at most 4096"))
         for token in ["", "with space", String(repeating: "t", count: 4097)] {
-            #expect(FCMPush(token: token, data: [:], priority: .normal).refusal()
-                == .deviceGone(reason: "FCM: INVALID_ARGUMENT: the registration token is empty, too long or not plain ASCII"))
+            #expect(
+                FCMPush(token: token, data: [:], priority: .normal).refusal()
+                    == .deviceGone(reason: "FCM: INVALID_ARGUMENT: the registration token is empty, too long or not plain ASCII"))
         }
     }
 }

@@ -19,7 +19,10 @@ import TidingsPush
     @Test func onlyHTTPSBaseURLsAreAccepted() {
         #expect(PushTransportConfiguration.baseURL("https://127.0.0.1:9443/") == "https://127.0.0.1:9443")
         #expect(PushTransportConfiguration.baseURL("HTTPS://api.push.apple.com") == "HTTPS://api.push.apple.com")
-        for text in ["http://api.push.apple.com", "https://", "https://host/a?b", "https://host/#x", "https://u:p@host", "https://ho st", "ftp://host", ""] {
+        for text in [
+            "http://api.push.apple.com", "https://", "https://host/a?b", "https://host/#x", "https://u:p@host", "https://ho st",
+            "ftp://host", "",
+        ] {
             #expect(PushTransportConfiguration.baseURL(text) == nil, "\(text)")
         }
     }

@@ -1,10 +1,10 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsCrypto
 import TidingsHTTPClient
 import TidingsPush
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// WebPushClient against the mock push service: real TLS (test CA), real
 /// libcurl, the VAPID JWT verified and every message decrypted by the mock
@@ -85,15 +85,17 @@ import TidingsSynchronization
             let (client, http) = try fixture.webPushClient(key: Self.vapidKey)
             defer { http.stop() }
             let subscription = try await fixture.mock.createWebPushSubscription()
-            try await fixture.mock.script(subscription: subscription, [
-                ["status": 410, "body": "<html>gone: secret-token-abc</html>"],
-                ["status": 404],
-                ["status": 429, "retry_after": "120"],
-                ["status": 503],
-                ["status": 413],
-                ["status": 400, "body": "bad thing secret-token-abc"],
-                ["status": 403],
-            ])
+            try await fixture.mock.script(
+                subscription: subscription,
+                [
+                    ["status": 410, "body": "<html>gone: secret-token-abc</html>"],
+                    ["status": 404],
+                    ["status": 429, "retry_after": "120"],
+                    ["status": 503],
+                    ["status": 413],
+                    ["status": 400, "body": "bad thing secret-token-abc"],
+                    ["status": 403],
+                ])
             var results: [PushResult] = []
             for _ in 0..<7 { results.append(await client.send(Self.push(subscription))) }
             #expect(results.map(\.outcome) == ["device_gone", "device_gone", "retry", "retry", "failed", "failed", "failed"])
@@ -145,10 +147,11 @@ import TidingsSynchronization
         var push = Self.push(subscription, urgency: .high, topic: nil, ttl: 60)
         #expect(push.audience == "https://push.example:8443")
         let headers = Dictionary(uniqueKeysWithValues: push.headers(authorization: "vapid t=a, k=b").map { ($0.name, $0.value) })
-        #expect(headers == [
-            "authorization": "vapid t=a, k=b", "content-encoding": "aes128gcm", "content-type": "application/octet-stream",
-            "ttl": "60", "urgency": "high",
-        ])
+        #expect(
+            headers == [
+                "authorization": "vapid t=a, k=b", "content-encoding": "aes128gcm", "content-type": "application/octet-stream",
+                "ttl": "60", "urgency": "high",
+            ])
         push.endpoint = "https://push.example/wp/x"
         #expect(push.audience == "https://push.example")
         push.endpoint = "http://push.example/wp/x"

@@ -60,6 +60,9 @@ import TidingsSynchronization
         struct Refused: Error {}
         let mutex = AdaptiveMutex(1)
         #expect(throws: Refused.self) { try mutex.withLock { _ in throw Refused() } }
-        #expect(mutex.withLock { value in value += 1; return value } == 2)
+        #expect(
+            mutex.withLock { value in
+                value += 1; return value
+            } == 2)
     }
 }

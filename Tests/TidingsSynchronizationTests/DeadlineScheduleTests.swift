@@ -1,6 +1,7 @@
 import Testing
-@testable import TidingsSynchronization
 import TidingsTestSupport
+
+@testable import TidingsSynchronization
 
 /// The timer's rules without its thread: what is due when, and when the
 /// thread must be woken.

@@ -21,7 +21,7 @@ import TidingsSynchronization
         queue.append("a2", key: "a")
         queue.append("b1", key: "b")
         #expect(queue.popFirst() == "a1")
-        #expect(queue.popFirst() == "b1")  // b's lane is empty now
+        #expect(queue.popFirst() == "b1") // b's lane is empty now
         queue.append("b2", key: "b")
         queue.append("c1", key: "c")
         #expect(queue.removeAll() == ["a2", "b2", "c1"])

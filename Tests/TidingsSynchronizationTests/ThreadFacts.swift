@@ -11,7 +11,7 @@ enum ThreadFacts {
     /// The thread's nice value (field 19 of its stat line).
     static func nice() -> Int? {
         guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
-              let end = stat.lastIndex(of: ")")
+            let end = stat.lastIndex(of: ")")
         else { return nil }
         // Fields from the third (state) on follow the parenthesized name.
         let fields = stat[stat.index(after: end)...].split(separator: " ")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TidingsSynchronization
 
 /// The pool's rules without threads: who is abandoned when, and how many

@@ -98,14 +98,19 @@ import TidingsTestSupport
         // Two jobs that each wait for the other: they end only if two
         // threads serve the queue while the runaway holds a third.
         let (first, second) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        async let a = pool.run(timeLimit: .seconds(30)) { first.signal(); return second.wait(timeout: .now() + 10) == .success }
-        async let b = pool.run(timeLimit: .seconds(30)) { second.signal(); return first.wait(timeout: .now() + 10) == .success }
+        async let a = pool.run(timeLimit: .seconds(30)) {
+            first.signal(); return second.wait(timeout: .now() + 10) == .success
+        }
+        async let b = pool.run(timeLimit: .seconds(30)) {
+            second.signal(); return first.wait(timeout: .now() + 10) == .success
+        }
         #expect(await [a, b] == [.finished(true), .finished(true)])
 
         release.signal()
-        #expect(try await eventually(timeout: .seconds(10), every: .milliseconds(5)) {
-            pool.abandonedThreadCount == 0 && runaway.withLock({ $0 }) != nil
-        })
+        #expect(
+            try await eventually(timeout: .seconds(10), every: .milliseconds(5)) {
+                pool.abandonedThreadCount == 0 && runaway.withLock({ $0 }) != nil
+            })
         let facts = try #require(runaway.withLock { $0 })
         #expect(facts.nice == 19)
         let exited = try await eventually(timeout: .seconds(10), every: .milliseconds(5)) { !ThreadFacts.isRunning(facts.thread) }

@@ -36,7 +36,8 @@ package final class MockPushServer: Sendable {
 
     package static func start() async throws -> MockPushServer {
         guard let python = ProcessInfo.processInfo.environment["TIDINGS_TEST_PUSH_PYTHON"] else {
-            throw MockError("TIDINGS_TEST_PUSH_PYTHON is not set: run the tests with scripts/run-tests.sh, which installs the mock's Python packages")
+            throw MockError(
+                "TIDINGS_TEST_PUSH_PYTHON is not set: run the tests with scripts/run-tests.sh, which installs the mock's Python packages")
         }
         let directory = "/tmp/tidings-push-mock-\(UUID().uuidString.prefix(8).lowercased())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -90,7 +91,9 @@ package final class MockPushServer: Sendable {
     package func stop() {
         control.stop()
         try? input.close()
-        if !eventuallyBlocking(timeout: .seconds(10), every: .milliseconds(50), { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        if !eventuallyBlocking(timeout: .seconds(10), every: .milliseconds(50), { !process.isRunning }) {
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -145,9 +148,10 @@ package final class MockPushServer: Sendable {
     }
 
     package func createWebPushSubscription() async throws -> WebPushSubscription {
-        let response = try await control.execute(HTTPClientRequest(
-            url: "http://127.0.0.1:\(startup.control_port)/wp-subscriptions", method: "POST", body: []
-        ))
+        let response = try await control.execute(
+            HTTPClientRequest(
+                url: "http://127.0.0.1:\(startup.control_port)/wp-subscriptions", method: "POST", body: []
+            ))
         guard response.status == 200 else { throw MockError("the push mock answered \(response.status) to /wp-subscriptions") }
         return try JSONDecoder().decode(WebPushSubscription.self, from: Data(response.body))
     }
@@ -164,10 +168,11 @@ package final class MockPushServer: Sendable {
 
     private func post(_ path: String, _ document: [String: Any]) async throws {
         let body = try JSONSerialization.data(withJSONObject: document)
-        let response = try await control.execute(HTTPClientRequest(
-            url: "http://127.0.0.1:\(startup.control_port)\(path)", method: "POST",
-            headers: [("Content-Type", "application/json")], body: Array(body)
-        ))
+        let response = try await control.execute(
+            HTTPClientRequest(
+                url: "http://127.0.0.1:\(startup.control_port)\(path)", method: "POST",
+                headers: [("Content-Type", "application/json")], body: Array(body)
+            ))
         guard response.status == 204 else { throw MockError("the push mock answered \(response.status) to \(path)") }
     }
 }

@@ -1,7 +1,8 @@
+import TidingsHTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TidingsHTTPServer
 
 /// A blocking HTTP/1.1 client over a plain POSIX socket, so tests control
 /// exactly which bytes go out and can observe what the server does with a
@@ -160,7 +161,9 @@ package final class RawHTTPConnection {
                 defer { buffer.removeFirst(end) }
                 return Array(buffer[..<end])
             }
-            guard try receiveMore() else { throw Failure(description: "connection closed before \(separator.count == 4 ? "a response head" : "a line end")") }
+            guard try receiveMore() else {
+                throw Failure(description: "connection closed before \(separator.count == 4 ? "a response head" : "a line end")")
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 /// Reads a `text/event-stream` response as a browser's EventSource would,
 /// one message at a time, from a chunked body on a `RawHTTPConnection`.
 import Foundation
+
 package final class ServerSentEventReader {
     /// One message: its fields, or only a comment (a heartbeat).
     package struct Message: Equatable {

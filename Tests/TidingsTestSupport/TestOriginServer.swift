@@ -1,4 +1,5 @@
 package import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

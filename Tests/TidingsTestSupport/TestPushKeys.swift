@@ -38,7 +38,9 @@ package enum TestPushKeys {
     }
 
     /// A service-account JSON object as Google's console downloads it.
-    package static func serviceAccount(projectID: String = "tidings-test", tokenURI: String = "https://oauth2.example.com/token") -> [String: Any] {
+    package static func serviceAccount(projectID: String = "tidings-test", tokenURI: String = "https://oauth2.example.com/token")
+        -> [String: Any]
+    {
         [
             "type": "service_account",
             "project_id": projectID,

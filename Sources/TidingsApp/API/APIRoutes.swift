@@ -2,8 +2,8 @@ import TidingsDomain
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsObservability
-import TidingsPostgres
 import TidingsPoller
+import TidingsPostgres
 
 /// Every `/v1` endpoint, with the stores and services they share.
 struct APIRoutes {
@@ -97,8 +97,10 @@ struct APIRoutes {
         ChangesController(changes: ChangeStore(database: database), authenticator: authenticator).register(on: &router)
         FeedController(feed: SyncFeed(changes: ChangeStore(database: database), badges: badges), authenticator: authenticator)
             .register(on: &router)
-        WatchCheckController(watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates)
-            .register(on: &router)
+        WatchCheckController(
+            watches: WatchStore(database: database, secrets: secrets), authenticator: authenticator, checks: checks, rates: checkRates
+        )
+        .register(on: &router)
         BadgeController(badges: badges, authenticator: authenticator).register(on: &router)
         EventsController(
             hub: streams,

@@ -1,5 +1,5 @@
-import TidingsCrypto
 import Foundation
+import TidingsCrypto
 
 extension Configuration {
     /// The contact a generated VAPID key's tokens name when
@@ -24,7 +24,8 @@ extension Configuration {
         if let subject, !isVAPIDSubject(subject) {
             throw ConfigurationError(
                 variable: "TIDINGS_VAPID_SUBJECT",
-                message: "must be a mailto: or https: URI of visible ASCII, such as mailto:ops@example.com (push services write to it about problems)"
+                message:
+                    "must be a mailto: or https: URI of visible ASCII, such as mailto:ops@example.com (push services write to it about problems)"
             )
         }
         guard let text = value("TIDINGS_VAPID_PRIVATE_KEY") else {
@@ -42,13 +43,15 @@ extension Configuration {
         } catch {
             throw ConfigurationError(
                 variable: "TIDINGS_VAPID_PRIVATE_KEY",
-                message: "\(error); expected a P-256 private key as PEM or as the base64url private scalar (`npx web-push generate-vapid-keys`, `openssl ecparam -name prime256v1 -genkey -noout`)"
+                message:
+                    "\(error); expected a P-256 private key as PEM or as the base64url private scalar (`npx web-push generate-vapid-keys`, `openssl ecparam -name prime256v1 -genkey -noout`)"
             )
         }
         guard let subject else {
             throw ConfigurationError(
                 variable: "TIDINGS_VAPID_SUBJECT",
-                message: "must be set when TIDINGS_VAPID_PRIVATE_KEY is: a mailto: or https: contact for the push services, such as mailto:ops@example.com"
+                message:
+                    "must be set when TIDINGS_VAPID_PRIVATE_KEY is: a mailto: or https: contact for the push services, such as mailto:ops@example.com"
             )
         }
         return (key, subject)

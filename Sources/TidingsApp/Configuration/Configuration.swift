@@ -168,7 +168,8 @@ package struct Configuration: Sendable {
         }
         adminToken = reader.string("TIDINGS_ADMIN_TOKEN")
         if let token = adminToken, token.count < 32 {
-            throw ConfigurationError(variable: "TIDINGS_ADMIN_TOKEN", message: "must be at least 32 characters long (it guards the admin API)")
+            throw ConfigurationError(
+                variable: "TIDINGS_ADMIN_TOKEN", message: "must be at least 32 characters long (it guards the admin API)")
         }
         secretKey = try reader.secretKeys("TIDINGS_SECRET_KEY", atMost: 1).first
         previousSecretKeys = try reader.secretKeys("TIDINGS_PREVIOUS_SECRET_KEYS", atMost: 10)
@@ -181,28 +182,35 @@ package struct Configuration: Sendable {
         }
         metricsListen = try reader.parsed("TIDINGS_METRICS_LISTEN", expected: "host:port, e.g. 127.0.0.1:9090", ValueParsers.listenAddress)
             .map { (host: $0.0, port: $0.1) }
-        allowPrivateTargets = try reader.parsed("TIDINGS_ALLOW_PRIVATE_TARGETS", expected: "true or false", ValueParsers.bool) ?? allowPrivateTargets
-        logLevel = try reader.parsed("TIDINGS_LOG_LEVEL", expected: "one of trace, debug, info, notice, warning, error, critical") {
-            LogLevel(rawValue: $0.lowercased())
-        } ?? logLevel
-        httpThreading = try reader.parsed(
-            "TIDINGS_HTTP_THREADS",
-            expected: "0 (a thread per connection) or a positive number of pool threads",
-            ValueParsers.httpThreading
-        ) ?? httpThreading
-        httpHandlerThreads = try reader.parsed(
-            "TIDINGS_HTTP_HANDLER_THREADS",
-            expected: "0 (handlers on the polling threads) or a positive number of handler threads up to 1024",
-            ValueParsers.httpHandlerThreads
-        ) ?? httpHandlerThreads
+        allowPrivateTargets =
+            try reader.parsed("TIDINGS_ALLOW_PRIVATE_TARGETS", expected: "true or false", ValueParsers.bool) ?? allowPrivateTargets
+        logLevel =
+            try reader.parsed("TIDINGS_LOG_LEVEL", expected: "one of trace, debug, info, notice, warning, error, critical") {
+                LogLevel(rawValue: $0.lowercased())
+            } ?? logLevel
+        httpThreading =
+            try reader.parsed(
+                "TIDINGS_HTTP_THREADS",
+                expected: "0 (a thread per connection) or a positive number of pool threads",
+                ValueParsers.httpThreading
+            ) ?? httpThreading
+        httpHandlerThreads =
+            try reader.parsed(
+                "TIDINGS_HTTP_HANDLER_THREADS",
+                expected: "0 (handlers on the polling threads) or a positive number of handler threads up to 1024",
+                ValueParsers.httpHandlerThreads
+            ) ?? httpHandlerThreads
         switch httpThreading {
         case .threadPerConnection:
             break
-        case let .pool(threads), let .suspending(threads, _):
-            httpThreading = httpHandlerThreads > 0
+        case .pool(let threads), .suspending(let threads, _):
+            httpThreading =
+                httpHandlerThreads > 0
                 ? .suspending(pollingThreads: threads, handlerThreads: httpHandlerThreads) : .pool(threads: threads)
         }
-        httpConnectionLimit = try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? httpConnectionLimit
+        httpConnectionLimit =
+            try reader.parsed("TIDINGS_HTTP_CONNECTION_LIMIT", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? httpConnectionLimit
         httpIdleTimeout = try reader.duration("TIDINGS_HTTP_IDLE_TIMEOUT") ?? httpIdleTimeout
         httpRequestTimeout = try reader.duration("TIDINGS_HTTP_REQUEST_TIMEOUT") ?? httpRequestTimeout
         if httpRequestTimeout < .seconds(1) {
@@ -212,23 +220,28 @@ package struct Configuration: Sendable {
         if httpResponseTimeout < .seconds(1) {
             throw ConfigurationError(variable: "TIDINGS_HTTP_RESPONSE_TIMEOUT", message: "must be at least 1s")
         }
-        httpConnectionsPerClient = try reader.parsed(
-            "TIDINGS_HTTP_CONNECTIONS_PER_CLIENT",
-            expected: "a positive integer",
-            ValueParsers.positiveInteger
-        ) ?? httpConnectionsPerClient
-        trustedProxies = try reader.parsed(
-            "TIDINGS_TRUSTED_PROXIES",
-            expected: "comma-separated IP addresses or CIDR networks such as 10.0.0.0/8,fd00::/8 (no host bits after the prefix, at most 100)",
-            ValueParsers.networkList
-        ).map(TrustedProxies.init) ?? trustedProxies
+        httpConnectionsPerClient =
+            try reader.parsed(
+                "TIDINGS_HTTP_CONNECTIONS_PER_CLIENT",
+                expected: "a positive integer",
+                ValueParsers.positiveInteger
+            ) ?? httpConnectionsPerClient
+        trustedProxies =
+            try reader.parsed(
+                "TIDINGS_TRUSTED_PROXIES",
+                expected:
+                    "comma-separated IP addresses or CIDR networks such as 10.0.0.0/8,fd00::/8 (no host bits after the prefix, at most 100)",
+                ValueParsers.networkList
+            ).map(TrustedProxies.init) ?? trustedProxies
         maxBodySize = try reader.size("TIDINGS_MAX_BODY_SIZE") ?? maxBodySize
         maxImportSize = try reader.size("TIDINGS_MAX_IMPORT_SIZE") ?? maxImportSize
         maxHeaderBytes = try reader.size("TIDINGS_HTTP_MAX_HEADER_BYTES") ?? maxHeaderBytes
         if !(1024...(1 << 20)).contains(maxHeaderBytes) {
             throw ConfigurationError(variable: "TIDINGS_HTTP_MAX_HEADER_BYTES", message: "must be between 1KiB and 1MiB")
         }
-        databasePoolSize = try reader.parsed("TIDINGS_DATABASE_POOL_SIZE", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? databasePoolSize
+        databasePoolSize =
+            try reader.parsed("TIDINGS_DATABASE_POOL_SIZE", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? databasePoolSize
         databaseAcquireTimeout = try reader.duration("TIDINGS_DATABASE_ACQUIRE_TIMEOUT") ?? databaseAcquireTimeout
         shutdownTimeout = try reader.duration("TIDINGS_SHUTDOWN_TIMEOUT") ?? shutdownTimeout
         outboundConnectTimeout = try reader.duration("TIDINGS_OUTBOUND_CONNECT_TIMEOUT") ?? outboundConnectTimeout
@@ -247,72 +260,115 @@ package struct Configuration: Sendable {
         dashboardEnabled = try reader.parsed("TIDINGS_DASHBOARD", expected: "true or false", ValueParsers.bool) ?? dashboardEnabled
         badgeCoalescingWindow = try reader.duration("TIDINGS_BADGE_COALESCE", allowZero: true) ?? badgeCoalescingWindow
         webhookTimeout = try reader.duration("TIDINGS_WEBHOOK_TIMEOUT") ?? webhookTimeout
-        webhookRetrySchedule = try reader.parsed(
-            "TIDINGS_WEBHOOK_RETRY_SCHEDULE",
-            expected: "comma-separated durations such as 0s,5s,5m,30m (at most 50)",
-            ValueParsers.durationList
-        ) ?? webhookRetrySchedule
+        webhookRetrySchedule =
+            try reader.parsed(
+                "TIDINGS_WEBHOOK_RETRY_SCHEDULE",
+                expected: "comma-separated durations such as 0s,5s,5m,30m (at most 50)",
+                ValueParsers.durationList
+            ) ?? webhookRetrySchedule
         webhookDisableAfter = try reader.duration("TIDINGS_WEBHOOK_DISABLE_AFTER") ?? webhookDisableAfter
-        webhookConcurrency = try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookConcurrency
-        webhookHostConcurrency = try reader.parsed("TIDINGS_WEBHOOK_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? webhookHostConcurrency
-        userWebhookConcurrency = try reader.parsed("TIDINGS_USER_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? userWebhookConcurrency
+        webhookConcurrency =
+            try reader.parsed("TIDINGS_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? webhookConcurrency
+        webhookHostConcurrency =
+            try reader.parsed(
+                "TIDINGS_WEBHOOK_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? webhookHostConcurrency
+        userWebhookConcurrency =
+            try reader.parsed(
+                "TIDINGS_USER_WEBHOOK_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? userWebhookConcurrency
         eventRetention = try reader.duration("TIDINGS_EVENT_RETENTION") ?? eventRetention
-        let pushURLExpected = "an https URL, with or without a path prefix, and no query or credentials, such as https://push.example.com:8443"
+        let pushURLExpected =
+            "an https URL, with or without a path prefix, and no query or credentials, such as https://push.example.com:8443"
         apnsURL = try reader.parsed("TIDINGS_APNS_URL", expected: pushURLExpected, PushTransportConfiguration.baseURL) ?? apnsURL
         fcmURL = try reader.parsed("TIDINGS_FCM_URL", expected: pushURLExpected, PushTransportConfiguration.baseURL) ?? fcmURL
         pushCAFile = reader.string("TIDINGS_PUSH_CA_FILE") ?? pushCAFile
         pushTimeout = try reader.duration("TIDINGS_PUSH_TIMEOUT", atMost: .seconds(600)) ?? pushTimeout
-        pushRetrySchedule = try reader.parsed(
-            "TIDINGS_PUSH_RETRY_SCHEDULE",
-            expected: "comma-separated durations such as 1s,5s,30s,2m (at most 50)",
-            ValueParsers.durationList
-        ) ?? pushRetrySchedule
+        pushRetrySchedule =
+            try reader.parsed(
+                "TIDINGS_PUSH_RETRY_SCHEDULE",
+                expected: "comma-separated durations such as 1s,5s,30s,2m (at most 50)",
+                ValueParsers.durationList
+            ) ?? pushRetrySchedule
         pushCoalescingWindow = try reader.duration("TIDINGS_PUSH_COALESCE", allowZero: true) ?? pushCoalescingWindow
-        pushSyncBudget = try reader.parsed(
-            "TIDINGS_PUSH_SYNC_BUDGET",
-            expected: "a budget such as 3/1h: at most 3 background pushes per device per hour (count up to 1000000)",
-            ValueParsers.rate
-        ) ?? pushSyncBudget
+        pushSyncBudget =
+            try reader.parsed(
+                "TIDINGS_PUSH_SYNC_BUDGET",
+                expected: "a budget such as 3/1h: at most 3 background pushes per device per hour (count up to 1000000)",
+                ValueParsers.rate
+            ) ?? pushSyncBudget
         (vapidPrivateKey, vapidSubject) = try Self.webPushSettings(environment, hasDatabaseURL: databaseURL != nil)
         credentialCacheLifetime = try reader.duration("TIDINGS_CREDENTIAL_CACHE", allowZero: true) ?? credentialCacheLifetime
-        maxStreams = try reader.parsed("TIDINGS_MAX_STREAMS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreams
+        maxStreams =
+            try reader.parsed("TIDINGS_MAX_STREAMS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? maxStreams
         if let maxStreams, maxStreams >= httpConnectionLimit {
             throw ConfigurationError(
                 variable: "TIDINGS_MAX_STREAMS",
-                message: "must be below TIDINGS_HTTP_CONNECTION_LIMIT (\(httpConnectionLimit)): each stream holds a connection, and other requests need some"
+                message:
+                    "must be below TIDINGS_HTTP_CONNECTION_LIMIT (\(httpConnectionLimit)): each stream holds a connection, and other requests need some"
             )
         }
-        maxStreamsPerUser = try reader.parsed("TIDINGS_MAX_STREAMS_PER_USER", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxStreamsPerUser
-        pollConcurrency = try reader.parsed("TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count) ?? pollConcurrency
-        userPollConcurrency = try reader.parsed("TIDINGS_USER_POLL_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? userPollConcurrency
-        hostConcurrency = try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? hostConcurrency
+        maxStreamsPerUser =
+            try reader.parsed("TIDINGS_MAX_STREAMS_PER_USER", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? maxStreamsPerUser
+        pollConcurrency =
+            try reader.parsed(
+                "TIDINGS_POLL_CONCURRENCY", expected: "a whole number up to 1000000 (0 turns the poller off)", ValueParsers.count)
+            ?? pollConcurrency
+        userPollConcurrency =
+            try reader.parsed("TIDINGS_USER_POLL_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? userPollConcurrency
+        hostConcurrency =
+            try reader.parsed("TIDINGS_HOST_CONCURRENCY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? hostConcurrency
         hostMinimumGap = try reader.duration("TIDINGS_HOST_MIN_GAP", allowZero: true) ?? hostMinimumGap
         maxRetryAfter = try reader.duration("TIDINGS_MAX_RETRY_AFTER", allowZero: true) ?? maxRetryAfter
-        maxRulesPerTarget = try reader.parsed("TIDINGS_MAX_RULES_PER_TARGET", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? maxRulesPerTarget
+        maxRulesPerTarget =
+            try reader.parsed("TIDINGS_MAX_RULES_PER_TARGET", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? maxRulesPerTarget
         // TIDINGS_MAX_BODY is the older, easily confused name (TIDINGS_MAX_BODY_SIZE limits request bodies).
         let olderPollerMaxResponseSize = try reader.size("TIDINGS_MAX_BODY")
         pollerMaxResponseSize = try reader.size("TIDINGS_POLLER_MAX_RESPONSE_SIZE") ?? olderPollerMaxResponseSize
-        unconditionalEvery = try reader.parsed("TIDINGS_UNCONDITIONAL_EVERY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? unconditionalEvery
-        failureThreshold = try reader.parsed("TIDINGS_FAILURE_THRESHOLD", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? failureThreshold
-        extractionThreads = try reader.parsed("TIDINGS_EXTRACTION_THREADS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? extractionThreads
+        unconditionalEvery =
+            try reader.parsed("TIDINGS_UNCONDITIONAL_EVERY", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? unconditionalEvery
+        failureThreshold =
+            try reader.parsed("TIDINGS_FAILURE_THRESHOLD", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? failureThreshold
+        extractionThreads =
+            try reader.parsed("TIDINGS_EXTRACTION_THREADS", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? extractionThreads
         extractionTimeout = try reader.duration("TIDINGS_EXTRACTION_TIMEOUT", atMost: .seconds(600)) ?? extractionTimeout
-        extractionMaxNodes = try reader.parsed("TIDINGS_EXTRACTION_MAX_NODES", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger) ?? extractionMaxNodes
+        extractionMaxNodes =
+            try reader.parsed("TIDINGS_EXTRACTION_MAX_NODES", expected: "a positive integer up to 1000000", ValueParsers.positiveInteger)
+            ?? extractionMaxNodes
         checkNowTimeout = try reader.duration("TIDINGS_CHECK_NOW_TIMEOUT", atMost: .seconds(600)) ?? checkNowTimeout
         let limitExpected = "a positive integer up to 1000000"
-        userLimits.watches = try reader.parsed("TIDINGS_MAX_WATCHES_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.watches
-        userLimits.webhooks = try reader.parsed("TIDINGS_MAX_WEBHOOKS_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.webhooks
-        userLimits.devices = try reader.parsed("TIDINGS_MAX_DEVICES_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.devices
-        userLimits.apiKeys = try reader.parsed("TIDINGS_MAX_API_KEYS_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.apiKeys
+        userLimits.watches =
+            try reader.parsed("TIDINGS_MAX_WATCHES_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.watches
+        userLimits.webhooks =
+            try reader.parsed("TIDINGS_MAX_WEBHOOKS_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.webhooks
+        userLimits.devices =
+            try reader.parsed("TIDINGS_MAX_DEVICES_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.devices
+        userLimits.apiKeys =
+            try reader.parsed("TIDINGS_MAX_API_KEYS_PER_USER", expected: limitExpected, ValueParsers.positiveInteger) ?? userLimits.apiKeys
         let rateExpected = "a rate such as 30/1m: a burst of up to 30, then 30 per minute (count up to 1000000, duration up to 3650d)"
         checkNowRate = try reader.parsed("TIDINGS_CHECK_NOW_RATE", expected: rateExpected, ValueParsers.rate) ?? checkNowRate
         checkNowUserRate = try reader.parsed("TIDINGS_CHECK_NOW_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? checkNowUserRate
         webhookTestRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestRate
-        webhookTestUserRate = try reader.parsed("TIDINGS_WEBHOOK_TEST_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestUserRate
+        webhookTestUserRate =
+            try reader.parsed("TIDINGS_WEBHOOK_TEST_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookTestUserRate
         deliveryRetryRate = try reader.parsed("TIDINGS_DELIVERY_RETRY_RATE", expected: rateExpected, ValueParsers.rate) ?? deliveryRetryRate
-        deliveryRetryUserRate = try reader.parsed("TIDINGS_DELIVERY_RETRY_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? deliveryRetryUserRate
-        webhookRecoverRate = try reader.parsed("TIDINGS_WEBHOOK_RECOVER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverRate
-        webhookRecoverUserRate = try reader.parsed("TIDINGS_WEBHOOK_RECOVER_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverUserRate
-        credentialFailureRate = try reader.parsed("TIDINGS_CREDENTIAL_FAILURE_RATE", expected: rateExpected, ValueParsers.rate) ?? credentialFailureRate
+        deliveryRetryUserRate =
+            try reader.parsed("TIDINGS_DELIVERY_RETRY_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? deliveryRetryUserRate
+        webhookRecoverRate =
+            try reader.parsed("TIDINGS_WEBHOOK_RECOVER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverRate
+        webhookRecoverUserRate =
+            try reader.parsed("TIDINGS_WEBHOOK_RECOVER_USER_RATE", expected: rateExpected, ValueParsers.rate) ?? webhookRecoverUserRate
+        credentialFailureRate =
+            try reader.parsed("TIDINGS_CREDENTIAL_FAILURE_RATE", expected: rateExpected, ValueParsers.rate) ?? credentialFailureRate
     }
 
     var pollerConfiguration: PollerConfiguration {
@@ -469,7 +525,8 @@ private struct EnvironmentReader {
         guard let raw = string(name) else { return [] }
         let items = raw.split(separator: ",", omittingEmptySubsequences: false)
         guard items.count <= limit else {
-            throw ConfigurationError(variable: name, message: limit == 1 ? "must be one key, not a list" : "must list at most \(limit) keys")
+            throw ConfigurationError(
+                variable: name, message: limit == 1 ? "must be one key, not a list" : "must list at most \(limit) keys")
         }
         var keys: [SecretKey] = []
         for (index, item) in items.enumerated() {

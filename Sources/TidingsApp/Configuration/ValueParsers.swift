@@ -118,7 +118,7 @@ enum ValueParsers {
     static func rate(_ text: String) -> RatePolicy? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let count = positiveInteger(String(parts[0])),
-              let period = duration(String(parts[1])), period > .zero
+            let period = duration(String(parts[1])), period > .zero
         else { return nil }
         return RatePolicy(count: count, per: period)
     }

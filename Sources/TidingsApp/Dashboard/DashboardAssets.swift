@@ -54,7 +54,7 @@ struct DashboardAssets: Sendable {
     static func servedContentType(_ name: String) -> String? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64,
-              parts[0].utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D })
+            parts[0].utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D })
         else { return nil }
         return contentTypes[String(parts[1])]
     }

@@ -24,12 +24,14 @@ enum AdminToken {
         }
         let token = "tdga_" + SecureRandom.token(byteCount: 32)
         try file.create(token + "\n")
-        FileHandle.standardError.write(Data("""
+        FileHandle.standardError.write(
+            Data(
+                """
 
-            Tidings admin token (shown once, kept in \(file.path)):
-              \(token)
+                Tidings admin token (shown once, kept in \(file.path)):
+                  \(token)
 
-            """.utf8))
+                """.utf8))
         logger.notice("admin token generated", metadata: ["admin_token.file": file.path])
         return token
     }

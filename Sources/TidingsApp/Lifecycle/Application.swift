@@ -1,9 +1,9 @@
 import Foundation
 import TidingsCrypto
+package import TidingsDispatcher
 package import TidingsDomain
 import TidingsHTTPServer
 package import TidingsObservability
-package import TidingsDispatcher
 package import TidingsPoller
 package import TidingsPostgres
 import TidingsSynchronization
@@ -108,7 +108,8 @@ package final class Application: Sendable {
             var credentialCache: CredentialCache?
             if configuration.credentialCacheLifetime > .zero {
                 let cache = CredentialCache(lifetime: configuration.credentialCacheLifetime, metrics: metrics)
-                let listener = CredentialRevocationListener(cache: cache, configuration: databaseRuntime.client.configuration, logger: logger)
+                let listener = CredentialRevocationListener(
+                    cache: cache, configuration: databaseRuntime.client.configuration, logger: logger)
                 credentialCache = cache
                 engines.append(.init("credential revocation listener", listener))
             }
@@ -154,7 +155,8 @@ package final class Application: Sendable {
                 var metricsRouter = Router()
                 operations.registerMetricsListener(on: &metricsRouter)
                 // Its own registry: scrapes do not count as API traffic.
-                let listener = HTTPServer(configuration: metricsConfiguration, responder: metricsRouter, logger: logger, metrics: MetricsRegistry())
+                let listener = HTTPServer(
+                    configuration: metricsConfiguration, responder: metricsRouter, logger: logger, metrics: MetricsRegistry())
                 engines.append(.init("metrics server", listener))
                 metricsServer = listener
             }
@@ -162,14 +164,18 @@ package final class Application: Sendable {
             try services.start(engines)
 
             if let metricsServer, let metricsConfiguration = configuration.metricsServerConfiguration {
-                logger.notice("metrics are served on their own listener", metadata: [
-                    "http.address": "\(metricsConfiguration.host):\(metricsServer.boundPort)",
-                ])
+                logger.notice(
+                    "metrics are served on their own listener",
+                    metadata: [
+                        "http.address": "\(metricsConfiguration.host):\(metricsServer.boundPort)"
+                    ])
             }
-            logger.notice("tidings is serving", metadata: [
-                "http.address": "\(configuration.listenHost):\(server.boundPort)",
-                "database": databaseRuntime.privateCluster == nil ? "external" : "private",
-            ])
+            logger.notice(
+                "tidings is serving",
+                metadata: [
+                    "http.address": "\(configuration.listenHost):\(server.boundPort)",
+                    "database": databaseRuntime.privateCluster == nil ? "external" : "private",
+                ])
             return Application(
                 configuration: configuration,
                 metrics: metrics,
@@ -226,15 +232,17 @@ package final class Application: Sendable {
         let secrets = try StoredSecrets.load(keyring: keyring, database: runtime.client)
         let result = try SecretRotationStore(database: runtime.client, secrets: secrets).run(.notUnderCurrentKey)
         if result.remaining > 0 { throw StoredSecretsError.notFinished(rows: result.remaining) }
-        logger.notice("stored secrets re-encrypted", metadata: [
-            "secret_key.id": keyring.current.id,
-            "rows": String(result.total),
-            "webhooks": String(result.webhooks),
-            "push_apps": String(result.pushApps),
-            "targets": String(result.targets),
-            "targets.merged": String(result.mergedTargets),
-            "keys": String(result.keys),
-        ])
+        logger.notice(
+            "stored secrets re-encrypted",
+            metadata: [
+                "secret_key.id": keyring.current.id,
+                "rows": String(result.total),
+                "webhooks": String(result.webhooks),
+                "push_apps": String(result.pushApps),
+                "targets": String(result.targets),
+                "targets.merged": String(result.mergedTargets),
+                "keys": String(result.keys),
+            ])
         return result
     }
 
@@ -248,17 +256,21 @@ package final class Application: Sendable {
         // start (or `tidings rotate-secret-key`) seals; start-up goes on.
         let sealed = try SecretRotationStore(database: database, secrets: secrets).run(.plainOnly, passes: 5)
         if sealed.remaining > 0 {
-            logger.warning("plain secrets are still being written, by a replica of an older version?", metadata: [
-                "rows": String(sealed.remaining),
-            ])
+            logger.warning(
+                "plain secrets are still being written, by a replica of an older version?",
+                metadata: [
+                    "rows": String(sealed.remaining)
+                ])
         }
         if sealed.total > 0 {
-            logger.notice("plain secrets encrypted", metadata: [
-                "secret_key.id": keyring.current.id,
-                "webhooks": String(sealed.webhooks),
-                "targets": String(sealed.targets),
-                "targets.merged": String(sealed.mergedTargets),
-            ])
+            logger.notice(
+                "plain secrets encrypted",
+                metadata: [
+                    "secret_key.id": keyring.current.id,
+                    "webhooks": String(sealed.webhooks),
+                    "targets": String(sealed.targets),
+                    "targets.merged": String(sealed.mergedTargets),
+                ])
         }
         return secrets
     }
@@ -298,9 +310,11 @@ package final class Application: Sendable {
         logger.notice("shutting down")
         let late = services.stop(deadline: .now + configuration.shutdownTimeout)
         if !late.isEmpty {
-            logger.warning("services still stopping past the shutdown timeout were left behind", metadata: [
-                "services": late.joined(separator: ","),
-            ])
+            logger.warning(
+                "services still stopping past the shutdown timeout were left behind",
+                metadata: [
+                    "services": late.joined(separator: ",")
+                ])
         }
         logger.notice("shutdown complete")
     }

@@ -78,10 +78,12 @@ final class DatabaseRuntime: Service {
             // Opens the probe's connection now rather than in the first
             // probe (PostgreSQL starts a process for it), perhaps mid-flood.
             _ = try readiness.appliedVersion()
-            logger.info("database schema is up to date", metadata: [
-                "migrations.applied_now": applied.joined(separator: ","),
-                "schema.version": String(expectedSchemaVersion),
-            ])
+            logger.info(
+                "database schema is up to date",
+                metadata: [
+                    "migrations.applied_now": applied.joined(separator: ","),
+                    "schema.version": String(expectedSchemaVersion),
+                ])
         } catch {
             stop(deadline: .now)
             throw error

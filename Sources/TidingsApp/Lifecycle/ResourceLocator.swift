@@ -29,8 +29,9 @@ struct ResourceLocator {
         } else {
             candidates.append(FileManager.default.currentDirectoryPath)
             let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("share/tidings").path)
+            candidates.append(
+                executable.deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("share/tidings").path)
             candidates.append("/usr/share/tidings")
         }
         for candidate in candidates {

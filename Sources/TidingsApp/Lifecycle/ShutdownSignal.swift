@@ -1,5 +1,6 @@
 import Dispatch
 package import TidingsSynchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -109,9 +109,10 @@ struct OperationsController: Sendable {
             reading = refreshReading(context, done: refresh)
         case .awaitRefresh:
             guard refresh?.wait(timeout: Self.lateRefreshWait.dispatchDeadline) != .timedOut,
-                  let last = readings.withLock({ $0.cache.lastReading })
+                let last = readings.withLock({ $0.cache.lastReading })
             else {
-                throw HTTPError(.serviceUnavailable, detail: "The database has not answered the readiness check within \(Self.lateRefreshWait).")
+                throw HTTPError(
+                    .serviceUnavailable, detail: "The database has not answered the readiness check within \(Self.lateRefreshWait).")
             }
             reading = last
         }
@@ -119,8 +120,9 @@ struct OperationsController: Sendable {
             throw HTTPError(.serviceUnavailable, detail: "The database is unreachable.")
         }
         guard applied >= expectedSchemaVersion else {
-            throw HTTPError(.serviceUnavailable,
-                            detail: "Database migrations are not applied (schema version \(applied), expected \(expectedSchemaVersion)).")
+            throw HTTPError(
+                .serviceUnavailable,
+                detail: "Database migrations are not applied (schema version \(applied), expected \(expectedSchemaVersion)).")
         }
         if applied == expectedSchemaVersion {
             return upToDate

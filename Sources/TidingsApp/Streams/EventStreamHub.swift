@@ -74,9 +74,11 @@ final class EventStreamHub: Service {
                 },
                 lost: { error in
                     if !failing.exchange(true, ordering: .acquiringAndReleasing) {
-                        logger.warning("cannot listen for stream events; streams wait for the session", metadata: [
-                            "error": error.description,
-                        ])
+                        logger.warning(
+                            "cannot listen for stream events; streams wait for the session",
+                            metadata: [
+                                "error": error.description
+                            ])
                     }
                 }
             )

@@ -46,10 +46,12 @@ struct EventsController: Sendable {
         }
         do {
             let stream = try hub.open(userID: userID, after: from, types: types, preamble: preamble)
-            context.logger.info("event stream opened", metadata: [
-                "user.id": userID.canonicalString,
-                "stream.after": from.token,
-            ])
+            context.logger.info(
+                "event stream opened",
+                metadata: [
+                    "user.id": userID.canonicalString,
+                    "stream.after": from.token,
+                ])
             return .eventStream(stream)
         } catch .userAtLimit(let maximum) {
             throw HTTPError(
@@ -62,7 +64,9 @@ struct EventsController: Sendable {
                 integerExtensions: ["maximum": maximum]
             )
         } catch .processAtLimit {
-            throw HTTPError(.serviceUnavailable, detail: "This server holds as many event streams as it may; retry, perhaps on another.", headers: ["Retry-After": "5"])
+            throw HTTPError(
+                .serviceUnavailable, detail: "This server holds as many event streams as it may; retry, perhaps on another.",
+                headers: ["Retry-After": "5"])
         } catch .stopping {
             throw HTTPError(.serviceUnavailable, detail: "This server is shutting down; reconnect.", headers: ["Retry-After": "1"])
         }
@@ -86,7 +90,8 @@ struct EventsController: Sendable {
         data.key("reason")
         data.value(reason)
         data.endObject()
-        let body = EventBody.json(type: "stream.resync", timestamp: UTCTimestamp.format(Date()), data: String(decoding: data.bytes, as: UTF8.self))
+        let body = EventBody.json(
+            type: "stream.resync", timestamp: UTCTimestamp.format(Date()), data: String(decoding: data.bytes, as: UTF8.self))
         return ServerSentEvents.event(id: position.token, type: "stream.resync", data: body)
     }
 }

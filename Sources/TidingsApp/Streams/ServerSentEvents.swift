@@ -1,6 +1,7 @@
 /// The Server-Sent Events wire format (WHATWG HTML, "Server-sent events"):
 /// pure functions from what to say to the bytes of one message.
 import TidingsSynchronization
+
 enum ServerSentEvents {
     /// `id:`, `event:` and one `data:` line per line of `data` (a line
     /// break inside the data would otherwise end the field early).

@@ -27,7 +27,7 @@ enum APIKeyToken {
         guard token.hasPrefix(scheme), utf8.count == scheme.utf8.count + 12 + 1 + 43 else { return nil }
         let prefix = String(token.prefix(scheme.count + 12))
         guard token.dropFirst(prefix.count).first == "_",
-              Hex.decode(String(prefix.dropFirst(scheme.count))) != nil
+            Hex.decode(String(prefix.dropFirst(scheme.count))) != nil
         else { return nil }
         return prefix
     }

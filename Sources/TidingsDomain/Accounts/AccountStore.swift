@@ -19,9 +19,11 @@ package struct AccountStore: Sendable {
     /// Creates a user together with its first API key, in one transaction.
     package func createUser(name: String, keyName: String?) throws -> (User, IssuedAPIKey) {
         try database.withTransaction { connection in
-            let row = try connection.query("""
+            let row = try connection.query(
+                """
                 INSERT INTO users (name) VALUES (\(name)) RETURNING id, name, created_at
-                """).single()
+                """
+            ).single()
             let user = try Self.user(from: row)
             let key = try Self.issueKey(userID: user.id, name: keyName, on: connection)
             return (user, key)
@@ -33,7 +35,8 @@ package struct AccountStore: Sendable {
     }
 
     package func listUsers(_ page: PageRequest) throws -> Page<User> {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT id, name, created_at FROM users
             WHERE (created_at, id) > (\(page.after.createdAt), \(page.after.id))
             ORDER BY created_at, id LIMIT \(page.limit + 1)
@@ -54,12 +57,15 @@ package struct AccountStore: Sendable {
     /// count them (`user_usage`, migration 0018); nil when there is no such
     /// user.
     package func quota(userID: UUID) throws -> UserQuota? {
-        guard let row = try database.query("""
-            SELECT max_watches, max_webhooks, max_devices, max_api_keys,
-                   user_usage(id, 'watches') AS watches, user_usage(id, 'webhooks') AS webhooks,
-                   user_usage(id, 'devices') AS devices, user_usage(id, 'api_keys') AS api_keys
-            FROM users WHERE id = \(userID)
-            """).first
+        guard
+            let row = try database.query(
+                """
+                SELECT max_watches, max_webhooks, max_devices, max_api_keys,
+                       user_usage(id, 'watches') AS watches, user_usage(id, 'webhooks') AS webhooks,
+                       user_usage(id, 'devices') AS devices, user_usage(id, 'api_keys') AS api_keys
+                FROM users WHERE id = \(userID)
+                """
+            ).first
         else { return nil }
         var overrides: [UserResource: Int] = [:]
         var usage: [UserResource: Int] = [:]
@@ -79,9 +85,13 @@ package struct AccountStore: Sendable {
             guard let value = changes[resource] else { return (false, nil) }
             return (true, value)
         }
-        let watches = change(.watches), webhooks = change(.webhooks), devices = change(.devices), apiKeys = change(.apiKeys)
+        let watches = change(.watches)
+        let webhooks = change(.webhooks)
+        let devices = change(.devices)
+        let apiKeys = change(.apiKeys)
         return try database.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE users SET
                     max_watches = CASE WHEN \(watches.present)::boolean THEN \(watches.value)::integer ELSE max_watches END,
                     max_webhooks = CASE WHEN \(webhooks.present)::boolean THEN \(webhooks.value)::integer ELSE max_webhooks END,
@@ -119,30 +129,37 @@ package struct AccountStore: Sendable {
     }
 
     package func listKeys(userID: UUID) throws -> [APIKey] {
-        try database.query("""
+        try database.query(
+            """
             SELECT id, user_id, prefix, name, created_at, last_used_at, revoked_at
             FROM api_keys WHERE user_id = \(userID) ORDER BY created_at, id
-            """).map(Self.key(from:))
+            """
+        ).map(Self.key(from:))
     }
 
     /// Revokes a key at once; revoking twice keeps the first time. Nil when
     /// the user has no such key.
     package func revokeKey(userID: UUID, keyID: UUID) throws -> APIKey? {
-        try database.query("""
+        try database.query(
+            """
             UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
             WHERE id = \(keyID) AND user_id = \(userID)
             RETURNING id, user_id, prefix, name, created_at, last_used_at, revoked_at
-            """).first.map(Self.key(from:))
+            """
+        ).first.map(Self.key(from:))
     }
 
     /// The key a presented token is, or nil when the token is malformed,
     /// unknown or revoked. Marks the key used (at most once a minute).
     package func authenticate(token: String) throws -> AuthenticatedKey? {
         guard let prefix = APIKeyToken.prefix(of: token) else { return nil }
-        guard let row = try database.query("""
-            SELECT id, user_id, key_hash, last_used_at < now() - \(Self.lastUsedResolution)::interval AS stale
-            FROM api_keys WHERE prefix = \(prefix) AND revoked_at IS NULL
-            """).first
+        guard
+            let row = try database.query(
+                """
+                SELECT id, user_id, key_hash, last_used_at < now() - \(Self.lastUsedResolution)::interval AS stale
+                FROM api_keys WHERE prefix = \(prefix) AND revoked_at IS NULL
+                """
+            ).first
         else { return nil }
         let storedHash = try row.decode("key_hash", as: [UInt8].self)
         guard ConstantTime.isEqual(storedHash, APIKeyToken.hash(token)) else { return nil }
@@ -157,7 +174,8 @@ package struct AccountStore: Sendable {
     /// the last minute.
     package func markUsed(keyID: UUID) throws {
         try database.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE api_keys SET last_used_at = now()
                 WHERE id = \(keyID) AND (last_used_at IS NULL OR last_used_at < now() - \(Self.lastUsedResolution)::interval)
                 """)
@@ -168,11 +186,13 @@ package struct AccountStore: Sendable {
 
     private static func issueKey(userID: UUID, name: String?, on connection: PostgresConnection) throws -> IssuedAPIKey {
         let material = APIKeyToken.generate()
-        let row = try connection.query("""
+        let row = try connection.query(
+            """
             INSERT INTO api_keys (user_id, prefix, key_hash, name)
             VALUES (\(userID), \(material.prefix), \(material.hash), \(name))
             RETURNING id, user_id, prefix, name, created_at, last_used_at, revoked_at
-            """).single()
+            """
+        ).single()
         return IssuedAPIKey(key: try key(from: row), token: material.token)
     }
 

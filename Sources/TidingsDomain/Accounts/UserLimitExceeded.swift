@@ -1,5 +1,5 @@
-import TidingsPostgres
 import Foundation
+import TidingsPostgres
 
 /// An insert refused because the user is at its limit for `resource`
 /// (SQLSTATE TD001 from `enforce_user_limit`, migration 0018). The

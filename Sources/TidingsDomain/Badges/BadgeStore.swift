@@ -33,14 +33,17 @@ package struct BadgeStore: Sendable {
     }
 
     private static func badgeAndOrder(userID: UUID, on database: PostgresClient) throws -> BadgeAndOrder? {
-        try database.query("""
+        try database.query(
+            """
             SELECT count, sequence, updated_at, last_position, trimmed_through FROM badges WHERE user_id = \(userID)
-            """).first.map(Self.badgeAndOrder(from:))
+            """
+        ).first.map(Self.badgeAndOrder(from:))
     }
 
     /// One answer (or nil) per id, in order; an id may appear several times.
     private static func badges(userIDs: [UUID], on database: PostgresClient) throws -> [BadgeAndOrder?] {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT user_id, count, sequence, updated_at, last_position, trimmed_through
             FROM badges WHERE user_id = ANY(\(PostgresArray(userIDs))::uuid[])
             """)

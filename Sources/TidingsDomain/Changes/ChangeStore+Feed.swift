@@ -23,7 +23,8 @@ extension ChangeStore {
         // $1 is the watch id, the statement's first parameter below.
         let watchFilter = query.watchID == nil ? "" : "AND c.watch_id = $1"
         let unreadFilter = query.unreadOnly ? "AND c.read_at IS NULL" : ""
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT b.count, b.sequence, b.updated_at, b.last_position, b.trimmed_through,
                    (\(query.watchID)::uuid IS NULL
                     OR EXISTS (SELECT 1 FROM watches o WHERE o.id = $1 AND o.user_id = b.user_id)) AS watch_found,
@@ -56,12 +57,13 @@ extension ChangeStore {
         }
         var changes: [FeedChange] = []
         for row in rows where try row.decode("id", as: UUID?.self) != nil {
-            changes.append(FeedChange(
-                change: try Self.change(from: row),
-                position: FeedPosition(try row.decode("user_position")),
-                watchName: try row.decode("name"),
-                watchURL: try row.decode("url")
-            ))
+            changes.append(
+                FeedChange(
+                    change: try Self.change(from: row),
+                    position: FeedPosition(try row.decode("user_position")),
+                    watchName: try row.decode("name"),
+                    watchURL: try row.decode("url")
+                ))
         }
         let next: FeedPosition
         if changes.count > query.limit {

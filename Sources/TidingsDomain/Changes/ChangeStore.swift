@@ -19,7 +19,8 @@ package struct ChangeStore: Sendable {
     package func list(userID: UUID, watchID: UUID, page: PageRequest) throws -> Page<Change>? {
         try database.withConnection { connection in
             guard try Self.watchExists(userID: userID, watchID: watchID, on: connection) else { return nil }
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT id, watch_id, detected_at, previous_hash, new_hash, http_status, content_length,
                        diff, snapshot_truncated, read_at
                 FROM changes
@@ -42,25 +43,32 @@ package struct ChangeStore: Sendable {
             guard try Self.watchExists(userID: userID, watchID: watchID, on: connection) else { return nil }
             var bound: Int64?
             if let upTo {
-                guard let row = try connection.query(
-                    "SELECT position FROM changes WHERE id = \(upTo) AND watch_id = \(watchID)"
-                ).first else {
+                guard
+                    let row = try connection.query(
+                        "SELECT position FROM changes WHERE id = \(upTo) AND watch_id = \(watchID)"
+                    ).first
+                else {
                     throw ChangeStoreError.unknownChange(upTo)
                 }
                 bound = try row.decode("position", as: Int64.self)
             }
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE changes SET read_at = now()
                 WHERE watch_id = \(watchID) AND read_at IS NULL
                   AND (\(bound)::bigint IS NULL OR position <= \(bound))
                 """)
             // The watch (or its user) may have been deleted since it was
             // looked up: a concurrent DELETE commits between the statements.
-            guard let row = try connection.query("""
-                SELECT w.unread_count, b.count, b.sequence, b.updated_at
-                FROM watches w JOIN badges b ON b.user_id = w.user_id
-                WHERE w.id = \(watchID)
-                """).first else { return nil }
+            guard
+                let row = try connection.query(
+                    """
+                    SELECT w.unread_count, b.count, b.sequence, b.updated_at
+                    FROM watches w JOIN badges b ON b.user_id = w.user_id
+                    WHERE w.id = \(watchID)
+                    """
+                ).first
+            else { return nil }
             return ReadReceipt(
                 watchID: watchID,
                 unreadCount: try row.decode("unread_count"),

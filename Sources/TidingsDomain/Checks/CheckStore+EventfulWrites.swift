@@ -55,7 +55,8 @@ extension CheckStore {
             guard case .content(let content) = records[id]?.kind else { return nil }
             return content.hash
         }
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT w.id, w.state, w.content_hash, w.paused, w.consecutive_failures, w.quiet_rebaseline,
                    w.extract::text AS extract,
                    CASE WHEN i.hash IS NOT NULL AND w.content_hash IS DISTINCT FROM i.hash THEN w.snapshot END AS snapshot
@@ -63,7 +64,8 @@ extension CheckStore {
             ORDER BY w.id
             FOR UPDATE OF w
             """)
-        try connection.execute("""
+        try connection.execute(
+            """
             SELECT 1 FROM badges
             WHERE user_id IN (SELECT user_id FROM watches WHERE id = ANY(\(PostgresArray(ids))::uuid[]))
             ORDER BY user_id
@@ -91,7 +93,8 @@ extension CheckStore {
         func column<Value: PostgresEncodable>(_ value: (ContentRow) -> Value) -> PostgresArray {
             PostgresArray(contents.map(value))
         }
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT watch_id, change_id FROM record_changes(
                 \(column(\.id))::uuid[], \(column(\.result.rawValue))::text[],
                 \(column(\.content.hash))::text[], \(column(\.content.snapshot))::text[],
@@ -107,7 +110,8 @@ extension CheckStore {
 
     private static func updateWatchStates(_ states: [StateRow], on connection: PostgresConnection) throws {
         guard !states.isEmpty else { return }
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE watches w
             SET state = r.state, consecutive_failures = r.failures, last_error = r.error,
                 last_checked_at = r.checked_at, last_check_result = r.result
@@ -123,7 +127,8 @@ extension CheckStore {
     /// (the events carry it).
     private static func announce(_ events: [EventRow], on connection: PostgresConnection) throws {
         guard !events.isEmpty else { return }
-        try connection.execute("""
+        try connection.execute(
+            """
             SELECT 1 FROM queue_events((
                 SELECT array_agg(ROW(w.user_id, e.type, jsonb_build_object(
                     'watch_id', w.id,
@@ -195,13 +200,16 @@ private struct EventfulPlan {
         case .quiet(let result):
             let hasBaseline = current.contentHash != nil
             succeed(current, result: result, hasBaseline: hasBaseline, checkedAt: checkedAt)
-            results.append(WatchCheckResult(watchID: current.id, result: result, changeID: nil, state: hasBaseline ? .ok : current.state, error: nil))
+            results.append(
+                WatchCheckResult(watchID: current.id, result: result, changeID: nil, state: hasBaseline ? .ok : current.state, error: nil))
         case .failed(let message):
             let failures = current.consecutiveFailures + 1
             let turnsFailing = failures >= failureThreshold && current.state != .failing && !current.paused
             let state: WatchState = turnsFailing ? .failing : current.state
-            states.append(StateRow(id: current.id, state: state.rawValue, failures: failures, error: message,
-                                   checkedAt: checkedAt, result: CheckResult.failed.rawValue))
+            states.append(
+                StateRow(
+                    id: current.id, state: state.rawValue, failures: failures, error: message,
+                    checkedAt: checkedAt, result: CheckResult.failed.rawValue))
             // Emitted only on the transition, so once per failing spell.
             if turnsFailing { events.append(EventRow(id: current.id, type: .watchFailing)) }
             results.append(WatchCheckResult(watchID: current.id, result: .failed, changeID: nil, state: state, error: message))
@@ -221,8 +229,10 @@ private struct EventfulPlan {
     /// as it is), and a `failing` one announces its recovery once.
     private mutating func succeed(_ current: LockedWatch, result: CheckResult, hasBaseline: Bool, checkedAt: Date) {
         let state: WatchState = hasBaseline ? .ok : current.state
-        states.append(StateRow(id: current.id, state: state.rawValue, failures: 0, error: nil,
-                               checkedAt: checkedAt, result: result.rawValue))
+        states.append(
+            StateRow(
+                id: current.id, state: state.rawValue, failures: 0, error: nil,
+                checkedAt: checkedAt, result: result.rawValue))
         if current.state == .failing && state == .ok && !current.paused {
             events.append(EventRow(id: current.id, type: .watchRecovered))
         }

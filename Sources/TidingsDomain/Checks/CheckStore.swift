@@ -39,7 +39,8 @@ package struct CheckStore: Sendable {
         let after = cursor
         let excluded = PostgresArray(excludingUsers)
         let (targets, last) = try database.withConnection { connection in
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 UPDATE targets t
                 SET lease_owner = \(owner), lease_until = now() + \(lease)::interval
                 WHERE t.id IN (
@@ -85,7 +86,8 @@ package struct CheckStore: Sendable {
     /// API). Nil when another check holds it.
     package func claim(targetID: UUID, owner: String, lease: Duration) throws -> ClaimedTarget? {
         try database.withConnection { connection in
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 UPDATE targets t
                 SET lease_owner = \(owner), lease_until = now() + \(lease)::interval
                 WHERE t.id = \(targetID) AND (t.lease_until IS NULL OR t.lease_until < now())
@@ -101,7 +103,8 @@ package struct CheckStore: Sendable {
     package func release(owner: String, targetIDs: [UUID]) throws {
         guard !targetIDs.isEmpty else { return }
         try database.withConnection { connection in
-            _ = try connection.execute("""
+            _ = try connection.execute(
+                """
                 UPDATE targets
                 SET lease_owner = NULL, lease_until = NULL
                 WHERE lease_owner = \(owner) AND id = ANY(\(PostgresArray(targetIDs))::uuid[])
@@ -114,11 +117,14 @@ package struct CheckStore: Sendable {
     /// Writes many quiet checks in two statements: each target's schedule,
     /// counters and lease, and the watches whose last result changed. Only
     /// targets this owner still holds are written.
-    package func writeQuiet(owner: String, targets: [TargetCheckRecord], watches: [(watchID: UUID, result: CheckResult, checkedAt: Date)]) throws {
+    package func writeQuiet(owner: String, targets: [TargetCheckRecord], watches: [(watchID: UUID, result: CheckResult, checkedAt: Date)])
+        throws
+    {
         guard !targets.isEmpty || !watches.isEmpty else { return }
         try database.withRetryingTransaction { connection in
             if !watches.isEmpty {
-                _ = try connection.execute("""
+                _ = try connection.execute(
+                    """
                     UPDATE watches w
                     SET last_checked_at = r.checked_at, last_check_result = r.result,
                         consecutive_failures = 0, last_error = NULL
@@ -139,7 +145,8 @@ package struct CheckStore: Sendable {
         func column<Value: PostgresEncodable>(_ value: (TargetRow) -> Value?) -> PostgresArray {
             PostgresArray(rows.map(value))
         }
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE targets t
             SET next_check_at = r.next_check_at,
                 lease_owner = NULL, lease_until = NULL,
@@ -207,7 +214,8 @@ package struct CheckStore: Sendable {
 
     private static func withWatches(_ targets: [ClaimedTarget], on connection: PostgresConnection) throws -> [ClaimedTarget] {
         guard !targets.isEmpty else { return [] }
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT id, user_id, target_id, extract::text AS extract, content_hash, state, paused,
                    last_check_result, consecutive_failures, last_checked_at IS NOT NULL AS was_checked, quiet_rebaseline
             FROM watches WHERE target_id = ANY(\(PostgresArray(targets.map(\.id)))::uuid[])

@@ -23,8 +23,10 @@ extension ClaimCursor {
     /// their bytes, and so do these pairs.
     static func order(_ id: UUID) -> (UInt64, UInt64) {
         withUnsafeBytes(of: id.uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            (
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
     }
 }

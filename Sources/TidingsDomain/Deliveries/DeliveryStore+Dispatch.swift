@@ -104,12 +104,14 @@ extension DeliveryStore {
     /// same delivery and a claim locks no row it will not lease. The event
     /// is read here, after any supersede.
     private static func claim(_ request: ClaimRequest, on connection: PostgresConnection) throws -> [ClaimedDelivery] {
-        try connection.execute("""
+        try connection.execute(
+            """
             SELECT pg_advisory_xact_lock(\(claimLockKeys.0), \(claimLockKeys.1)),
                    set_config('synchronous_commit', 'off', true)
             """)
         let ownWebhooks = Array((request.ownLeases ?? [:]).keys)
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             WITH candidates AS (
                 SELECT c.id, c.webhook_id, c.next_attempt_at FROM (
                     (SELECT d.id, d.webhook_id, d.next_attempt_at
@@ -225,10 +227,12 @@ extension DeliveryStore {
     /// Deliveries due already are the claim's: those it left wait for a
     /// webhook's requests in flight, whose ends wake the dispatcher.
     package func timeUntilNextDue() throws -> Duration? {
-        let row = try database.query("""
+        let row = try database.query(
+            """
             SELECT extract(epoch FROM min(next_attempt_at) - now())::float8 AS seconds
             FROM deliveries WHERE status = 'pending' AND next_attempt_at > now()
-            """).single()
+            """
+        ).single()
         return try row.decode("seconds", as: Double?.self).map { Duration.seconds(clamping: $0) }
     }
 
@@ -252,7 +256,8 @@ extension DeliveryStore {
     /// `lease_owner IS NOT NULL` lets the small partial lease index
     /// (`deliveries_leased_idx`) find the leased rows.
     static func releaseLeases(of owners: [String], on connection: PostgresConnection) throws -> Int {
-        let released = try connection.execute("""
+        let released = try connection.execute(
+            """
             UPDATE deliveries SET lease_owner = NULL, lease_until = NULL, updated_at = now()
             WHERE lease_owner IS NOT NULL AND lease_owner = ANY(\(PostgresArray(owners))::text[])
             """)
@@ -268,7 +273,8 @@ extension DeliveryStore {
     /// user order, as every writer locks them. Returns how many went.
     package func pruneEvents(olderThan retention: Duration, batchSize: Int = 1000) throws -> Int {
         try database.withRetryingTransaction { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 WITH pruned AS (
                     DELETE FROM events WHERE id IN (
                         SELECT e.id FROM events e
@@ -282,7 +288,8 @@ extension DeliveryStore {
                     array_agg(user_id) FILTER (WHERE user_position IS NOT NULL),
                     array_agg(user_position) FILTER (WHERE user_position IS NOT NULL))
                 FROM pruned
-                """).single().decode("pruned")
+                """
+            ).single().decode("pruned")
         }
     }
 
@@ -292,7 +299,8 @@ extension DeliveryStore {
         func column(_ value: (CompletedAttempt) -> String?) -> PostgresArray {
             PostgresArray(attempts.map(value))
         }
-        try connection.execute("""
+        try connection.execute(
+            """
             WITH input AS (
                 SELECT * FROM unnest(
                     \(column { $0.deliveryID.postgresText })::uuid[],
@@ -342,10 +350,13 @@ extension DeliveryStore {
             """)
     }
 
-    private static func disableBroken(_ attempts: [CompletedAttempt], disableAfter: Duration, on connection: PostgresConnection) throws -> [DisabledWebhook] {
+    private static func disableBroken(_ attempts: [CompletedAttempt], disableAfter: Duration, on connection: PostgresConnection) throws
+        -> [DisabledWebhook]
+    {
         let touched = Array(Set(attempts.map(\.webhookID)))
         let gone = Array(Set(attempts.filter { $0.outcome == .gone }.map(\.webhookID)))
-        let disabled = try connection.query("""
+        let disabled = try connection.query(
+            """
             UPDATE webhooks
             SET disabled_at = now(),
                 disabled_reason = CASE WHEN id = ANY (\(PostgresArray(gone))::uuid[])
@@ -364,14 +375,16 @@ extension DeliveryStore {
             let id: UUID = try row.decode("id")
             let userID: UUID? = try row.decode("user_id")
             let reason: String = try row.decode("disabled_reason")
-            _ = try connection.query("""
+            _ = try connection.query(
+                """
                 SELECT 1 FROM queue_events(ARRAY[ROW(
                     \(userID)::uuid, \(WebhookEventType.webhookDisabled.rawValue)::text,
                     jsonb_build_object('webhook_id', \(id)::uuid, 'reason', \(reason)::text, 'disabled_at', iso8601(now())),
                     NULL, \(id)::uuid
                 )::outbox_event])
                 """)
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE deliveries
                 SET status = 'failed', completed_at = now(), lease_owner = NULL, lease_until = NULL,
                     last_error = coalesce(last_error, 'the webhook was disabled'), updated_at = now()

@@ -27,7 +27,8 @@ package struct DeliveryStore: Sendable {
     package func deliveries(webhookID: UUID, owner: WebhookOwner, filter: DeliveryFilter, page: PageRequest) throws -> Page<Delivery>? {
         try database.withConnection { connection -> Page<Delivery>? in
             guard try Self.ownsWebhook(webhookID, owner, on: connection) else { return nil }
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT \(unsafeSQL: Self.deliveryColumns)
                 FROM deliveries d JOIN events e ON e.id = d.event_id
                 WHERE d.webhook_id = \(webhookID)
@@ -48,23 +49,27 @@ package struct DeliveryStore: Sendable {
     /// for a pending one.
     package func retry(deliveryID: UUID, owner: WebhookOwner) throws -> DeliveryRetryResult {
         try database.withTransaction { connection -> DeliveryRetryResult in
-            let state = try connection.query("""
+            let state = try connection.query(
+                """
                 SELECT w.disabled_at IS NOT NULL AS disabled, coalesce(d.lease_until > now(), false) AS in_flight
                 FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id
                 WHERE d.id = \(deliveryID) AND (w.user_id = \(owner.userID) OR (w.global AND \(owner.isGlobal)))
                 FOR UPDATE OF d
-                """).first
+                """
+            ).first
             guard let state else { return .notFound }
             if try state.decode("disabled", as: Bool.self) { return .webhookDisabled }
             if try state.decode("in_flight", as: Bool.self) { return .inFlight }
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE deliveries
                 SET status = 'pending', next_attempt_at = now(), completed_at = NULL,
                     lease_owner = NULL, lease_until = NULL, updated_at = now()
                 WHERE id = \(deliveryID)
                 """)
             try Self.notifyDispatchers(on: connection)
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT \(unsafeSQL: Self.deliveryColumns)
                 FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = \(deliveryID)
                 """)
@@ -83,7 +88,8 @@ package struct DeliveryStore: Sendable {
     package func recover(webhookID: UUID, owner: WebhookOwner, since: Date) throws -> Int? {
         try database.withTransaction { connection -> Int? in
             guard try Self.ownsWebhook(webhookID, owner, on: connection) else { return nil }
-            let requeued = try connection.execute("""
+            let requeued = try connection.execute(
+                """
                 UPDATE deliveries
                 SET status = 'pending', next_attempt_at = now(), completed_at = NULL, updated_at = now()
                 WHERE webhook_id = \(webhookID) AND status = 'failed' AND created_at >= \(since)
@@ -103,21 +109,25 @@ package struct DeliveryStore: Sendable {
     /// Sends a `webhook.test` event to this webhook only.
     package func sendTestEvent(webhookID: UUID, owner: WebhookOwner) throws -> TestEventResult {
         try database.withTransaction { connection -> TestEventResult in
-            let webhook = try connection.query("""
+            let webhook = try connection.query(
+                """
                 SELECT user_id, disabled_at IS NOT NULL AS disabled FROM webhooks
                 WHERE id = \(webhookID) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
                 FOR SHARE
-                """).first
+                """
+            ).first
             guard let webhook else { return .notFound }
             if try webhook.decode("disabled", as: Bool.self) { return .webhookDisabled }
             let userID: UUID? = try webhook.decode("user_id")
-            let eventID: UUID = try connection.query("""
+            let eventID: UUID = try connection.query(
+                """
                 SELECT e.id FROM queue_events(ARRAY[ROW(
                     \(userID)::uuid, \(WebhookEventType.webhookTest.rawValue)::text,
                     jsonb_build_object('webhook_id', \(webhookID)::uuid, 'message', 'A test event sent on request.'),
                     \(webhookID)::uuid, NULL
                 )::outbox_event]) AS e(id)
-                """).single().decode("id")
+                """
+            ).single().decode("id")
             // A statement apart: the deliveries the function inserted are
             // invisible to the statement that called it.
             let deliveryID: UUID = try connection.query("SELECT id FROM deliveries WHERE event_id = \(eventID)").single().decode("id")
@@ -128,9 +138,11 @@ package struct DeliveryStore: Sendable {
     // MARK: Shared
 
     static func ownsWebhook(_ id: UUID, _ owner: WebhookOwner, on connection: PostgresConnection) throws -> Bool {
-        try !connection.query("""
+        try !connection.query(
+            """
             SELECT 1 FROM webhooks WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
-            """).isEmpty
+            """
+        ).isEmpty
     }
 
     /// Wakes dispatchers at commit, as `queue_events` does.
@@ -146,7 +158,8 @@ package struct DeliveryStore: Sendable {
         let ids = try rows.map { try $0.decode("id", as: UUID.self) }
         var attempts: [UUID: [DeliveryAttempt]] = [:]
         if !ids.isEmpty {
-            let attemptRows = try connection.query("""
+            let attemptRows = try connection.query(
+                """
                 SELECT a.id, a.delivery_id, a.event_id, a.attempted_at, a.duration_ms, a.status_code, a.error,
                     left(a.response_body, \(DeliveryAttempt.listedBodyLimit)) AS response_body,
                     a.response_truncated

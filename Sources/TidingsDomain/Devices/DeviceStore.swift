@@ -153,13 +153,16 @@ package struct DeviceStore: Sendable {
     }
 
     package func device(id: UUID, userID: UUID) throws -> Device? {
-        try database.query("""
+        try database.query(
+            """
             SELECT \(unsafeSQL: Self.columns) FROM devices WHERE id = \(id) AND user_id = \(userID)
-            """).first.map(Self.device(from:))
+            """
+        ).first.map(Self.device(from:))
     }
 
     package func list(userID: UUID, _ page: PageRequest) throws -> Page<Device> {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT \(unsafeSQL: Self.columns) FROM devices
             WHERE user_id = \(userID) AND (created_at, id) > (\(page.after.createdAt), \(page.after.id))
             ORDER BY created_at, id LIMIT \(page.limit + 1)
@@ -184,24 +187,31 @@ package struct DeviceStore: Sendable {
     /// lock comes first, as for registrations.
     package func update(id: UUID, userID: UUID, _ changes: DeviceChanges) throws -> UpdateOutcome {
         try database.withTransaction { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 SELECT lock_device_tokens(ARRAY[push_token]) FROM devices WHERE id = \(id) AND user_id = \(userID)
                 """)
-            guard let current = try connection.query("""
-                SELECT platform FROM devices WHERE id = \(id) AND user_id = \(userID) FOR UPDATE
-                """).first
+            guard
+                let current = try connection.query(
+                    """
+                    SELECT platform FROM devices WHERE id = \(id) AND user_id = \(userID) FOR UPDATE
+                    """
+                ).first
             else { return .notFound }
             let platform: DevicePlatform = try current.decode("platform")
             if let wanted = changes.platform, (wanted == .web) != (platform == .web) {
                 return .platformChangeRefused(from: platform, to: wanted)
             }
             guard !changes.isEmpty else {
-                return try connection.query("""
+                return try connection.query(
+                    """
                     SELECT \(unsafeSQL: Self.columns) FROM devices WHERE id = \(id)
-                    """).first.map(Self.device(from:)).map(UpdateOutcome.updated) ?? .notFound
+                    """
+                ).first.map(Self.device(from:)).map(UpdateOutcome.updated) ?? .notFound
             }
             if changes.platform != nil || changes.appID != nil {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     SELECT move_device_tokens(jsonb_build_array(jsonb_build_object(
                         'user_id', user_id, 'platform', coalesce(\(changes.platform)::text, platform),
                         'app_id', CASE WHEN \(changes.appID != nil)::boolean THEN \(changes.appID ?? nil)::text ELSE app_id END,
@@ -209,7 +219,8 @@ package struct DeviceStore: Sendable {
                     FROM devices WHERE id = \(id)
                     """)
             }
-            return try connection.query("""
+            return try connection.query(
+                """
                 UPDATE devices SET
                     platform = coalesce(\(changes.platform)::text, platform),
                     app_id = CASE WHEN \(changes.appID != nil)::boolean THEN \(changes.appID ?? nil)::text ELSE app_id END,
@@ -218,7 +229,8 @@ package struct DeviceStore: Sendable {
                     updated_at = now()
                 WHERE id = \(id) AND user_id = \(userID)
                 RETURNING \(unsafeSQL: Self.columns)
-                """).first.map(Self.device(from:)).map(UpdateOutcome.updated) ?? .notFound
+                """
+            ).first.map(Self.device(from:)).map(UpdateOutcome.updated) ?? .notFound
         }
     }
 
@@ -234,14 +246,16 @@ package struct DeviceStore: Sendable {
         // in a single bind, with JSON's escaping instead of array-literal quoting.
         let tokens = String(decoding: try JSONEncoder().encode(pushTokens), as: UTF8.self)
         return try database.withTransaction { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(unsafeSQL: Self.columns) FROM invalidate_devices(ARRAY(
                     SELECT d.id FROM devices d
                     JOIN (SELECT DISTINCT value AS token FROM jsonb_array_elements_text(\(tokens)::jsonb)) AS dead
                         ON md5(d.push_token) = md5(dead.token) AND d.push_token = dead.token
                     WHERE d.user_id = \(userID)
                 ), \(Self.gatewayInvalidationReason))
-                """).map(Self.device(from:))
+                """
+            ).map(Self.device(from:))
         }
     }
 

@@ -81,7 +81,8 @@ package struct WebPushSubscription: Sendable, Equatable {
             return try P256PublicKey(bytes: bytes).base64URL
         } catch {
             switch error {
-            case .wrongLength(let expected, let actual): throw problem("must be \(expected) bytes (an uncompressed P-256 point), not \(actual)")
+            case .wrongLength(let expected, let actual):
+                throw problem("must be \(expected) bytes (an uncompressed P-256 point), not \(actual)")
             case .notUncompressedPoint: throw problem("must be an uncompressed P-256 point (its first byte 0x04)")
             case .notOnCurve: throw problem("is not a point on the P-256 curve")
             default: throw problem("is not a P-256 public key")
@@ -107,8 +108,8 @@ package struct WebPushSubscription: Sendable, Equatable {
         let unpadded = utf8.prefix { $0 != UInt8(ascii: "=") }
         let padding = utf8.dropFirst(unpadded.count)
         guard padding.allSatisfy({ $0 == UInt8(ascii: "=") }), padding.isEmpty || utf8.count % 4 == 0,
-              unpadded.allSatisfy(isBase64URLByte), unpadded.count % 4 != 1,
-              let bytes = Base64.decode(String(decoding: unpadded, as: UTF8.self))
+            unpadded.allSatisfy(isBase64URLByte), unpadded.count % 4 != 1,
+            let bytes = Base64.decode(String(decoding: unpadded, as: UTF8.self))
         else { throw Problem(field: field, message: "must be base64url") }
         return bytes
     }
@@ -116,7 +117,8 @@ package struct WebPushSubscription: Sendable, Equatable {
     private static func isBase64URLByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
         default: false
         }
     }

@@ -16,7 +16,8 @@ package struct EventStore: Sendable {
 
     /// Up to `limit` of the user's events after `position`, in order.
     package func events(userID: UUID, after position: FeedPosition, limit: Int) throws -> [StreamEvent] {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT user_position, type, data::text AS data, iso8601(created_at) AS timestamp
             FROM events
             WHERE user_id = \(userID) AND user_position > \(position.value)

@@ -20,7 +20,8 @@ package struct StreamTokenStore: Sendable {
     /// number of expired ones on the way, so unused tokens do not pile up.
     package func issue(userID: UUID) throws -> (token: String, expiresAt: Date) {
         let token = Self.scheme + SecureRandom.token(byteCount: 32)
-        let row = try database.query("""
+        let row = try database.query(
+            """
             WITH swept AS (
                 DELETE FROM stream_tokens WHERE token_hash IN (
                     SELECT token_hash FROM stream_tokens WHERE expires_at < now() LIMIT 100
@@ -29,7 +30,8 @@ package struct StreamTokenStore: Sendable {
             INSERT INTO stream_tokens (token_hash, user_id, expires_at)
             VALUES (\(SHA256.hash(token).bytes), \(userID), now() + \(Self.lifetime)::interval)
             RETURNING expires_at
-            """).single()
+            """
+        ).single()
         return (token, try row.decode("expires_at"))
     }
 
@@ -37,11 +39,13 @@ package struct StreamTokenStore: Sendable {
     /// Nil for anything else, including a malformed token (never queried).
     package func redeem(_ token: String) throws -> UUID? {
         guard Self.isWellFormed(token) else { return nil }
-        return try database.query("""
+        return try database.query(
+            """
             DELETE FROM stream_tokens
             WHERE token_hash = \(SHA256.hash(token).bytes) AND expires_at > now()
             RETURNING user_id
-            """).first?.decode("user_id")
+            """
+        ).first?.decode("user_id")
     }
 
     static func isWellFormed(_ token: String) -> Bool {

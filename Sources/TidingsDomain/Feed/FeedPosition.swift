@@ -17,7 +17,7 @@ package struct FeedPosition: Sendable, Hashable, Comparable {
     package init?(token: some StringProtocol) {
         let utf8 = token.utf8
         guard (1...19).contains(utf8.count), utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let value = Int64(token)
+            let value = Int64(token)
         else { return nil }
         self.value = value
     }

@@ -23,8 +23,9 @@ package struct SyncFeed: Sendable {
         // A watch filter must still answer 404 for a foreign watch, which
         // only the statement checks.
         if query.watchID == nil, let after = query.after,
-           let current = try badges.badgeAndOrder(userID: userID),
-           current.order.newest == after, current.order.canResume(from: after) {
+            let current = try badges.badgeAndOrder(userID: userID),
+            current.order.newest == after, current.order.canResume(from: after)
+        {
             return FeedPage(changes: [], next: after, badge: current.badge)
         }
         return try changes.feed(userID: userID, query)

@@ -85,9 +85,11 @@ package final class LeaseHeartbeat: Sendable {
                     guard let beaten = try store.beat(owner: owner, holds: holds) else {
                         registered = false
                         liveness.withLock { $0.reaped() }
-                        logger.warning("this process's leases were freed by another after its heartbeat stalled; it forgets what it had not started", metadata: [
-                            "lease.owner": owner,
-                        ])
+                        logger.warning(
+                            "this process's leases were freed by another after its heartbeat stalled; it forgets what it had not started",
+                            metadata: [
+                                "lease.owner": owner
+                            ])
                         onReaped()
                         continue
                     }
@@ -97,11 +99,13 @@ package final class LeaseHeartbeat: Sendable {
                     registered = true
                 }
                 if counted != owners {
-                    logger.notice("lease owners of this kind changed; per-host caps are shared among them", metadata: [
-                        "lease.holds": holds.rawValue,
-                        "lease.owners_before": String(owners.count),
-                        "lease.owners": String(counted.count),
-                    ])
+                    logger.notice(
+                        "lease owners of this kind changed; per-host caps are shared among them",
+                        metadata: [
+                            "lease.holds": holds.rawValue,
+                            "lease.owners_before": String(owners.count),
+                            "lease.owners": String(counted.count),
+                        ])
                     owners = counted
                     onOwners(counted)
                 }
@@ -117,11 +121,13 @@ package final class LeaseHeartbeat: Sendable {
                 do {
                     let reaped = try store.reapDead()
                     if !reaped.owners.isEmpty {
-                        logger.notice("freed the leases of dead processes", metadata: [
-                            "lease.owners": reaped.owners.joined(separator: ","),
-                            "deliveries": String(reaped.deliveries),
-                            "targets": String(reaped.targets),
-                        ])
+                        logger.notice(
+                            "freed the leases of dead processes",
+                            metadata: [
+                                "lease.owners": reaped.owners.joined(separator: ","),
+                                "deliveries": String(reaped.deliveries),
+                                "targets": String(reaped.targets),
+                            ])
                     }
                 } catch {
                     reapFailure = error
@@ -133,7 +139,9 @@ package final class LeaseHeartbeat: Sendable {
                 failing = false
             } catch {
                 if !failing {
-                    logger.warning("lease heartbeat cannot reach the database; work pauses once the last beat is stale", metadata: ["error": "\(error)"])
+                    logger.warning(
+                        "lease heartbeat cannot reach the database; work pauses once the last beat is stale",
+                        metadata: ["error": "\(error)"])
                 }
                 failing = true
             }

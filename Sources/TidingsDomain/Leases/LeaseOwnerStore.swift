@@ -29,7 +29,8 @@ package struct LeaseOwnerStore: Sendable {
     /// owners holding `holds`, this one included (`LiveOwners`).
     package func register(owner: String, holds: Holds, deadAfter: Duration) throws -> LiveOwners {
         try database.withConnection { connection in
-            let row = try connection.query("""
+            let row = try connection.query(
+                """
                 WITH registered AS (
                     INSERT INTO lease_owners (owner, holds, dead_after)
                     VALUES (\(owner), \(holds.rawValue), \(max(deadAfter, .zero))::interval)
@@ -40,7 +41,8 @@ package struct LeaseOwnerStore: Sendable {
                 SELECT (SELECT count(*) FROM lease_owners
                         WHERE holds = \(holds.rawValue) AND owner <> \(owner) AND heartbeat_at >= now() - dead_after) AS others
                 FROM registered
-                """).first
+                """
+            ).first
             return LiveOwners(count: 1 + (try row?.decode("others", as: Int.self) ?? 0))
         }
     }
@@ -55,12 +57,14 @@ package struct LeaseOwnerStore: Sendable {
             // Shaped like `register`: a row only when the UPDATE found the
             // owner. The count reads the snapshot from before the UPDATE,
             // so this owner is left out of it and added after.
-            let row = try connection.query("""
+            let row = try connection.query(
+                """
                 WITH beat AS (UPDATE lease_owners SET heartbeat_at = now() WHERE owner = \(owner) RETURNING owner)
                 SELECT (SELECT count(*) FROM lease_owners
                         WHERE holds = \(holds.rawValue) AND owner <> \(owner) AND heartbeat_at >= now() - dead_after) AS others
                 FROM beat
-                """).first
+                """
+            ).first
             guard let row else { return nil }
             return LiveOwners(count: 1 + (try row.decode("others", as: Int.self)))
         }
@@ -77,9 +81,11 @@ package struct LeaseOwnerStore: Sendable {
             var deliveryOwners: [String] = []
             var targetOwners: [String] = []
             var pushOwners: [String] = []
-            for row in try connection.query("""
+            for row in try connection.query(
+                """
                 DELETE FROM lease_owners WHERE heartbeat_at < now() - dead_after RETURNING owner, holds
-                """) {
+                """)
+            {
                 let owner: String = try row.decode("owner")
                 reaped.owners.append(owner)
                 switch Holds(rawValue: try row.decode("holds")) {
@@ -97,7 +103,8 @@ package struct LeaseOwnerStore: Sendable {
             if !targetOwners.isEmpty {
                 // No index on targets.lease_owner (claims stay HOT updates): a
                 // scan of targets, once per dead poller.
-                reaped.targets = try connection.execute("""
+                reaped.targets = try connection.execute(
+                    """
                     UPDATE targets SET lease_owner = NULL, lease_until = NULL
                     WHERE lease_owner = ANY(\(PostgresArray(targetOwners))::text[])
                     """)

@@ -26,8 +26,8 @@ package struct PageCursor: Sendable, Equatable {
 
     package init?(token: String) {
         guard token.utf8.count <= 128,
-              let bytes = Base64.decode(token),
-              let text = String(validating: bytes, as: UTF8.self)
+            let bytes = Base64.decode(token),
+            let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
         let parts = text.split(separator: ".", maxSplits: 1)
         guard parts.count == 2, let microseconds = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {

@@ -26,17 +26,20 @@ package struct PushAppStore: Sendable {
     /// Nil when an app of the same platform and app id exists.
     package func create(_ app: NewPushApp) throws -> PushApp? {
         let fields = try StoredFields(app, secrets: secrets)
-        return try database.query("""
+        return try database.query(
+            """
             INSERT INTO push_apps (platform, app_id, environment, team_id, key_id, project_id, client_email, token_uri, private_key)
             VALUES (\(app.credentials.platform), \(app.appID), \(fields.environment), \(fields.teamID), \(fields.keyID),
                     \(fields.projectID), \(fields.clientEmail), \(fields.tokenURI), \(fields.sealedKey))
             ON CONFLICT ON CONSTRAINT push_apps_platform_app_key DO NOTHING
             RETURNING \(unsafeSQL: Self.columns)
-            """).first.map(Self.app(from:))
+            """
+        ).first.map(Self.app(from:))
     }
 
     package func list(_ page: PageRequest) throws -> Page<PushApp> {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT \(unsafeSQL: Self.columns) FROM push_apps
             WHERE platform <> 'webpush' AND (created_at, id) > (\(page.after.createdAt), \(page.after.id))
             ORDER BY created_at, id LIMIT \(page.limit + 1)
@@ -48,16 +51,21 @@ package struct PushAppStore: Sendable {
 
     /// An app of the admin's; the Web Push app is not among them.
     package func app(id: UUID) throws -> PushApp? {
-        try database.query("""
+        try database.query(
+            """
             SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE id = \(id) AND platform <> 'webpush'
-            """).first.map(Self.app(from:))
+            """
+        ).first.map(Self.app(from:))
     }
 
     /// The app and its opened credentials, for sending.
     package func credentials(of id: UUID) throws -> (app: PushApp, credentials: PushAppCredentials)? {
-        guard let row = try database.query("""
-            SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id)
-            """).first
+        guard
+            let row = try database.query(
+                """
+                SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id)
+                """
+            ).first
         else { return nil }
         let app = try Self.app(from: row)
         return (app, try Self.credentials(of: app, sealedKey: try row.decode("private_key"), secrets: secrets))
@@ -75,9 +83,12 @@ package struct PushAppStore: Sendable {
     /// leaves everything as it was. The platform cannot change.
     package func update(id: UUID, _ edit: (inout NewPushApp) throws -> Void) throws -> UpdateOutcome {
         try database.withTransaction { connection in
-            guard let row = try connection.query("""
-                SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id) AND platform <> 'webpush' FOR UPDATE
-                """).first
+            guard
+                let row = try connection.query(
+                    """
+                    SELECT \(unsafeSQL: Self.columns), private_key FROM push_apps WHERE id = \(id) AND platform <> 'webpush' FOR UPDATE
+                    """
+                ).first
             else { return .notFound }
             let stored = try Self.app(from: row)
             let current = NewPushApp(
@@ -89,18 +100,23 @@ package struct PushAppStore: Sendable {
             precondition(updated.credentials.platform == current.credentials.platform, "a push app's platform cannot change")
             guard updated != current else { return .updated(stored) }
             let fields = try StoredFields(updated, secrets: secrets)
-            let conflicting = try connection.query("""
-                SELECT 1 AS found FROM push_apps WHERE platform = \(updated.credentials.platform) AND app_id = \(updated.appID) AND id <> \(id)
-                """).first != nil
+            let conflicting =
+                try connection.query(
+                    """
+                    SELECT 1 AS found FROM push_apps WHERE platform = \(updated.credentials.platform) AND app_id = \(updated.appID) AND id <> \(id)
+                    """
+                ).first != nil
             guard !conflicting else { return .conflict }
-            let written = try connection.query("""
+            let written = try connection.query(
+                """
                 UPDATE push_apps
                 SET app_id = \(updated.appID), environment = \(fields.environment), team_id = \(fields.teamID),
                     key_id = \(fields.keyID), project_id = \(fields.projectID), client_email = \(fields.clientEmail),
                     token_uri = \(fields.tokenURI), private_key = \(fields.sealedKey), updated_at = now()
                 WHERE id = \(id)
                 RETURNING \(unsafeSQL: Self.columns)
-                """).single()
+                """
+            ).single()
             return .updated(try Self.app(from: written))
         }
     }
@@ -121,7 +137,8 @@ package struct PushAppStore: Sendable {
     package func installVAPIDKey(publicKey: String, subject: String, privateKeyPEM: String) throws -> PushApp {
         let sealed = try secrets.sealPushKey(privateKeyPEM)
         return try database.withTransaction { connection in
-            let written = try connection.query("""
+            let written = try connection.query(
+                """
                 INSERT INTO push_apps (platform, app_id, vapid_subject, vapid_public_key, private_key)
                 VALUES ('webpush', \(Self.vapidAppID), \(subject), \(publicKey), \(sealed))
                 ON CONFLICT ON CONSTRAINT push_apps_platform_app_key DO UPDATE
@@ -130,11 +147,15 @@ package struct PushAppStore: Sendable {
                 WHERE push_apps.vapid_public_key IS DISTINCT FROM EXCLUDED.vapid_public_key
                    OR push_apps.vapid_subject IS DISTINCT FROM EXCLUDED.vapid_subject
                 RETURNING \(unsafeSQL: Self.columns)
-                """).first
+                """
+            ).first
             if let written { return try Self.app(from: written) }
-            return try Self.app(from: try connection.query("""
-                SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE platform = 'webpush' AND app_id = \(Self.vapidAppID)
-                """).single())
+            return try Self.app(
+                from: try connection.query(
+                    """
+                    SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE platform = 'webpush' AND app_id = \(Self.vapidAppID)
+                    """
+                ).single())
         }
     }
 
@@ -148,9 +169,11 @@ package struct PushAppStore: Sendable {
 
     /// The Web Push app, or nil when web push is off.
     package func vapidApp() throws -> PushApp? {
-        try database.query("""
+        try database.query(
+            """
             SELECT \(unsafeSQL: Self.columns) FROM push_apps WHERE platform = 'webpush' AND app_id = \(Self.vapidAppID)
-            """).first.map(Self.app(from:))
+            """
+        ).first.map(Self.app(from:))
     }
 
     // MARK: Rows

@@ -12,4 +12,3 @@ package enum PushPlatform: String, Sendable, CaseIterable {
     /// The platforms an admin registers apps of (`/v1/push-apps`).
     package static let adminManaged: [PushPlatform] = [.apns, .fcm]
 }
-

@@ -18,7 +18,8 @@ extension PushStore {
     /// pruned. Returns how many went.
     package func pruneFinished(olderThan retention: Duration, batchSize: Int) throws -> Int {
         try database.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 DELETE FROM pushes WHERE id IN (
                     SELECT id FROM pushes
                     WHERE created_at < now() - \(retention)::interval AND status <> 'pending'
@@ -61,7 +62,8 @@ extension PushStore {
         guard limit > 0 else { return [] }
         let rows = try database.withTransaction { connection in
             _ = try connection.query("SELECT set_config('enable_sort', 'off', true), set_config('synchronous_commit', 'off', true)")
-            return try connection.query("""
+            return try connection.query(
+                """
                 WITH candidates AS (
                     SELECT p.id, (p.kind <> 'alert' AND EXISTS (
                         SELECT 1 FROM pushes n
@@ -148,7 +150,8 @@ extension PushStore {
             }
         }
         return try database.withTransaction { connection in
-            _ = try connection.execute("""
+            _ = try connection.execute(
+                """
                 WITH r AS (
                     SELECT * FROM unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(statuses))::text[],
                                          \(PostgresArray(providerIDs))::text[], \(PostgresArray(reasons))::text[],
@@ -176,9 +179,11 @@ extension PushStore {
                 """)
             var removed: [UUID] = []
             for (reason, devices) in gone.sorted(by: { $0.key < $1.key }) {
-                removed += try connection.query("""
+                removed += try connection.query(
+                    """
                     SELECT id FROM invalidate_devices(\(PostgresArray(devices))::uuid[], \(reason))
-                    """).map { try $0.decode("id", as: UUID.self) }
+                    """
+                ).map { try $0.decode("id", as: UUID.self) }
             }
             return removed
         }
@@ -199,7 +204,8 @@ extension PushStore {
     /// dispatchers when any were freed. Leased pushes are pending ones: the
     /// pending indexes find them.
     static func releaseLeases(of owners: [String], on connection: PostgresConnection) throws -> Int {
-        let released = try connection.execute("""
+        let released = try connection.execute(
+            """
             UPDATE pushes SET lease_owner = NULL, lease_until = NULL, updated_at = now()
             WHERE status = 'pending' AND lease_owner = ANY(\(PostgresArray(owners))::text[])
             """)
@@ -212,10 +218,12 @@ extension PushStore {
     /// when none waits. Pushes due already are the claim's: those it left
     /// wait for a push in flight, whose end wakes the dispatcher.
     package func timeUntilNextDue() throws -> Duration? {
-        let row = try database.query("""
+        let row = try database.query(
+            """
             SELECT extract(epoch FROM min(next_attempt_at) - now())::float8 AS seconds
             FROM pushes WHERE status = 'pending' AND next_attempt_at > now()
-            """).single()
+            """
+        ).single()
         return try row.decode("seconds", as: Double?.self).map { Duration.seconds(clamping: $0) }
     }
 }

@@ -25,7 +25,8 @@ package struct PushStore: Sendable {
             guard try connection.query("SELECT 1 AS found FROM devices WHERE id = \(deviceID) AND user_id = \(userID)").first != nil else {
                 return nil
             }
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT \(unsafeSQL: Self.columns) FROM pushes p
                 WHERE p.device_id = \(deviceID) AND (p.created_at, p.id) > (\(page.after.createdAt), \(page.after.id))
                 ORDER BY p.created_at, p.id LIMIT \(page.limit + 1)

@@ -23,7 +23,8 @@ package struct SealedKeyStore: Sendable {
         let context = Self.context(purpose)
         let candidate = try keyring.seal(Hex.encode(SecureRandom.bytes(count: 32)), context: context)
         let stored = try database.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO sealed_keys (purpose, sealed) VALUES (\(purpose.rawValue), \(candidate))
                 ON CONFLICT (purpose) DO NOTHING
                 """)

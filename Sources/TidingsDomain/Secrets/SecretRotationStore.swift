@@ -68,7 +68,8 @@ package struct SecretRotationStore: Sendable {
 
     private func resealKeys(prefix: String) throws -> Int {
         try database.withTransaction { connection in
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT purpose, sealed FROM sealed_keys
                 WHERE left(sealed, length(\(prefix))) <> \(prefix)
                 ORDER BY purpose
@@ -80,7 +81,8 @@ package struct SecretRotationStore: Sendable {
                 guard let known = SealedKeyStore.Purpose(rawValue: purpose) else { continue }
                 let context = SealedKeyStore.context(known)
                 let plain = try secrets.keyring.open(try row.decode("sealed"), context: context)
-                changed += try connection.execute("""
+                changed += try connection.execute(
+                    """
                     UPDATE sealed_keys SET sealed = \(try secrets.keyring.seal(plain, context: context))
                     WHERE purpose = \(purpose)
                     """)
@@ -96,7 +98,8 @@ package struct SecretRotationStore: Sendable {
         var changed = 0
         while true {
             let batch: (count: Int, last: UUID?) = try database.withTransaction { connection in
-                let rows = try connection.query("""
+                let rows = try connection.query(
+                    """
                     SELECT id, secret, previous_secret FROM webhooks
                     WHERE id > \(cursor)
                         AND (left(secret, length(\(prefix))) <> \(prefix)
@@ -116,7 +119,8 @@ package struct SecretRotationStore: Sendable {
                 guard !ids.isEmpty else { return (0, nil) }
                 // Only the values change: not updated_at, which is the
                 // owner's edits.
-                let updated = try connection.execute("""
+                let updated = try connection.execute(
+                    """
                     UPDATE webhooks w SET secret = u.secret, previous_secret = u.previous_secret
                     FROM unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(current))::text[],
                                 \(PostgresArray(previous))::text[]) AS u(id, secret, previous_secret)
@@ -143,7 +147,8 @@ package struct SecretRotationStore: Sendable {
     /// key rotation finds any; there are a handful, one transaction does.
     private func resealPushApps(prefix: String) throws -> Int {
         try database.withTransaction { connection in
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT id, private_key FROM push_apps
                 WHERE left(private_key, length(\(prefix))) <> \(prefix)
                 ORDER BY id
@@ -152,7 +157,8 @@ package struct SecretRotationStore: Sendable {
             var changed = 0
             for row in rows {
                 let resealed = try secrets.sealPushKey(try secrets.openPushKey(try row.decode("private_key")))
-                changed += try connection.execute("""
+                changed += try connection.execute(
+                    """
                     UPDATE push_apps SET private_key = \(resealed) WHERE id = \(try row.decode("id", as: UUID.self))
                     """)
             }
@@ -169,7 +175,8 @@ package struct SecretRotationStore: Sendable {
         var changed = 0
         while true {
             let batch: (count: Int, last: UUID?) = try database.withTransaction { connection in
-                let rows = try connection.query("""
+                let rows = try connection.query(
+                    """
                     SELECT id, web_push_auth FROM devices
                     WHERE id > \(cursor) AND web_push_auth IS NOT NULL
                         AND left(web_push_auth, length(\(prefix))) <> \(prefix)
@@ -184,7 +191,8 @@ package struct SecretRotationStore: Sendable {
                     sealed.append(try secrets.sealWebPushAuth(try secrets.openWebPushAuth(try row.decode("web_push_auth"))))
                 }
                 guard !ids.isEmpty else { return (0, nil) }
-                let updated = try connection.execute("""
+                let updated = try connection.execute(
+                    """
                     UPDATE devices d SET web_push_auth = u.auth
                     FROM unnest(\(PostgresArray(ids))::uuid[], \(PostgresArray(sealed))::text[]) AS u(id, auth)
                     WHERE d.id = u.id
@@ -227,28 +235,33 @@ package struct SecretRotationStore: Sendable {
                     let id: UUID = try row.decode("id")
                     last = id
                     let wasSealed: Bool = try row.decode("secrets_sealed")
-                    let plain = RequestHeaders(fields: try secrets.openHeaders(
-                        try Self.decodeHeaders(try row.decode("headers"), column: .headers), sealed: wasSealed
-                    ))
-                    let plainVersion = RequestHeaders(fields: try secrets.openHeaders(
-                        try Self.decodeHeaders(try row.decode("version_headers"), column: .versionHeaders),
-                        sealed: wasSealed, in: .versionHeaders
-                    ))
+                    let plain = RequestHeaders(
+                        fields: try secrets.openHeaders(
+                            try Self.decodeHeaders(try row.decode("headers"), column: .headers), sealed: wasSealed
+                        ))
+                    let plainVersion = RequestHeaders(
+                        fields: try secrets.openHeaders(
+                            try Self.decodeHeaders(try row.decode("version_headers"), column: .versionHeaders),
+                            sealed: wasSealed, in: .versionHeaders
+                        ))
                     let sealed = try WatchStore.headersJSON(try secrets.sealHeaders(plain.fields))
                     let sealedVersion = try WatchStore.headersJSON(try secrets.sealHeaders(plainVersion.fields, in: .versionHeaders))
                     let fingerprint = secrets.fingerprint(plain, versionHeaders: plainVersion)
                     let storedFingerprint: String = try row.decode("headers_fingerprint")
                     // Looked up without a lock (waiting for one while holding
                     // the batch's could deadlock); `merge` locks and looks again.
-                    if fingerprint != storedFingerprint, try Self.equalTarget(
-                        of: id, fingerprint: fingerprint, url: try row.decode("url"),
-                        versionURL: try row.decode("version_url"), versionPointer: try row.decode("version_pointer"),
-                        locking: false, on: connection
-                    ) != nil {
-                        found.append(Duplicate(
-                            id: id, legacyFingerprint: storedFingerprint, fingerprint: fingerprint,
-                            sealedHeaders: sealed, sealedVersionHeaders: sealedVersion
-                        ))
+                    if fingerprint != storedFingerprint,
+                        try Self.equalTarget(
+                            of: id, fingerprint: fingerprint, url: try row.decode("url"),
+                            versionURL: try row.decode("version_url"), versionPointer: try row.decode("version_pointer"),
+                            locking: false, on: connection
+                        ) != nil
+                    {
+                        found.append(
+                            Duplicate(
+                                id: id, legacyFingerprint: storedFingerprint, fingerprint: fingerprint,
+                                sealedHeaders: sealed, sealedVersionHeaders: sealedVersion
+                            ))
                         continue
                     }
                     ids.append(id)
@@ -259,7 +272,8 @@ package struct SecretRotationStore: Sendable {
                 guard let last else { return (0, nil, []) }
                 var updated = 0
                 if !ids.isEmpty {
-                    updated = try connection.execute("""
+                    updated = try connection.execute(
+                        """
                         UPDATE targets t
                         SET headers = u.headers::jsonb, version_headers = u.version_headers::jsonb,
                             headers_fingerprint = u.fingerprint, secrets_sealed = true
@@ -343,18 +357,24 @@ package struct SecretRotationStore: Sendable {
     private func merge(_ duplicate: Duplicate) throws -> MergeOutcome {
         try database.withTransaction { connection in
             _ = try connection.query("SELECT id FROM watches WHERE target_id = \(duplicate.id) ORDER BY id FOR UPDATE")
-            guard let row = try connection.query("""
-                SELECT url, version_url, version_pointer FROM targets
-                WHERE id = \(duplicate.id) AND headers_fingerprint = \(duplicate.legacyFingerprint) AND NOT secrets_sealed
-                FOR UPDATE
-                """).first
+            guard
+                let row = try connection.query(
+                    """
+                    SELECT url, version_url, version_pointer FROM targets
+                    WHERE id = \(duplicate.id) AND headers_fingerprint = \(duplicate.legacyFingerprint) AND NOT secrets_sealed
+                    FOR UPDATE
+                    """
+                ).first
             else { return .changedMeanwhile }
-            guard let survivor = try Self.equalTarget(
-                of: duplicate.id, fingerprint: duplicate.fingerprint, url: try row.decode("url"),
-                versionURL: try row.decode("version_url"), versionPointer: try row.decode("version_pointer"),
-                locking: true, on: connection
-            ) else {
-                try connection.execute("""
+            guard
+                let survivor = try Self.equalTarget(
+                    of: duplicate.id, fingerprint: duplicate.fingerprint, url: try row.decode("url"),
+                    versionURL: try row.decode("version_url"), versionPointer: try row.decode("version_pointer"),
+                    locking: true, on: connection
+                )
+            else {
+                try connection.execute(
+                    """
                     UPDATE targets
                     SET headers = \(duplicate.sealedHeaders)::jsonb, version_headers = \(duplicate.sealedVersionHeaders)::jsonb,
                         headers_fingerprint = \(duplicate.fingerprint), secrets_sealed = true
@@ -364,7 +384,8 @@ package struct SecretRotationStore: Sendable {
             }
             // A watch's statistics start again from its new target's totals
             // (migration 0021: no trigger does it).
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE watches
                 SET target_id = \(survivor), statistics_base_requests = b.requests, statistics_base_not_modified = b.not_modified,
                     statistics_base_bytes_received = b.bytes_received, statistics_base_bytes_saved = b.bytes_saved
@@ -373,7 +394,8 @@ package struct SecretRotationStore: Sendable {
                 """)
             // As when a watch joins a target (WatchStore.attachTarget): the
             // moved watches need a full body to compare, not a 304.
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE targets SET etag = NULL, last_modified = NULL, last_version = NULL, next_check_at = least(next_check_at, now())
                 WHERE id = \(survivor)
                 """)
@@ -389,13 +411,15 @@ package struct SecretRotationStore: Sendable {
         of id: UUID, fingerprint: String, url: String, versionURL: String?, versionPointer: String?,
         locking: Bool, on connection: PostgresConnection
     ) throws -> UUID? {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT t.id FROM target_identities i JOIN targets t ON t.id = i.target_id
             WHERE i.url = \(url) AND i.headers_fingerprint = \(fingerprint)
                 AND i.version_url IS NOT DISTINCT FROM \(versionURL) AND i.version_pointer IS NOT DISTINCT FROM \(versionPointer)
                 AND t.id <> \(id)
             \(unsafeSQL: locking ? "FOR UPDATE OF t" : "")
-            """).first?.decode("id")
+            """
+        ).first?.decode("id")
     }
 
     private static func decodeHeaders(_ text: String, column: StoredSecrets.HeaderColumn) throws -> [String: String] {
@@ -411,20 +435,28 @@ package struct SecretRotationStore: Sendable {
 
     /// Rows still in scope (locked ones, or written meanwhile).
     private func remaining(_ scope: Scope, prefix: String) throws -> Int {
-        let keys = try database.query("""
+        let keys = try database.query(
+            """
             SELECT count(*) AS n FROM sealed_keys WHERE left(sealed, length(\(prefix))) <> \(prefix)
-            """).single().decode("n", as: Int.self)
-        let webhooks = try database.query("""
+            """
+        ).single().decode("n", as: Int.self)
+        let webhooks = try database.query(
+            """
             SELECT count(*) AS n FROM webhooks
             WHERE left(secret, length(\(prefix))) <> \(prefix) OR left(previous_secret, length(\(prefix))) <> \(prefix)
-            """).single().decode("n", as: Int.self)
-        let pushApps = try database.query("""
+            """
+        ).single().decode("n", as: Int.self)
+        let pushApps = try database.query(
+            """
             SELECT count(*) AS n FROM push_apps WHERE left(private_key, length(\(prefix))) <> \(prefix)
-            """).single().decode("n", as: Int.self)
-        let devices = try database.query("""
+            """
+        ).single().decode("n", as: Int.self)
+        let devices = try database.query(
+            """
             SELECT count(*) AS n FROM devices
             WHERE web_push_auth IS NOT NULL AND left(web_push_auth, length(\(prefix))) <> \(prefix)
-            """).single().decode("n", as: Int.self)
+            """
+        ).single().decode("n", as: Int.self)
         let targets = try database.query(Self.targetCount(scope, prefix: prefix)).single().decode("n", as: Int.self)
         return keys + webhooks + pushApps + devices + targets
     }

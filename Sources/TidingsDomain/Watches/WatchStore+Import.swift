@@ -44,23 +44,27 @@ extension WatchStore {
         // cannot both find its watches missing.
         _ = try connection.query("SELECT id FROM users WHERE id = \(userID) FOR NO KEY UPDATE")
         let all = ImportColumns(rows)
-        let existing = Set(try connection.query("""
-            SELECT x.position
-            FROM unnest(\(all.position)::int[], \(all.url)::text[], \(all.fingerprint)::text[], \(all.versionURL)::text[],
-                        \(all.versionPointer)::text[], \(all.extract)::text[])
-                AS x(position, url, fingerprint, version_url, version_pointer, extract)
-            WHERE EXISTS (
-                SELECT 1 FROM target_identities i JOIN watches w ON w.target_id = i.target_id
-                WHERE i.url = x.url AND i.headers_fingerprint = x.fingerprint
-                  AND i.version_url IS NOT DISTINCT FROM x.version_url AND i.version_pointer IS NOT DISTINCT FROM x.version_pointer
-                  AND w.user_id = \(userID) AND w.extract IS NOT DISTINCT FROM x.extract::jsonb)
-            """).map { try $0.decode("position", as: Int.self) })
+        let existing = Set(
+            try connection.query(
+                """
+                SELECT x.position
+                FROM unnest(\(all.position)::int[], \(all.url)::text[], \(all.fingerprint)::text[], \(all.versionURL)::text[],
+                            \(all.versionPointer)::text[], \(all.extract)::text[])
+                    AS x(position, url, fingerprint, version_url, version_pointer, extract)
+                WHERE EXISTS (
+                    SELECT 1 FROM target_identities i JOIN watches w ON w.target_id = i.target_id
+                    WHERE i.url = x.url AND i.headers_fingerprint = x.fingerprint
+                      AND i.version_url IS NOT DISTINCT FROM x.version_url AND i.version_pointer IS NOT DISTINCT FROM x.version_pointer
+                      AND w.user_id = \(userID) AND w.extract IS NOT DISTINCT FROM x.extract::jsonb)
+                """
+            ).map { try $0.decode("position", as: Int.self) })
         let new = rows.filter { !existing.contains($0.position) }
         guard !new.isEmpty else { return [] }
         let batch = ImportColumns(new)
         // Targets that exist: locked in id order, then made ready for a
         // baseline as `attachTarget` does for one watch.
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE targets t
             SET etag = NULL, last_modified = NULL, last_version = NULL,
                 next_check_at = CASE WHEN \(dueNow) THEN least(t.next_check_at, now()) ELSE t.next_check_at END
@@ -77,7 +81,8 @@ extension WatchStore {
             """)
         // Targets that do not: identities first, as `attachTarget` does, so
         // a concurrent creator of the same target waits and finds this one.
-        try connection.execute("""
+        try connection.execute(
+            """
             WITH input AS (
                 SELECT DISTINCT ON (url, fingerprint, version_url, version_pointer) *
                 FROM unnest(\(batch.url)::text[], \(batch.fingerprint)::text[], \(batch.versionURL)::text[],
@@ -99,7 +104,8 @@ extension WatchStore {
             FROM identity i JOIN input x ON x.url = i.url AND x.fingerprint = i.headers_fingerprint
              AND x.version_url IS NOT DISTINCT FROM i.version_url AND x.version_pointer IS NOT DISTINCT FROM i.version_pointer
             """)
-        let inserted = try connection.query("""
+        let inserted = try connection.query(
+            """
             INSERT INTO watches (user_id, target_id, name, interval_seconds, max_interval_seconds, max_interval_chosen,
                                  extract, paused, notify)
             SELECT \(userID), i.target_id, x.name, x.interval_seconds, x.max_interval_seconds, x.max_interval_chosen,
@@ -122,16 +128,20 @@ extension WatchStore {
         let ids = try inserted.map { try $0.decode("id", as: UUID.self) }
         let targets = Set(try inserted.map { try $0.decode("target_id", as: UUID.self) })
         // The targets are locked (the watches trigger locked each one).
-        if try connection.query("""
+        if try connection.query(
+            """
             SELECT target_id FROM watches WHERE target_id = ANY(\(PostgresArray(Array(targets)))::uuid[])
             GROUP BY target_id HAVING count(DISTINCT coalesce(extract, 'null'::jsonb)) > \(maxRulesPerTarget) LIMIT 1
-            """).first != nil {
+            """
+        ).first != nil {
             throw RulesPerTargetExceeded(maximum: maxRulesPerTarget)
         }
         var watches = [UUID: Watch](minimumCapacity: ids.count)
-        for row in try connection.query("""
+        for row in try connection.query(
+            """
             \(unsafeSQL: Self.selectWatch) WHERE w.id = ANY(\(PostgresArray(ids))::uuid[]) AND w.user_id = \(userID)
-            """) {
+            """)
+        {
             let watch = try Self.watch(from: row)
             watches[watch.id] = watch
         }

@@ -87,19 +87,21 @@ extension WatchStore {
             versionCheck = VersionCheck(
                 url: try storedURL(versionURL, column: "version_url"),
                 pointer: try row.decode("version_pointer"),
-                headers: RequestHeaders(fields: try secrets.openHeaders(
-                    try decodeJSON([String: String].self, column: "version_headers", of: row),
-                    sealed: try row.decode("secrets_sealed"),
-                    in: .versionHeaders
-                ))
+                headers: RequestHeaders(
+                    fields: try secrets.openHeaders(
+                        try decodeJSON([String: String].self, column: "version_headers", of: row),
+                        sealed: try row.decode("secrets_sealed"),
+                        in: .versionHeaders
+                    ))
             )
         }
         return WatchSettings(
             url: try storedURL(try row.decode("url"), column: "url"),
-            headers: RequestHeaders(fields: try secrets.openHeaders(
-                try decodeJSON([String: String].self, column: "headers", of: row),
-                sealed: try row.decode("secrets_sealed")
-            )),
+            headers: RequestHeaders(
+                fields: try secrets.openHeaders(
+                    try decodeJSON([String: String].self, column: "headers", of: row),
+                    sealed: try row.decode("secrets_sealed")
+                )),
             name: try row.decode("name"),
             intervalSeconds: try row.decode("interval_seconds"),
             maxIntervalSeconds: try row.decode("max_interval_seconds"),

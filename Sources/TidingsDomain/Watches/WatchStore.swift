@@ -50,14 +50,16 @@ package struct WatchStore: Sendable {
         try UserLimitExceeded.mapping(.watches) {
             try database.withRetryingTransaction(foreignKeyRaces: true) { connection in
                 let targetID = try Self.attachTarget(settings, dueNow: dueNow, secrets: secrets, on: connection)
-                let id = try connection.query("""
+                let id = try connection.query(
+                    """
                     INSERT INTO watches (user_id, target_id, name, interval_seconds, max_interval_seconds, max_interval_chosen,
                                          extract, paused, notify)
                     VALUES (\(userID), \(targetID), \(settings.name), \(settings.intervalSeconds),
                             \(settings.maxIntervalSeconds), \(settings.maxIntervalChosen),
                             \(try Self.extractJSON(settings.extract))::jsonb, \(settings.paused), \(settings.notify))
                     RETURNING id
-                    """).single().decode("id", as: UUID.self)
+                    """
+                ).single().decode("id", as: UUID.self)
                 try requireRuleRoom(targetID: targetID, on: connection)
                 return try Self.requireWatch(userID: userID, id: id, on: connection)
             }
@@ -84,7 +86,8 @@ package struct WatchStore: Sendable {
 
     /// One watch (or nil) per key, in order; a key may appear several times.
     private static func watches(_ keys: [WatchKey], on database: PostgresClient) throws -> [Watch?] {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             \(unsafeSQL: selectWatch)
             WHERE w.id = ANY(\(PostgresArray(keys.map { $0.id }))::uuid[]) AND w.user_id = ANY(\(PostgresArray(keys.map { $0.userID }))::uuid[])
             """)
@@ -98,7 +101,8 @@ package struct WatchStore: Sendable {
 
     package func list(userID: UUID, filter: WatchFilter, page: PageRequest) throws -> Page<Watch> {
         let state = filter.state?.rawValue
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             \(unsafeSQL: Self.selectWatch)
             WHERE w.user_id = \(userID)
               AND (w.created_at, w.id) > (\(page.after.createdAt), \(page.after.id))
@@ -126,15 +130,18 @@ package struct WatchStore: Sendable {
         userID: UUID, id: UUID, dueNow: () -> Bool = { true }, _ edit: (inout WatchSettings) throws -> Void
     ) throws -> Watch? {
         try database.withRetryingTransaction(foreignKeyRaces: true) { connection in
-            guard let row = try connection.query("""
-                SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
-                       w.max_interval_seconds, w.max_interval_chosen,
-                       t.version_url, t.version_pointer, t.version_headers::text AS version_headers,
-                       w.extract::text AS extract, w.paused, w.notify
-                FROM watches w JOIN targets t ON t.id = w.target_id
-                WHERE w.id = \(id) AND w.user_id = \(userID)
-                FOR UPDATE OF w
-                """).first
+            guard
+                let row = try connection.query(
+                    """
+                    SELECT w.target_id, t.url, t.headers::text AS headers, t.secrets_sealed, w.name, w.interval_seconds,
+                           w.max_interval_seconds, w.max_interval_chosen,
+                           t.version_url, t.version_pointer, t.version_headers::text AS version_headers,
+                           w.extract::text AS extract, w.paused, w.notify
+                    FROM watches w JOIN targets t ON t.id = w.target_id
+                    WHERE w.id = \(id) AND w.user_id = \(userID)
+                    FOR UPDATE OF w
+                    """
+                ).first
             else { return nil }
             let current = try Self.settings(from: row, secrets: secrets)
             var updated = current
@@ -153,7 +160,8 @@ package struct WatchStore: Sendable {
             // A watch moving to another target starts its statistics from
             // that target's totals (migration 0021: no trigger does it).
             let moved = targetID != (try row.decode("target_id", as: UUID.self))
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE watches w
                 SET target_id = \(targetID), name = \(updated.name), interval_seconds = \(updated.intervalSeconds),
                     max_interval_seconds = \(updated.maxIntervalSeconds), max_interval_chosen = \(updated.maxIntervalChosen),
@@ -171,7 +179,8 @@ package struct WatchStore: Sendable {
                 try requireRuleRoom(targetID: targetID, on: connection)
             }
             if !updated.comparesSameContent(as: current) {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     UPDATE watches
                     SET state = 'pending', content_hash = NULL, last_checked_at = NULL,
                         last_check_result = NULL, consecutive_failures = 0, last_error = NULL
@@ -186,7 +195,8 @@ package struct WatchStore: Sendable {
     /// `updated_at`). Nil when the user has no such watch.
     package func setPaused(_ paused: Bool, userID: UUID, id: UUID) throws -> Watch? {
         try database.withRetryingTransaction { connection in
-            let updated = try connection.execute("""
+            let updated = try connection.execute(
+                """
                 UPDATE watches
                 SET paused = \(paused), updated_at = CASE WHEN paused = \(paused) THEN updated_at ELSE now() END
                 WHERE id = \(id) AND user_id = \(userID)
@@ -222,7 +232,9 @@ package struct WatchStore: Sendable {
     /// identity is the keyed fingerprint of the plain values, so equal
     /// headers still find the same target, and a target that exists keeps
     /// its sealed values.
-    private static func attachTarget(_ settings: WatchSettings, dueNow: Bool, secrets: StoredSecrets, on connection: PostgresConnection) throws -> UUID {
+    private static func attachTarget(_ settings: WatchSettings, dueNow: Bool, secrets: StoredSecrets, on connection: PostgresConnection)
+        throws -> UUID
+    {
         let versionHeaders = settings.versionCheck?.headers ?? .none
         let sealedHeaders = try headersJSON(secrets.sealHeaders(settings.headers.fields))
         let sealedVersionHeaders = try headersJSON(secrets.sealHeaders(versionHeaders.fields, in: .versionHeaders))
@@ -230,7 +242,8 @@ package struct WatchStore: Sendable {
         // Each turn ends with a target unless one with this identity was
         // deleted or created by another transaction in between.
         for _ in 0..<attachAttempts {
-            if let existing = try connection.query("""
+            if let existing = try connection.query(
+                """
                 UPDATE targets t
                 SET etag = NULL, last_modified = NULL, last_version = NULL,
                     next_check_at = CASE WHEN \(dueNow) THEN least(t.next_check_at, now()) ELSE t.next_check_at END
@@ -238,12 +251,14 @@ package struct WatchStore: Sendable {
                 WHERE t.id = i.target_id AND i.url = \(url) AND i.headers_fingerprint = \(fingerprint)
                   AND i.version_url IS NOT DISTINCT FROM \(versionURL) AND i.version_pointer IS NOT DISTINCT FROM \(versionPointer)
                 RETURNING t.id
-                """).first {
+                """
+            ).first {
                 return try existing.decode("id")
             }
             // The identity goes in first: of two transactions creating the
             // same target, the second waits here and then inserts nothing.
-            if let created = try connection.query("""
+            if let created = try connection.query(
+                """
                 WITH identity AS (
                     INSERT INTO target_identities (target_id, url, headers_fingerprint, version_url, version_pointer)
                     VALUES (gen_random_uuid(), \(url), \(fingerprint), \(versionURL), \(versionPointer))
@@ -258,7 +273,8 @@ package struct WatchStore: Sendable {
                        CASE WHEN \(dueNow) THEN now() ELSE 'infinity'::timestamptz END
                 FROM identity
                 RETURNING id
-                """).first {
+                """
+            ).first {
                 return try created.decode("id")
             }
         }
@@ -269,10 +285,13 @@ package struct WatchStore: Sendable {
 
     /// The key of `target_identities` that the settings' target has.
     private static func identity(of settings: WatchSettings, secrets: StoredSecrets)
-        -> (url: String, fingerprint: String, versionURL: String?, versionPointer: String?) {
+        -> (url: String, fingerprint: String, versionURL: String?, versionPointer: String?)
+    {
         let versionHeaders = settings.versionCheck?.headers ?? .none
-        return (settings.url.text, secrets.fingerprint(settings.headers, versionHeaders: versionHeaders),
-                settings.versionCheck?.url.text, settings.versionCheck?.pointer)
+        return (
+            settings.url.text, secrets.fingerprint(settings.headers, versionHeaders: versionHeaders),
+            settings.versionCheck?.url.text, settings.versionCheck?.pointer
+        )
     }
 
     /// Locks a moving watch's old target and, if it exists, its new one, in
@@ -280,9 +299,12 @@ package struct WatchStore: Sendable {
     /// `watches_sync_targets` trigger), new before old: two watches moving
     /// between the same two targets in opposite directions would otherwise
     /// each hold the target the other waits for.
-    private static func lockTargets(_ oldTargetID: UUID, andTheOneOf settings: WatchSettings, secrets: StoredSecrets, on connection: PostgresConnection) throws {
+    private static func lockTargets(
+        _ oldTargetID: UUID, andTheOneOf settings: WatchSettings, secrets: StoredSecrets, on connection: PostgresConnection
+    ) throws {
         let (url, fingerprint, versionURL, versionPointer) = identity(of: settings, secrets: secrets)
-        _ = try connection.query("""
+        _ = try connection.query(
+            """
             SELECT id FROM targets
             WHERE id = \(oldTargetID) OR id = (
                 SELECT target_id FROM target_identities
@@ -294,7 +316,8 @@ package struct WatchStore: Sendable {
     }
 
     private static func requireFullFetch(targetID: UUID, dueNow: Bool, on connection: PostgresConnection) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE targets SET etag = NULL, last_modified = NULL, last_version = NULL, body_sha256 = NULL,
                 next_check_at = CASE WHEN \(dueNow) THEN least(next_check_at, now()) ELSE next_check_at END
             WHERE id = \(targetID)
@@ -307,9 +330,11 @@ package struct WatchStore: Sendable {
     /// count one after another, each seeing what the other committed.
     private func requireRuleRoom(targetID: UUID, on connection: PostgresConnection) throws {
         _ = try connection.query("SELECT id FROM targets WHERE id = \(targetID) FOR NO KEY UPDATE")
-        let rules = try connection.query("""
+        let rules = try connection.query(
+            """
             SELECT count(DISTINCT coalesce(extract, 'null'::jsonb)) AS rules FROM watches WHERE target_id = \(targetID)
-            """).single().decode("rules", as: Int.self)
+            """
+        ).single().decode("rules", as: Int.self)
         if rules > maxRulesPerTarget { throw RulesPerTargetExceeded(maximum: maxRulesPerTarget) }
     }
 }

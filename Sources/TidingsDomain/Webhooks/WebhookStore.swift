@@ -36,25 +36,30 @@ package struct WebhookStore: Sendable {
         let secret = WebhookSecret.generate().encoded
         let sealed = try secrets.sealWebhookSecret(secret)
         let row = try UserLimitExceeded.mapping(.webhooks) {
-            try database.query("""
+            try database.query(
+                """
                 INSERT INTO webhooks (user_id, global, url, event_types, description, secret)
                 VALUES (\(owner.userID), \(owner.isGlobal), \(webhook.url),
                         \(WebhookEventType.postgresArray(webhook.eventTypes))::text[], \(webhook.description), \(sealed))
                 RETURNING \(unsafeSQL: Self.columns)
-                """).single()
+                """
+            ).single()
         }
         return WebhookWithSecret(webhook: try Self.webhook(from: row), secret: secret)
     }
 
     package func webhook(id: UUID, owner: WebhookOwner) throws -> Webhook? {
-        try database.query("""
+        try database.query(
+            """
             SELECT \(unsafeSQL: Self.columns) FROM webhooks
             WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
-            """).first.map(Self.webhook(from:))
+            """
+        ).first.map(Self.webhook(from:))
     }
 
     package func list(owner: WebhookOwner, _ page: PageRequest) throws -> Page<Webhook> {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT \(unsafeSQL: Self.columns) FROM webhooks
             WHERE (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
                 AND (created_at, id) > (\(page.after.createdAt), \(page.after.id))
@@ -69,7 +74,8 @@ package struct WebhookStore: Sendable {
     package func update(id: UUID, owner: WebhookOwner, _ changes: WebhookChanges) throws -> Webhook? {
         guard !changes.isEmpty else { return try webhook(id: id, owner: owner) }
         let eventTypes = changes.eventTypes.map(WebhookEventType.postgresArray)
-        return try database.query("""
+        return try database.query(
+            """
             UPDATE webhooks SET
                 url = coalesce(\(changes.url)::text, url),
                 event_types = coalesce(\(eventTypes)::text[], event_types),
@@ -81,14 +87,16 @@ package struct WebhookStore: Sendable {
                 updated_at = now()
             WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
             RETURNING \(unsafeSQL: Self.columns)
-            """).first.map(Self.webhook(from:))
+            """
+        ).first.map(Self.webhook(from:))
     }
 
     /// Retried after a deadlock: the dispatcher records attempts, which
     /// lock the webhook's row, while the delete cascades to its deliveries.
     package func delete(id: UUID, owner: WebhookOwner) throws -> Bool {
         try database.withRetryingTransaction { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 DELETE FROM webhooks WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
                 """)
         } == 1
@@ -102,7 +110,8 @@ package struct WebhookStore: Sendable {
     package func rotateSecret(id: UUID, owner: WebhookOwner) throws -> WebhookWithSecret? {
         let secret = WebhookSecret.generate().encoded
         let sealed = try secrets.sealWebhookSecret(secret)
-        let row = try database.query("""
+        let row = try database.query(
+            """
             UPDATE webhooks SET
                 previous_secret = secret,
                 previous_secret_expires_at = now() + \(Self.rotationOverlap)::interval,
@@ -110,7 +119,8 @@ package struct WebhookStore: Sendable {
                 updated_at = now()
             WHERE id = \(id) AND (user_id = \(owner.userID) OR (global AND \(owner.isGlobal)))
             RETURNING \(unsafeSQL: Self.columns)
-            """).first
+            """
+        ).first
         return try row.map { WebhookWithSecret(webhook: try Self.webhook(from: $0), secret: secret) }
     }
 

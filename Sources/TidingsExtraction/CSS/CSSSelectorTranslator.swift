@@ -88,9 +88,10 @@ package enum CSSSelectorTranslator {
                     throw unsupported("escape sequences ('\\')")
                 default:
                     guard position > start else {
-                        throw invalid(current == ">" || current == "~" || current == "+"
-                            ? "a combinator needs a selector on each side"
-                            : "unexpected '\(current)' at position \(position + 1)")
+                        throw invalid(
+                            current == ">" || current == "~" || current == "+"
+                                ? "a combinator needs a selector on each side"
+                                : "unexpected '\(current)' at position \(position + 1)")
                     }
                     return element + predicates
                 }
@@ -132,7 +133,9 @@ package enum CSSSelectorTranslator {
             while let current, current != quote {
                 if current == "\\" { throw unsupported("escape sequences ('\\')") }
                 guard Self.isXMLCharacter(current) else {
-                    throw invalid("an attribute value holds a character XML does not allow (U+\(String(current.value, radix: 16, uppercase: true))) at position \(position + 1)")
+                    throw invalid(
+                        "an attribute value holds a character XML does not allow (U+\(String(current.value, radix: 16, uppercase: true))) at position \(position + 1)"
+                    )
                 }
                 value.append(current)
                 position += 1
@@ -228,7 +231,8 @@ package enum CSSSelectorTranslator {
         private func unsupported(_ construct: String) -> ExtractionError {
             ExtractionError(
                 code: .unsupportedSelector,
-                message: "not supported: \(construct); the supported subset is type, *, #id, .class, [attr], [attr=value], descendant or '>' combinators and ',' lists, or XPath"
+                message:
+                    "not supported: \(construct); the supported subset is type, *, #id, .class, [attr], [attr=value], descendant or '>' combinators and ',' lists, or XPath"
             )
         }
     }

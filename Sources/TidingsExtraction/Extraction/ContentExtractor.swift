@@ -53,7 +53,8 @@ package enum ContentExtractor {
         )
     }
 
-    private static func select(from response: ResponseContent, selector: ExtractionSpec.Selector, budget: ExtractionBudget) throws -> String {
+    private static func select(from response: ResponseContent, selector: ExtractionSpec.Selector, budget: ExtractionBudget) throws -> String
+    {
         switch selector {
         case .raw:
             return String(decoding: response.body, as: UTF8.self)

@@ -22,10 +22,11 @@ enum ContentType {
     }
 }
 
-private extension Substring {
-    var trimmingWhitespace: Substring {
+extension Substring {
+    fileprivate var trimmingWhitespace: Substring {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
-              let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+            let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return self[first...last]
     }
 }

@@ -12,7 +12,8 @@ package enum SelectorCheck {
         limits.timeLimit = .milliseconds(200)
         limits.xpathOperationLimit = 100_000
         do {
-            _ = try ContentExtractor.extract(body: emptyPage, contentType: "text/html", spec: ExtractionSpec(selector: selector), limits: limits)
+            _ = try ContentExtractor.extract(
+                body: emptyPage, contentType: "text/html", spec: ExtractionSpec(selector: selector), limits: limits)
             return nil
         } catch let error as ExtractionError where refusedCodes.contains(error.code) {
             return error.message

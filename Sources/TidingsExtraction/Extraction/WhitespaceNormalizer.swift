@@ -42,7 +42,8 @@ package enum WhitespaceNormalizer {
                         if Self.isPlainByte(input[end]) {
                             end += 1
                         } else if input[end] == 0x20, end > index, end + 1 < input.count,
-                                  Self.isPlainByte(input[end + 1]) {
+                            Self.isPlainByte(input[end + 1])
+                        {
                             end += 2
                         } else {
                             break

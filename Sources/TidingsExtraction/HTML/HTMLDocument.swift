@@ -33,8 +33,9 @@ package final class HTMLDocument {
         // most 256 levels of nested elements (deeper ones are dropped) and
         // bounded names and text nodes. The input is bounded by the
         // poller's response cap.
-        let options = Int32(bitPattern: HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
-            | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+        let options = Int32(
+            bitPattern: HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
+                | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
         let input = HTMLInput(bytes: bytes, deadline: budget.deadline)
         let parsed: xmlDocPtr?
         if bytes.isEmpty {
@@ -82,7 +83,8 @@ package final class HTMLDocument {
                 }
             }
             if count > limit {
-                throw ExtractionError(code: .tooManyNodes, message: "the page has more than \(limit) nodes, the most CSS and XPath rules work on")
+                throw ExtractionError(
+                    code: .tooManyNodes, message: "the page has more than \(limit) nodes, the most CSS and XPath rules work on")
             }
             if let child = current.pointee.children, current.pointee.type != XML_ENTITY_REF_NODE {
                 node = child
@@ -201,7 +203,8 @@ package final class HTMLDocument {
             }
             xmlBufferEmpty(buffer)
             guard let node = table[index], xmlNodeBufGetContent(buffer, node) == 0,
-                  let content = xmlBufferContent(buffer) else {
+                let content = xmlBufferContent(buffer)
+            else {
                 texts.append("")
                 continue
             }
@@ -266,9 +269,9 @@ private final class HTMLInput {
     }
 }
 
-private extension String {
+extension String {
     /// libxml2 messages end in a newline.
-    var trimmingTrailingNewlines: Substring {
+    fileprivate var trimmingTrailingNewlines: Substring {
         var end = endIndex
         while end > startIndex, self[index(before: end)].isNewline { end = index(before: end) }
         return self[..<end]

@@ -60,7 +60,8 @@ package enum JSONPointerEvaluator {
 
     private static func arrayIndex(_ token: String) -> Int? {
         guard !token.isEmpty, token.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              token == "0" || !token.hasPrefix("0") else { return nil }
+            token == "0" || !token.hasPrefix("0")
+        else { return nil }
         return Int(token)
     }
 

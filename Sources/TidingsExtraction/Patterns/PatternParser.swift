@@ -217,7 +217,8 @@ struct PatternParser {
             case ")" where sawFlag: return true
             case ":" where sawFlag: return false
             default:
-                throw Problem(message: "uses a group option '(?\(scalar)' that is not supported (only (?:...), named groups and the flags i, m, s)")
+                throw Problem(
+                    message: "uses a group option '(?\(scalar)' that is not supported (only (?:...), named groups and the flags i, m, s)")
             }
             sawFlag = true
         }

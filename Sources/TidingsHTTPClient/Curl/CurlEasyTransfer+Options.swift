@@ -73,10 +73,12 @@ extension CurlEasyTransfer {
         }
         if let body = request.body {
             try check(CTidingsShims_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
-            let code = body.isEmpty
+            let code =
+                body.isEmpty
                 ? CTidingsShims_curl_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
                 : body.withUnsafeBytes { bytes in
-                    CTidingsShims_curl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                    CTidingsShims_curl_easy_setopt_pointer(
+                        handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
                 }
             try check(code)
         } else if method == "POST" {

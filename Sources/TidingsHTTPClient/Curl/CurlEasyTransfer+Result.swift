@@ -8,18 +8,19 @@ extension CurlEasyTransfer {
         // the transfer on purpose, and what arrived is the answer.
         let snippetFilled = code == CURLE_WRITE_ERROR && truncatedBody
         guard code == CURLE_OK || snippetFilled else { return .failure(error(for: code)) }
-        return .success(HTTPClientResponse(
-            status: longInfo(CURLINFO_RESPONSE_CODE),
-            headers: headers,
-            body: body,
-            effectiveURL: stringInfo(CURLINFO_EFFECTIVE_URL) ?? "",
-            redirectCount: longInfo(CURLINFO_REDIRECT_COUNT),
-            duration: .microseconds(offsetInfo(CURLINFO_TOTAL_TIME_T)),
-            remoteAddress: stringInfo(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 },
-            bytesReceived: offsetInfo(CURLINFO_SIZE_DOWNLOAD_T),
-            headerBytesReceived: longInfo(CURLINFO_HEADER_SIZE),
-            isBodyTruncated: truncatedBody
-        ))
+        return .success(
+            HTTPClientResponse(
+                status: longInfo(CURLINFO_RESPONSE_CODE),
+                headers: headers,
+                body: body,
+                effectiveURL: stringInfo(CURLINFO_EFFECTIVE_URL) ?? "",
+                redirectCount: longInfo(CURLINFO_REDIRECT_COUNT),
+                duration: .microseconds(offsetInfo(CURLINFO_TOTAL_TIME_T)),
+                remoteAddress: stringInfo(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 },
+                bytesReceived: offsetInfo(CURLINFO_SIZE_DOWNLOAD_T),
+                headerBytesReceived: longInfo(CURLINFO_HEADER_SIZE),
+                isBodyTruncated: truncatedBody
+            ))
     }
 
     private func error(for code: CURLcode) -> HTTPClientError {
@@ -59,10 +60,10 @@ extension CurlEasyTransfer {
         case CURLE_COULDNT_CONNECT:
             return .connectionFailed
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
-             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
-             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED,
+            CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
             return .tlsFailure
         default:
             return .transport

@@ -1,11 +1,12 @@
+internal import CCurl
+internal import CTidingsShims
+import TidingsIP
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-internal import CCurl
-internal import CTidingsShims
-import TidingsIP
 
 /// One request on a libcurl easy handle, with the state its callbacks fill
 /// in. Owned by `CurlMultiDriver` and used only on the driver thread;
@@ -121,10 +122,11 @@ final class CurlEasyTransfer {
             guard !headers.isEmpty else { return }
             headers[headers.count - 1].value += " " + Self.trimmedText(bytes)
         } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-            headers.append((
-                name: Self.trimmedText(bytes[..<colon]),
-                value: Self.trimmedText(bytes[(colon + 1)...])
-            ))
+            headers.append(
+                (
+                    name: Self.trimmedText(bytes[..<colon]),
+                    value: Self.trimmedText(bytes[(colon + 1)...])
+                ))
         }
     }
 
@@ -150,7 +152,7 @@ final class CurlEasyTransfer {
     private static func trimmedText(_ bytes: ArraySlice<UInt8>) -> String {
         let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         guard let start = bytes.firstIndex(where: { !isSpace($0) }),
-              let end = bytes.lastIndex(where: { !isSpace($0) })
+            let end = bytes.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(decoding: bytes[start...end], as: UTF8.self)
     }

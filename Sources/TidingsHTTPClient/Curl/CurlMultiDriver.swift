@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 internal import CCurl
 internal import CTidingsShims
 import Synchronization
 import TidingsObservability
 import TidingsSynchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs every transfer of one client on a single thread that owns the libcurl
 /// multi handle and all easy handles. Other threads only touch `inbox`
@@ -216,7 +217,7 @@ final class CurlMultiDriver: @unchecked Sendable {
             let result = message.pointee.data.result
             var context: UnsafeMutableRawPointer?
             guard CTidingsShims_curl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &context) == CURLE_OK,
-                  let context
+                let context
             else { continue }
             let id = Unmanaged<CurlEasyTransfer>.fromOpaque(context).takeUnretainedValue().id
             guard let transfer = transfers.removeValue(forKey: id) else { continue }

@@ -13,16 +13,16 @@ package enum HTTPDate {
         let bytes = Array(text.utf8)
         // "Sun, 06 Nov 1994 08:49:37 GMT": 29 bytes exactly.
         guard bytes.count == 29,
-              dayNames.contains(String(decoding: bytes[0..<3], as: UTF8.self)),
-              bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " "),
-              let day = number(bytes[5..<7]), (1...31).contains(day), bytes[7] == UInt8(ascii: " "),
-              let monthIndex = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
-              bytes[11] == UInt8(ascii: " "),
-              let year = number(bytes[12..<16]), bytes[16] == UInt8(ascii: " "),
-              let hour = number(bytes[17..<19]), hour < 24, bytes[19] == UInt8(ascii: ":"),
-              let minute = number(bytes[20..<22]), minute < 60, bytes[22] == UInt8(ascii: ":"),
-              let second = number(bytes[23..<25]), second <= 60,
-              String(decoding: bytes[25..<29], as: UTF8.self) == " GMT"
+            dayNames.contains(String(decoding: bytes[0..<3], as: UTF8.self)),
+            bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " "),
+            let day = number(bytes[5..<7]), (1...31).contains(day), bytes[7] == UInt8(ascii: " "),
+            let monthIndex = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
+            bytes[11] == UInt8(ascii: " "),
+            let year = number(bytes[12..<16]), bytes[16] == UInt8(ascii: " "),
+            let hour = number(bytes[17..<19]), hour < 24, bytes[19] == UInt8(ascii: ":"),
+            let minute = number(bytes[20..<22]), minute < 60, bytes[22] == UInt8(ascii: ":"),
+            let second = number(bytes[23..<25]), second <= 60,
+            String(decoding: bytes[25..<29], as: UTF8.self) == " GMT"
         else { return nil }
         let days = CivilCalendar.daysSinceEpoch(year: year, month: Int64(monthIndex) + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))

@@ -29,9 +29,10 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
     /// `parse(characters:)` (HTTPOriginTests compares them).
     static func parse(ascii bytes: UnsafeBufferPointer<UInt8>) -> Parts?? {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+        let colon = UInt8(ascii: ":")
+        let slash = UInt8(ascii: "/")
         guard let schemeEnd = bytes.firstIndex(of: colon), bytes.count - schemeEnd >= 3,
-              bytes[schemeEnd + 1] == slash, bytes[schemeEnd + 2] == slash
+            bytes[schemeEnd + 1] == slash, bytes[schemeEnd + 2] == slash
         else { return .some(nil) }
         let scheme: String
         let defaultPort: Int
@@ -123,7 +124,7 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
         var port = defaultPort
         if let portText, !portText.isEmpty {
             guard portText.count <= 5, portText.allSatisfy({ ("0"..."9").contains($0) }),
-                  let value = Int(String(Substring(portText))), (1...65_535).contains(value)
+                let value = Int(String(Substring(portText))), (1...65_535).contains(value)
             else { return nil }
             port = value
         }
@@ -136,7 +137,9 @@ package struct HTTPOrigin: Hashable, Sendable, CustomStringConvertible {
 
     private static func lowercasedEquals(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
         bytes.count == lowercase.utf8CodeUnitCount
-            && zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { lowercased($0) == $1 }
+            && zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy {
+                lowercased($0) == $1
+            }
     }
 
     private static func endsAuthority(_ byte: UInt8) -> Bool {

@@ -13,9 +13,9 @@ package enum RedirectLocation {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let trimmed = String(location.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
         guard !trimmed.isEmpty, trimmed.utf8.count <= 8192,
-              !trimmed.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x20 }),
-              let baseURL = URL(string: base),
-              let resolved = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL
+            !trimmed.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x20 }),
+            let baseURL = URL(string: base),
+            let resolved = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL
         else { return nil }
         var text = resolved.absoluteString
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }

@@ -1,11 +1,12 @@
+import Synchronization
+import TidingsIP
+import TidingsSynchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
-import TidingsIP
-import TidingsSynchronization
 
 /// getaddrinfo for `SSRFGuard.checkHost`, bounded in time; transfers
 /// resolve inside libcurl. getaddrinfo cannot be cancelled and may block
@@ -61,7 +62,8 @@ enum HostResolver {
         var entry = list
         while let current = entry {
             if let socketAddress = current.pointee.ai_addr,
-               let address = IPAddress(socketAddress: socketAddress, length: Int(current.pointee.ai_addrlen)) {
+                let address = IPAddress(socketAddress: socketAddress, length: Int(current.pointee.ai_addrlen))
+            {
                 addresses.append(address)
             }
             entry = current.pointee.ai_next

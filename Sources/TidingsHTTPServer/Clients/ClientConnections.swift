@@ -65,9 +65,11 @@ final class ClientConnections: Sendable {
             for connection in open.values {
                 guard let key = connection.shareKey, let holds = perClient[key], holds >= held + 2 else { continue }
                 if let best, holds < best.holds { continue }
-                guard let (rank, since) = connection.deadline.withLock({ deadline in
-                    deadline.sheddingRank.map { ($0, deadline.phaseBegan) }
-                }) else { continue }
+                guard
+                    let (rank, since) = connection.deadline.withLock({ deadline in
+                        deadline.sheddingRank.map { ($0, deadline.phaseBegan) }
+                    })
+                else { continue }
                 if let best, holds == best.holds, (rank, since) >= (best.rank, best.since) { continue }
                 best = (connection, holds, rank, since)
             }
@@ -174,7 +176,7 @@ final class ClientConnections: Sendable {
             return .admitted(shed: shed, shedFailure: shedFailure)
         }
         switch admission {
-        case let .admitted(shed, failure):
+        case .admitted(let shed, let failure):
             if let shed { wasShed(shed, for: connection, failure: failure) }
             return connection
         case .overCap:
@@ -215,14 +217,17 @@ final class ClientConnections: Sendable {
         metrics.connectionsRefused.increment()
         // A client hammering the cap should not cost an address to text each time.
         guard logger.isEnabled(.debug) else { return }
-        let message = atLimit
+        let message =
+            atLimit
             ? "http connection refused: the server is at its connection limit and no client holds more connections than this one"
             : "http connection refused: its client holds the most connections allowed"
-        logger.debug(message, metadata: [
-            "client.address": peer?.description ?? "unknown",
-            "http.connections_per_client": String(connectionsPerClient),
-            "http.connection_limit": String(connectionLimit),
-        ])
+        logger.debug(
+            message,
+            metadata: [
+                "client.address": peer?.description ?? "unknown",
+                "http.connections_per_client": String(connectionsPerClient),
+                "http.connection_limit": String(connectionLimit),
+            ])
     }
 
     /// The address a request on `connection` comes from: the peer, or for a
@@ -275,7 +280,8 @@ final class ClientConnections: Sendable {
         let cuts: [Cut] = table.withLock { table in
             var cuts: [Cut] = []
             for connection in table.open.values {
-                let overdue = connection.deadline.withLock { deadline -> (kind: ConnectionDeadline.Cut, answer: Bool, requestID: String?)? in
+                let overdue = connection.deadline.withLock {
+                    deadline -> (kind: ConnectionDeadline.Cut, answer: Bool, requestID: String?)? in
                     guard let kind = deadline.cutIfOverdue(at: now, newRequestID: RequestID.generate) else { return nil }
                     return (kind, kind == .request && deadline.requestUnderway, deadline.requestID)
                 }

@@ -69,12 +69,12 @@ struct ConnectionDeadline: Sendable {
     }
 
     var cut: Cut? {
-        if case let .cut(cut) = phase { cut } else { nil }
+        if case .cut(let cut) = phase { cut } else { nil }
     }
 
     mutating func requestLineArrived(at now: Instant) {
         requestUnderway = true
-        if case let .receiving(until) = phase {
+        if case .receiving(let until) = phase {
             phase = .receiving(until: min(until, now + requestTimeout))
             phaseBegan = now
         }
@@ -121,11 +121,11 @@ struct ConnectionDeadline: Sendable {
     /// never arrived.
     mutating func cutIfOverdue(at now: Instant, newRequestID: () -> String) -> Cut? {
         switch phase {
-        case let .receiving(until) where until <= now:
+        case .receiving(let until) where until <= now:
             phase = .cut(.request)
             if requestUnderway, requestID == nil { requestID = newRequestID() }
             return .request
-        case let .sending(until) where until <= now:
+        case .sending(let until) where until <= now:
             phase = .cut(.response)
             return .response
         default:

@@ -33,8 +33,8 @@ struct ProblemDocument {
         for (name, value) in members {
             writer.key(name)
             switch value {
-            case let .string(text): writer.value(text)
-            case let .integer(number): writer.value(number)
+            case .string(let text): writer.value(text)
+            case .integer(let number): writer.value(number)
             }
         }
         writer.endObject()

@@ -34,11 +34,12 @@ extension Decoder {
         // keys of every (valid) body.
         let unknown = container.allKeys.filter { Key(stringValue: $0.stringValue) == nil }
         if let key = unknown.min(by: { $0.stringValue < $1.stringValue }) {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath + [key],
-                debugDescription: "unknown field",
-                underlyingError: FieldProblem("is not a known field")
-            ))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath + [key],
+                    debugDescription: "unknown field",
+                    underlyingError: FieldProblem("is not a known field")
+                ))
         }
     }
 }
@@ -64,7 +65,9 @@ extension KeyedDecodingContainer {
     }
 
     /// `decodeChoice` for an optional field the contract gives no null.
-    package func decodeChoiceUnlessAbsent<Choice: RawRepresentable<String> & CaseIterable>(_ type: Choice.Type, forKey key: Key) throws -> Choice? {
+    package func decodeChoiceUnlessAbsent<Choice: RawRepresentable<String> & CaseIterable>(_ type: Choice.Type, forKey key: Key) throws
+        -> Choice?
+    {
         guard contains(key) else { return nil }
         if try decodeNil(forKey: key) { throw fieldProblem(key, "must not be null") }
         return try decodeChoice(type, forKey: key)
@@ -77,17 +80,18 @@ extension KeyedDecodingContainer {
     package func decodeIntegerIfPresent(forKey key: Key) throws -> Int? {
         do {
             return try decodeUnlessAbsent(Int.self, forKey: key)
-        } catch where (try? decodeIfPresent(Double.self, forKey: key)) != nil {
+        } catch  where (try? decodeIfPresent(Double.self, forKey: key)) != nil {
             throw fieldProblem(key, "must be a whole number from \(Int.min) to \(Int.max)")
         }
     }
 
     /// A `DecodingError` carrying a client-facing message about `key`.
     package func fieldProblem(_ key: Key, _ message: String) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: codingPath + [key],
-            debugDescription: message,
-            underlyingError: FieldProblem(message)
-        ))
+        DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: codingPath + [key],
+                debugDescription: message,
+                underlyingError: FieldProblem(message)
+            ))
     }
 }

@@ -74,7 +74,7 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
             switch (lhsBytes.next(), rhsBytes.next()) {
             case (nil, nil):
                 return true
-            case let (left?, right?):
+            case (let left?, let right?):
                 if left != right && asciiLowercased(left) != asciiLowercased(right) {
                     return false
                 }

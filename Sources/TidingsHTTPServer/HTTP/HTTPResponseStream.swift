@@ -166,7 +166,7 @@ package final class HTTPResponseStream: Sendable {
     package func closeIfClientLeft() -> Bool {
         state.withLock { state in
             guard state.closed == nil, let socket = state.binding?.socket,
-                  ConnectionSocket(descriptor: socket).peerHasLeft
+                ConnectionSocket(descriptor: socket).peerHasLeft
             else { return false }
             state.close(.clientGone)
             state.wake()

@@ -5,13 +5,13 @@ package import FoundationEssentials
 package enum JSONDecodingProblem {
     package static func httpError(for error: DecodingError, body: Data) -> HTTPError {
         switch error {
-        case let .typeMismatch(type, context):
+        case .typeMismatch(let type, let context):
             return unprocessable(path: context.codingPath, problem: "expected \(describe(type))")
-        case let .valueNotFound(type, context):
+        case .valueNotFound(let type, let context):
             return unprocessable(path: context.codingPath, problem: "expected \(describe(type)), found null")
-        case let .keyNotFound(key, context):
+        case .keyNotFound(let key, let context):
             return unprocessable(path: context.codingPath + [key], problem: "is required")
-        case let .dataCorrupted(context) where !context.codingPath.isEmpty:
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
             let problem = (context.underlyingError as? FieldProblem)?.message ?? "invalid value"
             return unprocessable(path: context.codingPath, problem: problem)
         case .dataCorrupted:

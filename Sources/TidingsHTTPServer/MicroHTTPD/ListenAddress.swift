@@ -1,7 +1,8 @@
+import TidingsIP
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TidingsIP
 
 /// The socket address to bind, from an IP literal (`IPAddress`, the one parser of them).
 struct ListenAddress {

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CMicroHTTPD
 internal import CTidingsShims
 import TidingsIP
 import TidingsSynchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The C entry points libmicrohttpd calls on its worker threads. Each
 /// receives the `RequestPipeline` as `cls` (kept alive by the daemon) and the
@@ -101,7 +102,9 @@ enum MicroHTTPDCallbacks {
             // Past the deadline the watchdog has answered 408 already.
             guard state.client.deadline.withLock({ $0.requestReceived() }) else { return .NO }
             if state.bodyLimitExceeded {
-                return queue(pipeline.reject(pipeline.payloadTooLarge(path: state.path), state: state), state: state, on: connection, pipeline: pipeline)
+                return queue(
+                    pipeline.reject(pipeline.payloadTooLarge(path: state.path), state: state), state: state, on: connection,
+                    pipeline: pipeline)
             }
             let request = HTTPRequest(
                 method: state.method,
@@ -139,7 +142,7 @@ enum MicroHTTPDCallbacks {
         guard let cls, let buffer else { return contentReaderFailed }
         let stream = Unmanaged<HTTPResponseStream>.fromOpaque(cls).takeUnretainedValue()
         switch stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) {
-        case let .bytes(count): return count
+        case .bytes(let count): return count
         case .waiting: return 0
         case .ended: return contentReaderEnded
         case .failed: return contentReaderFailed

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CMicroHTTPD
 internal import CTidingsShims
 import TidingsIP
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The current request of one libmicrohttpd connection: reading its head
 /// and queueing its answer. Valid only inside the callback that received
@@ -20,17 +21,23 @@ struct MicroHTTPDConnection {
     func headerStatistics() -> (count: Int, bytes: Int, hasMalformedName: Bool) {
         var totals = HeaderTotals()
         withUnsafeMutablePointer(to: &totals) { totalsPointer in
-            _ = MHD_get_connection_values_n(handle, .HEADER_KIND, { cls, _, key, keySize, _, valueSize in
-                let totals = cls!.assumingMemoryBound(to: HeaderTotals.self)
-                totals.pointee.count += 1
-                totals.pointee.bytes += keySize + valueSize
-                if let key, key.withMemoryRebound(to: UInt8.self, capacity: keySize, {
-                    RequestFraming.isMalformedFieldName(UnsafeBufferPointer(start: $0, count: keySize))
-                }) {
-                    totals.pointee.hasMalformedName = true
-                }
-                return .YES
-            }, totalsPointer)
+            _ = MHD_get_connection_values_n(
+                handle, .HEADER_KIND,
+                { cls, _, key, keySize, _, valueSize in
+                    let totals = cls!.assumingMemoryBound(to: HeaderTotals.self)
+                    totals.pointee.count += 1
+                    totals.pointee.bytes += keySize + valueSize
+                    if let key,
+                        key.withMemoryRebound(
+                            to: UInt8.self, capacity: keySize,
+                            {
+                                RequestFraming.isMalformedFieldName(UnsafeBufferPointer(start: $0, count: keySize))
+                            })
+                    {
+                        totals.pointee.hasMalformedName = true
+                    }
+                    return .YES
+                }, totalsPointer)
         }
         return (totals.count, totals.bytes, totals.hasMalformedName)
     }
@@ -38,11 +45,13 @@ struct MicroHTTPDConnection {
     func headers() -> HTTPHeaders {
         var headers = HTTPHeaders()
         withUnsafeMutablePointer(to: &headers) { headersPointer in
-            _ = MHD_get_connection_values_n(handle, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
-                let headers = cls!.assumingMemoryBound(to: HTTPHeaders.self)
-                headers.pointee.add(name: Self.string(key, keySize), value: Self.string(value, valueSize))
-                return .YES
-            }, headersPointer)
+            _ = MHD_get_connection_values_n(
+                handle, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    let headers = cls!.assumingMemoryBound(to: HTTPHeaders.self)
+                    headers.pointee.add(name: Self.string(key, keySize), value: Self.string(value, valueSize))
+                    return .YES
+                }, headersPointer)
         }
         return headers
     }
@@ -51,11 +60,13 @@ struct MicroHTTPDConnection {
     func queryItems() -> [(String, String)] {
         var items: [(String, String)] = []
         withUnsafeMutablePointer(to: &items) { itemsPointer in
-            _ = MHD_get_connection_values_n(handle, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
-                let items = cls!.assumingMemoryBound(to: [(String, String)].self)
-                items.pointee.append((Self.string(key, keySize), Self.string(value, valueSize)))
-                return .YES
-            }, itemsPointer)
+            _ = MHD_get_connection_values_n(
+                handle, .GET_ARGUMENT_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    let items = cls!.assumingMemoryBound(to: [(String, String)].self)
+                    items.pointee.append((Self.string(key, keySize), Self.string(value, valueSize)))
+                    return .YES
+                }, itemsPointer)
         }
         return items
     }
@@ -64,13 +75,15 @@ struct MicroHTTPDConnection {
     func headerValues(_ name: String) -> [String] {
         var lookup = HeaderLookup(name: name)
         withUnsafeMutablePointer(to: &lookup) { lookupPointer in
-            _ = MHD_get_connection_values_n(handle, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
-                let lookup = cls!.assumingMemoryBound(to: HeaderLookup.self)
-                if HTTPHeaders.namesMatch(Self.string(key, keySize), lookup.pointee.name) {
-                    lookup.pointee.values.append(Self.string(value, valueSize))
-                }
-                return .YES
-            }, lookupPointer)
+            _ = MHD_get_connection_values_n(
+                handle, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    let lookup = cls!.assumingMemoryBound(to: HeaderLookup.self)
+                    if HTTPHeaders.namesMatch(Self.string(key, keySize), lookup.pointee.name) {
+                        lookup.pointee.values.append(Self.string(value, valueSize))
+                    }
+                    return .YES
+                }, lookupPointer)
         }
         return lookup.values
     }

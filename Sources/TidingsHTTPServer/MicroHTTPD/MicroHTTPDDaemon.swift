@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CMicroHTTPD
 internal import CTidingsShims
 import TidingsObservability
 import TidingsSynchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A running libmicrohttpd daemon: its threads run handlers inline, or with
 /// `.suspending` do only socket I/O and hand handlers to the pipeline's
@@ -41,31 +42,35 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
         let log = MicroHTTPDLog(logger: logger)
         let logHook = UnsafeMutablePointer<CTidingsShims_MHD_logger>.allocate(capacity: 1)
-        logHook.initialize(to: CTidingsShims_MHD_logger(
-            callback: MicroHTTPDCallbacks.log,
-            cls: Unmanaged.passUnretained(log).toOpaque()
-        ))
+        logHook.initialize(
+            to: CTidingsShims_MHD_logger(
+                callback: MicroHTTPDCallbacks.log,
+                cls: Unmanaged.passUnretained(log).toOpaque()
+            ))
         let pipelinePointer = Unmanaged.passUnretained(pipeline).toOpaque()
 
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Self.threadingFlags(configuration.threading)
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Self.threadingFlags(configuration.threading)
             | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
         let started = try address.withSocketAddress { socketAddress throws(HTTPServerError) in
             // The logger comes first so that libmicrohttpd reports problems
             // with the later options through it.
-            let options: [MHD_OptionItem] = [CTidingsShims_MHD_option_logger(logHook)]
+            let options: [MHD_OptionItem] =
+                [CTidingsShims_MHD_option_logger(logHook)]
                 + Self.threadingOptions(configuration.threading) + [
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: ClientConnections.libraryConnectionLimit(configuration), ptr_value: nil),
-                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds(configuration), ptr_value: nil),
-                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
-                CTidingsShims_MHD_option_uri_log(MicroHTTPDCallbacks.requestLine, pipelinePointer),
-                CTidingsShims_MHD_option_notify_completed(MicroHTTPDCallbacks.completed, pipelinePointer),
-                CTidingsShims_MHD_option_notify_connection(MicroHTTPDCallbacks.connectionChanged, pipelinePointer),
-                CTidingsShims_MHD_option_sock_addr(socketAddress),
-                CTidingsShims_MHD_option_unescape_keeping_nul(),
-                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
-            ]
+                    MHD_OptionItem(
+                        option: .CONNECTION_LIMIT, value: ClientConnections.libraryConnectionLimit(configuration), ptr_value: nil),
+                    MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: Self.idleTimeoutSeconds(configuration), ptr_value: nil),
+                    MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: Self.connectionMemoryLimit(configuration), ptr_value: nil),
+                    CTidingsShims_MHD_option_uri_log(MicroHTTPDCallbacks.requestLine, pipelinePointer),
+                    CTidingsShims_MHD_option_notify_completed(MicroHTTPDCallbacks.completed, pipelinePointer),
+                    CTidingsShims_MHD_option_notify_connection(MicroHTTPDCallbacks.connectionChanged, pipelinePointer),
+                    CTidingsShims_MHD_option_sock_addr(socketAddress),
+                    CTidingsShims_MHD_option_unescape_keeping_nul(),
+                    MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+                ]
             return options.withUnsafeBufferPointer { options in
                 CTidingsShims_MHD_start_daemon(
                     flags, 0,
@@ -123,7 +128,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {
 
     private static func threadingOptions(_ threading: HTTPServerThreading) -> [MHD_OptionItem] {
         switch threading {
-        case let .pool(threads) where threads > 1, let .suspending(threads, _) where threads > 1:
+        case .pool(let threads) where threads > 1, .suspending(let threads, _) where threads > 1:
             [MHD_OptionItem(option: .THREAD_POOL_SIZE, value: threads, ptr_value: nil)]
         case .pool, .suspending, .threadPerConnection:
             // A pool of one is the polling thread itself (MHD warns about

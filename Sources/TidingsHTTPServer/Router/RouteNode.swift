@@ -20,7 +20,7 @@ struct RouteNode: Sendable {
         }
         let rest = segments.dropFirst()
         switch segment {
-        case let .literal(text):
+        case .literal(let text):
             literalChildren[text, default: RouteNode()].insert(route, method: method, at: rest)
         case .parameter:
             if parameterChild.isEmpty { parameterChild.append(RouteNode()) }

@@ -11,7 +11,7 @@ struct RouteTemplate: Sendable {
     /// The names of the parameters in path order.
     var parameterNames: [String] {
         segments.compactMap { segment in
-            if case let .parameter(name) = segment { name } else { nil }
+            if case .parameter(let name) = segment { name } else { nil }
         }
     }
 

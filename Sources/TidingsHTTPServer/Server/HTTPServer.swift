@@ -67,18 +67,20 @@ package final class HTTPServer: Service {
         metrics.streamsOpen.observe { [weak daemon] in
             Double(daemon?.pipeline.openStreams ?? 0)
         }
-        logger.notice("http server listening", metadata: [
-            "http.host": configuration.host,
-            "http.port": String(daemon.boundPort),
-            "http.threading": configuration.threading.description,
-            "http.trusted_proxies": configuration.trustedProxies.description,
-        ])
+        logger.notice(
+            "http server listening",
+            metadata: [
+                "http.host": configuration.host,
+                "http.port": String(daemon.boundPort),
+                "http.threading": configuration.threading.description,
+                "http.trusted_proxies": configuration.trustedProxies.description,
+            ])
     }
 
     /// The port actually bound (useful with port 0); 0 when not running.
     package var boundPort: Int {
         state.withLock { state in
-            if case let .running(daemon) = state { daemon.boundPort } else { 0 }
+            if case .running(let daemon) = state { daemon.boundPort } else { 0 }
         }
     }
 
@@ -91,7 +93,7 @@ package final class HTTPServer: Service {
     package func stop(deadline: ContinuousClock.Instant) {
         let running: MicroHTTPDDaemon? = state.withLock { state in
             defer { state = .stopped }
-            if case let .running(daemon) = state { return daemon }
+            if case .running(let daemon) = state { return daemon }
             return nil
         }
         guard let daemon = running else { return }
@@ -106,9 +108,11 @@ package final class HTTPServer: Service {
         pipeline.endStreams()
         let gracePeriod = min(configuration.shutdownGracePeriod, max(ContinuousClock.now.duration(to: deadline), .zero))
         if !pipeline.waitForInFlightRequests(timeout: gracePeriod) {
-            logger.warning("http requests still running after the grace period; closing their connections", metadata: [
-                "grace_period_s": String(gracePeriod.components.seconds),
-            ])
+            logger.warning(
+                "http requests still running after the grace period; closing their connections",
+                metadata: [
+                    "grace_period_s": String(gracePeriod.components.seconds)
+                ])
         }
         pipeline.abandonHandlers()
         metrics.connectionsOpen.removeObservation()

@@ -31,7 +31,8 @@ struct HTTPServerMetrics: Sendable {
         )
         connectionsRefused = registry.counter(
             "tidings_http_connections_refused_total",
-            help: "Connections closed unanswered because their client address already held the most connections allowed per client, or because the server was at its connection limit and no client held at least two more."
+            help:
+                "Connections closed unanswered because their client address already held the most connections allowed per client, or because the server was at its connection limit and no client held at least two more."
         )
         connectionsShed = registry.counter(
             "tidings_http_connections_shed_total",
@@ -51,7 +52,8 @@ struct HTTPServerMetrics: Sendable {
         )
         streamsClosed = registry.counter(
             "tidings_http_streams_closed_total",
-            help: "Streamed responses ended, by reason (finished, client_gone, buffer_overflow, response_timeout, server_shutdown, not_served)."
+            help:
+                "Streamed responses ended, by reason (finished, client_gone, buffer_overflow, response_timeout, server_shutdown, not_served)."
         )
     }
 

@@ -24,23 +24,23 @@ package enum HTTPServerThreading: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .threadPerConnection: "thread per connection"
-        case let .pool(threads): "pool of \(threads)"
-        case let .suspending(polling, handlers): "\(polling) polling and \(handlers) handler threads"
+        case .pool(let threads): "pool of \(threads)"
+        case .suspending(let polling, let handlers): "\(polling) polling and \(handlers) handler threads"
         }
     }
 
     /// The handler pool's size; nil where handlers run inline.
     var handlerThreads: Int? {
-        if case let .suspending(_, handlers) = self { handlers } else { nil }
+        if case .suspending(_, let handlers) = self { handlers } else { nil }
     }
 
     func validate() throws(HTTPServerError) {
         switch self {
         case .threadPerConnection:
             return
-        case let .pool(threads) where threads < 1:
+        case .pool(let threads) where threads < 1:
             throw HTTPServerError(.invalidConfiguration, detail: "a thread pool needs at least 1 thread, got \(threads)")
-        case let .suspending(polling, handlers) where polling < 1 || handlers < 1:
+        case .suspending(let polling, let handlers) where polling < 1 || handlers < 1:
             throw HTTPServerError(
                 .invalidConfiguration,
                 detail: "suspending threading needs at least 1 polling and 1 handler thread, got \(polling) and \(handlers)"

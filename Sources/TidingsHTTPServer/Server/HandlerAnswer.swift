@@ -28,7 +28,7 @@ final class HandlerAnswer: Sendable {
     /// with an abandonment. False when abandoned: nothing runs.
     func deliver(_ response: HTTPResponse, settle: (HTTPResponse) -> HTTPResponse) -> Bool {
         state.withLock { state in
-            guard case let .waiting(connection) = state else { return false }
+            guard case .waiting(let connection) = state else { return false }
             state = .answered(settle(response))
             connection.resume()
             return true
@@ -38,7 +38,7 @@ final class HandlerAnswer: Sendable {
     /// Resumes the connection without an answer unless one was delivered.
     func abandon() {
         state.withLock { state in
-            guard case let .waiting(connection) = state else { return }
+            guard case .waiting(let connection) = state else { return }
             state = .abandoned
             connection.resume()
         }
@@ -48,7 +48,7 @@ final class HandlerAnswer: Sendable {
     /// nil when abandoned.
     var response: HTTPResponse? {
         state.withLock { state in
-            if case let .answered(response) = state { response } else { nil }
+            if case .answered(let response) = state { response } else { nil }
         }
     }
 }

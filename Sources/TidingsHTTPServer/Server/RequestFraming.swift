@@ -20,7 +20,9 @@ struct RequestFraming: Sendable {
         if contentLengths.count > 1 {
             return HTTPError(.badRequest, detail: "The request has more than one Content-Length field.")
         }
-        if let length = contentLengths.first, length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+        if let length = contentLengths.first,
+            length.isEmpty || !length.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
             return HTTPError(.badRequest, detail: "Content-Length must be a decimal number of bytes.")
         }
         guard !transferEncodings.isEmpty else { return nil }

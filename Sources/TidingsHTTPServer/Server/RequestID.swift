@@ -11,10 +11,11 @@ enum RequestID {
     /// the process is distinct (the mix is a bijection of the counter) and
     /// replicas start from unrelated seeds, without a `getrandom` system
     /// call per request. Ids need to be unique, not secret.
-    private static let sequence = Atomic<UInt64>({
-        var generator = SystemRandomNumberGenerator()
-        return generator.next()
-    }())
+    private static let sequence = Atomic<UInt64>(
+        {
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        }())
     private static let secondHalfKey: UInt64 = {
         var generator = SystemRandomNumberGenerator()
         return generator.next()
@@ -32,8 +33,8 @@ enum RequestID {
         return bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"):
                 true
             default:
                 false

@@ -126,7 +126,8 @@ final class RequestPipeline: Sendable {
             return problem
         }
         if let contentLength = framing.contentLengths.first,
-            UInt64(contentLength) ?? .max > UInt64(configuration.maxBodySize(forPath: request.path)) {
+            UInt64(contentLength) ?? .max > UInt64(configuration.maxBodySize(forPath: request.path))
+        {
             return payloadTooLarge(path: request.path)
         }
         return nil
@@ -214,9 +215,11 @@ final class RequestPipeline: Sendable {
             response = HTTPError(.internalServerError, detail: Self.genericFailureDetail).response(requestID: requestID)
         }
         if let stream = response.stream, handlers == nil {
-            requestLogger.error("a streamed response needs the suspending threading mode", metadata: [
-                "http.threading": configuration.threading.description,
-            ])
+            requestLogger.error(
+                "a streamed response needs the suspending threading mode",
+                metadata: [
+                    "http.threading": configuration.threading.description
+                ])
             stream.decline(.notServed)
             response = HTTPError(.internalServerError, detail: Self.genericFailureDetail).response(requestID: requestID)
         }

@@ -31,14 +31,16 @@ extension TidingsClient {
     public func registerDevice(_ token: DevicePushToken, appID: String? = nil, name: String? = nil, locale: String? = nil)
         async throws -> Device
     {
-        let registration = switch token {
-        case .apns(let data):
-            Registration(platform: .ios, pushToken: DevicePushToken.hex(data), pushSubscription: nil, appID: appID, name: name, locale: locale)
-        case .fcm(let text):
-            Registration(platform: .android, pushToken: text, pushSubscription: nil, appID: appID, name: name, locale: locale)
-        case .webPush(let subscription):
-            Registration(platform: .web, pushToken: nil, pushSubscription: subscription, appID: appID, name: name, locale: locale)
-        }
+        let registration =
+            switch token {
+            case .apns(let data):
+                Registration(
+                    platform: .ios, pushToken: DevicePushToken.hex(data), pushSubscription: nil, appID: appID, name: name, locale: locale)
+            case .fcm(let text):
+                Registration(platform: .android, pushToken: text, pushSubscription: nil, appID: appID, name: name, locale: locale)
+            case .webPush(let subscription):
+                Registration(platform: .web, pushToken: nil, pushSubscription: subscription, appID: appID, name: name, locale: locale)
+            }
         return try await decoded(Device.self, "POST", "/v1/devices", sending: registration)
     }
 

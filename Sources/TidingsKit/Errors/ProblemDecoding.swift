@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,7 +20,8 @@ enum ProblemDecoding {
 
     static func problem(status: Int, response: HTTPURLResponse, body: Data, now: Date = Date()) -> TidingsProblem {
         let decoded = try? JSONDecoder().decode(Body.self, from: body)
-        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { retryAfterDuration($0, now: now) }
+        let retryAfter =
+            response.value(forHTTPHeaderField: "Retry-After").flatMap { retryAfterDuration($0, now: now) }
             ?? decoded?.retry_after.flatMap { $0 >= 0 ? Duration.seconds($0) : nil }
         return TidingsProblem(
             status: status,

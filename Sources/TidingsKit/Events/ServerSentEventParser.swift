@@ -86,6 +86,7 @@ struct ServerSentEventParser {
         }
         lastEventID = idBuffer
         guard hasData else { return nil }
-        return ServerSentEvent(id: lastEventID, event: eventType.isEmpty ? "message" : eventType, data: String(decoding: data, as: UTF8.self))
+        return ServerSentEvent(
+            id: lastEventID, event: eventType.isEmpty ? "message" : eventType, data: String(decoding: data, as: UTF8.self))
     }
 }

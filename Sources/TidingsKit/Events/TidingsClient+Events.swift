@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -67,7 +68,9 @@ extension TidingsClient {
                                 opened = true
                                 backoff.connected()
                             }
-                            continuation.yield(TidingsEvent(id: message.id, type: TidingsEventType(rawValue: message.event), json: Data(message.data.utf8)))
+                            continuation.yield(
+                                TidingsEvent(id: message.id, type: TidingsEventType(rawValue: message.event), json: Data(message.data.utf8))
+                            )
                         }
                         if let retry = parser.retryMilliseconds { backoff.base = .milliseconds(retry) }
                         if !opened, parser.retryMilliseconds != nil {

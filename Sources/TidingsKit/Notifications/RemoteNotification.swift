@@ -19,13 +19,17 @@ public enum RemoteNotification: Sendable, Hashable {
     /// Reads a notification's `userInfo`; nil when it is not a Tidings push.
     public init?(userInfo: [AnyHashable: Any]) {
         if let kind = userInfo["tidings_kind"] as? String {
-            self.init(kind: kind, fields: userInfo, badge: Self.integer(userInfo["badge"]), title: userInfo["title"] as? String, body: userInfo["body"] as? String)
+            self.init(
+                kind: kind, fields: userInfo, badge: Self.integer(userInfo["badge"]), title: userInfo["title"] as? String,
+                body: userInfo["body"] as? String)
             return
         }
         let aps = userInfo["aps"] as? [AnyHashable: Any]
         if let fields = userInfo["tidings"] as? [AnyHashable: Any], let kind = fields["kind"] as? String {
             let alert = aps?["alert"] as? [AnyHashable: Any]
-            self.init(kind: kind, fields: fields, badge: Self.integer(aps?["badge"]), title: alert?["title"] as? String, body: alert?["body"] as? String)
+            self.init(
+                kind: kind, fields: fields, badge: Self.integer(aps?["badge"]), title: alert?["title"] as? String,
+                body: alert?["body"] as? String)
             return
         }
         // A badge push carries nothing but the count.

@@ -24,7 +24,8 @@ extension TidingsClient {
     /// - Returns: The watch's remaining unread count and the new badge.
     @discardableResult
     public func markRead(watchID: String, upTo changeID: String? = nil) async throws -> ReadReceipt {
-        try await decoded(ReadReceipt.self, "POST", "/v1/watches/\(Self.pathSegment(watchID))/read", sending: ReadWatch(upToChangeID: changeID))
+        try await decoded(
+            ReadReceipt.self, "POST", "/v1/watches/\(Self.pathSegment(watchID))/read", sending: ReadWatch(upToChangeID: changeID))
     }
 
     /// Marks every change of every watch read.

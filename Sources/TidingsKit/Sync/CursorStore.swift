@@ -18,7 +18,8 @@ public enum DefaultCursorStore {
         #if canImport(Darwin)
         return UserDefaultsCursorStore(key: "tidings.cursor.\(name)")
         #else
-        let directory = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+        let directory =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? URL(fileURLWithPath: NSTemporaryDirectory())
         return FileCursorStore(url: directory.appendingPathComponent("tidings-cursor-\(name)"))
         #endif

@@ -1,7 +1,8 @@
+import TidingsSynchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TidingsSynchronization
 
 /// Where finished log lines go. Each call receives one complete line without
 /// the trailing newline, and the level it was logged at.

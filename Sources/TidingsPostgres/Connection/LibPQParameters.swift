@@ -22,7 +22,9 @@ enum LibPQParameters {
             let bytes = value.utf8CString
             guard !bytes.dropLast().contains(0) else {
                 // C strings would silently cut the value short at the NUL.
-                throw PostgresError(code: .server, sqlState: "22021", message: "parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold")
+                throw PostgresError(
+                    code: .server, sqlState: "22021",
+                    message: "parameter $\(index + 1) contains a NUL character, which PostgreSQL text cannot hold")
             }
             offsets.append(buffer.count)
             buffer.append(contentsOf: bytes)

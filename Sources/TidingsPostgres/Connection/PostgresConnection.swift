@@ -79,7 +79,8 @@ package final class PostgresConnection {
         try checkUsable()
         let result = try check(PQexec(handle, "COMMIT"))
         if result.commandStatus == "ROLLBACK" {
-            throw PostgresError(code: .server, sqlState: "25P02", message: "COMMIT rolled the transaction back because a statement in it had failed")
+            throw PostgresError(
+                code: .server, sqlState: "25P02", message: "COMMIT rolled the transaction back because a statement in it had failed")
         }
     }
 
@@ -100,20 +101,23 @@ package final class PostgresConnection {
         try checkUsable()
         let parameterCount = Int32(query.binds.count)
         if let name = statements.name(for: query.sql) {
-            return try check(LibPQParameters.withCStrings(query.binds) { values in
-                PQexecPrepared(handle, name, parameterCount, values, nil, nil, 0)
-            })
+            return try check(
+                LibPQParameters.withCStrings(query.binds) { values in
+                    PQexecPrepared(handle, name, parameterCount, values, nil, nil, 0)
+                })
         }
         if let name = statements.nextName {
             _ = try check(PQprepare(handle, name, query.sql, parameterCount, nil))
             statements.store(name: name, for: query.sql)
-            return try check(LibPQParameters.withCStrings(query.binds) { values in
-                PQexecPrepared(handle, name, parameterCount, values, nil, nil, 0)
-            })
+            return try check(
+                LibPQParameters.withCStrings(query.binds) { values in
+                    PQexecPrepared(handle, name, parameterCount, values, nil, nil, 0)
+                })
         }
-        return try check(LibPQParameters.withCStrings(query.binds) { values in
-            PQexecParams(handle, query.sql, parameterCount, nil, values, nil, nil, 0)
-        })
+        return try check(
+            LibPQParameters.withCStrings(query.binds) { values in
+                PQexecParams(handle, query.sql, parameterCount, nil, values, nil, nil, 0)
+            })
     }
 
     func checkUsable() throws(PostgresError) {

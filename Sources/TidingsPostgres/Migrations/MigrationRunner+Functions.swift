@@ -1,4 +1,5 @@
 import TidingsObservability
+
 extension MigrationRunner {
     /// Applies the function files that are new or changed since they were
     /// last applied, all in one transaction with their records in
@@ -7,13 +8,14 @@ extension MigrationRunner {
     /// together apply a changed file once and never see half a set.
     func applyFunctions(from directory: String, on connection: PostgresConnection) throws(PostgresError) -> [String] {
         let files = try FunctionFile.load(directory: directory)
-        try connection.execute(unsafeSQL: """
-            CREATE TABLE IF NOT EXISTS tidings_schema_functions (
-                name text PRIMARY KEY,
-                checksum text NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """)
+        try connection.execute(
+            unsafeSQL: """
+                CREATE TABLE IF NOT EXISTS tidings_schema_functions (
+                    name text PRIMARY KEY,
+                    checksum text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
         var recorded: [String: String] = [:]
         for row in try connection.query("SELECT name, checksum FROM tidings_schema_functions") {
             recorded[try row.decode("name", as: String.self)] = try row.decode("checksum", as: String.self)
@@ -27,7 +29,8 @@ extension MigrationRunner {
             for file in changed {
                 current = file.name
                 try connection.execute(unsafeSQL: file.sql)
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO tidings_schema_functions (name, checksum) VALUES (\(file.name), \(file.checksum))
                     ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()
                     """)

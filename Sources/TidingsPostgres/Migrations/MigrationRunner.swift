@@ -41,14 +41,15 @@ package struct MigrationRunner: Sendable {
         return try client.withConnection { connection in
             try connection.execute("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
             defer { unlock(connection) }
-            try connection.execute(unsafeSQL: """
-                CREATE TABLE IF NOT EXISTS tidings_schema_migrations (
-                    version int PRIMARY KEY,
-                    name text NOT NULL,
-                    checksum text NOT NULL,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """)
+            try connection.execute(
+                unsafeSQL: """
+                    CREATE TABLE IF NOT EXISTS tidings_schema_migrations (
+                        version int PRIMARY KEY,
+                        name text NOT NULL,
+                        checksum text NOT NULL,
+                        applied_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """)
             let pending = try pendingFiles(files, applied: appliedMigrations(connection))
             for file in pending {
                 try apply(file, on: connection)
@@ -99,7 +100,8 @@ package struct MigrationRunner: Sendable {
     }
 
     private func appliedMigrations(_ connection: PostgresConnection) throws(PostgresError) -> [AppliedMigration] {
-        try connection.query("SELECT version, name, checksum FROM tidings_schema_migrations ORDER BY version").map { (row) throws(PostgresError) in
+        try connection.query("SELECT version, name, checksum FROM tidings_schema_migrations ORDER BY version").map {
+            (row) throws(PostgresError) in
             try AppliedMigration(version: row.decode("version"), name: row.decode("name"), checksum: row.decode("checksum"))
         }
     }
@@ -112,13 +114,16 @@ package struct MigrationRunner: Sendable {
                 throw PostgresError(code: .migration, message: "applied migration \(record.name) has no file in \(directory)")
             }
             guard file.checksum == record.checksum else {
-                throw PostgresError(code: .migration, message: "\(file.name) was edited after it was applied (checksum \(file.checksum), recorded \(record.checksum))")
+                throw PostgresError(
+                    code: .migration,
+                    message: "\(file.name) was edited after it was applied (checksum \(file.checksum), recorded \(record.checksum))")
             }
         }
         let appliedVersions = Set(applied.map(\.version))
         let pending = files.filter { !appliedVersions.contains($0.version) }
         if let latest = applied.last, let early = pending.first(where: { $0.version < latest.version }) {
-            throw PostgresError(code: .migration, message: "\(early.name) is numbered below the already applied \(latest.name); give it a higher number")
+            throw PostgresError(
+                code: .migration, message: "\(early.name) is numbered below the already applied \(latest.name); give it a higher number")
         }
         return pending
     }
@@ -127,7 +132,8 @@ package struct MigrationRunner: Sendable {
         do throws(PostgresError) {
             try connection.execute(unsafeSQL: "BEGIN")
             try connection.execute(unsafeSQL: file.sql)
-            try connection.execute("INSERT INTO tidings_schema_migrations (version, name, checksum) VALUES (\(file.version), \(file.name), \(file.checksum))")
+            try connection.execute(
+                "INSERT INTO tidings_schema_migrations (version, name, checksum) VALUES (\(file.version), \(file.name), \(file.checksum))")
             try connection.commit()
         } catch {
             connection.rollBackQuietly()

@@ -1,8 +1,9 @@
+internal import CLibPQ
+import TidingsSynchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CLibPQ
-import TidingsSynchronization
 
 extension PostgresConnection {
     /// `LISTEN "channel"`, the name quoted by libpq.
@@ -42,11 +43,12 @@ extension PostgresConnection {
     private func bufferedNotifications() -> [PostgresNotification] {
         var received: [PostgresNotification] = []
         while let notify = PQnotifies(handle) {
-            received.append(PostgresNotification(
-                channel: String(cString: notify.pointee.relname),
-                payload: notify.pointee.extra.map { String(cString: $0) } ?? "",
-                senderProcessID: notify.pointee.be_pid
-            ))
+            received.append(
+                PostgresNotification(
+                    channel: String(cString: notify.pointee.relname),
+                    payload: notify.pointee.extra.map { String(cString: $0) } ?? "",
+                    senderProcessID: notify.pointee.be_pid
+                ))
             PQfreemem(notify)
         }
         return received

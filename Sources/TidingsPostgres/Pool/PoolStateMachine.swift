@@ -63,7 +63,8 @@ struct PoolStateMachine<Connection, Waiter> {
     }
 
     var statistics: PostgresPoolStatistics {
-        PostgresPoolStatistics(inUse: leased, idle: idle.count, waiters: waiters.count, maxConnections: maxConnections, totalCreated: totalCreated)
+        PostgresPoolStatistics(
+            inUse: leased, idle: idle.count, waiters: waiters.count, maxConnections: maxConnections, totalCreated: totalCreated)
     }
 
     mutating func leaseRequested() -> LeaseDecision {

@@ -24,7 +24,8 @@ package final class PostgresClient: Service {
         self.configuration = configuration
         self.logger = logger
         self.state = AdaptiveMutex(StateMachine(maxConnections: configuration.maxConnections))
-        self.acquireTimeouts = metrics?.counter("tidings_db_pool_acquire_timeouts_total", help: "Database connection requests that timed out waiting for a free connection.")
+        self.acquireTimeouts = metrics?.counter(
+            "tidings_db_pool_acquire_timeouts_total", help: "Database connection requests that timed out waiting for a free connection.")
         if let metrics {
             PoolMetrics.observe(self, in: metrics)
         }
@@ -72,7 +73,8 @@ package final class PostgresClient: Service {
             do {
                 return try withTransaction(body)
             } catch let error as PostgresError
-                where (error.isSerializationFailure || foreignKeyRaces && error.isForeignKeyViolation) && tries < attempts {
+                where (error.isSerializationFailure || foreignKeyRaces && error.isForeignKeyViolation) && tries < attempts
+            {
                 tries += 1
             }
         }

@@ -36,12 +36,12 @@ enum PostgresTimestamp {
         }
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.number(minDigits: 4, maxDigits: 7), scanner.skip("-"),
-              let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
-              let day = scanner.number(digits: 2), (1...31).contains(day),
-              scanner.skip(" ") || scanner.skip("T"),
-              let hour = scanner.number(digits: 2), hour <= 24, scanner.skip(":"),
-              let minute = scanner.number(digits: 2), minute < 60, scanner.skip(":"),
-              let second = scanner.number(digits: 2), second < 61
+            let month = scanner.number(digits: 2), (1...12).contains(month), scanner.skip("-"),
+            let day = scanner.number(digits: 2), (1...31).contains(day),
+            scanner.skip(" ") || scanner.skip("T"),
+            let hour = scanner.number(digits: 2), hour <= 24, scanner.skip(":"),
+            let minute = scanner.number(digits: 2), minute < 60, scanner.skip(":"),
+            let second = scanner.number(digits: 2), second < 61
         else { return nil }
         var microseconds: Int64 = 0
         if scanner.skip(".") {

@@ -16,7 +16,8 @@ package struct PostgresRow: Sendable {
     /// other type throws `.decoding` for NULL. Errors name the column.
     package func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws(PostgresError) -> T {
         guard let index = storage.index(ofColumn: column) else {
-            throw PostgresError(code: .decoding, message: "column \"\(column)\" is not in the result (columns: \(storage.columns.joined(separator: ", ")))")
+            throw PostgresError(
+                code: .decoding, message: "column \"\(column)\" is not in the result (columns: \(storage.columns.joined(separator: ", ")))")
         }
         guard let text = storage.values[row * storage.columns.count + index] else {
             guard let null = T.postgresNullValue else {

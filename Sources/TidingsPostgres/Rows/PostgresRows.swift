@@ -55,7 +55,8 @@ package struct PostgresRows: Sendable, RandomAccessCollection {
             self.values = values
             self.rowCount = rowCount
             // The first of duplicate names wins, as in most drivers.
-            self.columnIndex = columns.count > Self.maxColumnsScanned
+            self.columnIndex =
+                columns.count > Self.maxColumnsScanned
                 ? Dictionary(columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
                 : nil
         }

@@ -13,11 +13,15 @@ extension APNsPush {
             return .failed(reason: "APNs: PayloadEmpty: the payload is empty")
         }
         if payload.count > Self.maximumPayloadSize {
-            return .failed(reason: "APNs: PayloadTooLarge: the payload is \(payload.count) bytes; APNs accepts at most \(Self.maximumPayloadSize)")
+            return .failed(
+                reason: "APNs: PayloadTooLarge: the payload is \(payload.count) bytes; APNs accepts at most \(Self.maximumPayloadSize)")
         }
         if let collapseID {
             guard collapseID.utf8.count <= Self.maximumCollapseIDLength else {
-                return .failed(reason: "APNs: BadCollapseId: the collapse id is \(collapseID.utf8.count) bytes; APNs accepts at most \(Self.maximumCollapseIDLength)")
+                return .failed(
+                    reason:
+                        "APNs: BadCollapseId: the collapse id is \(collapseID.utf8.count) bytes; APNs accepts at most \(Self.maximumCollapseIDLength)"
+                )
             }
             guard !collapseID.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
                 return .failed(reason: "APNs: BadCollapseId: the collapse id contains control characters")

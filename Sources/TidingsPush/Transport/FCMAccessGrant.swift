@@ -35,19 +35,21 @@ package struct FCMAccessGrant: Sendable, Equatable {
             var expires_in: Double?
         }
         guard let answer = PushAnswerBody.decode(Answer.self, from: body, truncated: truncated) else {
-            return .failure(PushCredentialError(
-                "the token endpoint's answer is not a JSON object with access_token and token_type", isTransient: true
-            ))
+            return .failure(
+                PushCredentialError(
+                    "the token endpoint's answer is not a JSON object with access_token and token_type", isTransient: true
+                ))
         }
         guard answer.token_type.lowercased() == "bearer" else {
             return .failure(PushCredentialError("the token endpoint granted a token that is not a Bearer token", isTransient: true))
         }
         let token = answer.access_token
         guard (1...maximumTokenLength).contains(token.utf8.count), token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            return .failure(PushCredentialError(
-                "the token endpoint granted an access token that is empty, longer than \(maximumTokenLength) bytes or not plain ASCII",
-                isTransient: true
-            ))
+            return .failure(
+                PushCredentialError(
+                    "the token endpoint granted an access token that is empty, longer than \(maximumTokenLength) bytes or not plain ASCII",
+                    isTransient: true
+                ))
         }
         let lifetime = answer.expires_in.map { Duration.seconds(clamping: $0) } ?? assumedLifetime
         return .success(FCMAccessGrant(accessToken: token, lifetime: lifetime.clamped(to: .zero...longestLifetime)))

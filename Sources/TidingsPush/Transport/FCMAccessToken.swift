@@ -101,7 +101,8 @@ package final class FCMAccessToken: Sendable {
             case .success(let response):
                 finish(FCMAccessGrant.read(status: response.status, body: response.body, truncated: response.isBodyTruncated))
             case .failure(let error):
-                finish(.failure(PushCredentialError("the token endpoint could not be reached: \(error.userDescription)", isTransient: true)))
+                finish(
+                    .failure(PushCredentialError("the token endpoint could not be reached: \(error.userDescription)", isTransient: true)))
             }
         }
     }

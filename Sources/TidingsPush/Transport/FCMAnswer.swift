@@ -63,7 +63,8 @@ package enum FCMAnswer {
         case 404 where errorCode == "UNREGISTERED":
             return .result(.deviceGone(reason: named))
         case 400 where (errorCode ?? statusCode) == "INVALID_ARGUMENT":
-            let aboutToken = details.contains { $0.fieldViolations?.contains { $0.field == "message.token" } ?? false }
+            let aboutToken =
+                details.contains { $0.fieldViolations?.contains { $0.field == "message.token" } ?? false }
                 || error?.message == invalidTokenMessage
             return .result(aboutToken ? .deviceGone(reason: named + ": the registration token is not valid") : .failed(reason: named))
         case 401:

@@ -5,7 +5,7 @@ extension FCMPush {
     /// that cannot be one makes the device gone, as FCM's own answer would.
     package func refusal() -> PushResult? {
         guard (1...Self.maximumTokenLength).contains(token.utf8.count),
-              token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+            token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else { return .deviceGone(reason: "FCM: INVALID_ARGUMENT: the registration token is empty, too long or not plain ASCII") }
         let reserved = data.keys.contains { key in
             let lowered = key.lowercased()

@@ -24,7 +24,7 @@ package struct FCMServiceAccount: Sendable, Equatable, CustomStringConvertible, 
             throw PushCredentialError("the service account's project_id must be 1 to 128 letters, digits, '-', '.', '_' or ':'")
         }
         guard (3...320).contains(clientEmail.utf8.count), clientEmail.contains("@"),
-              clientEmail.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+            clientEmail.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else { throw PushCredentialError("the service account's client_email is not an e-mail address") }
         guard !privateKey.isEmpty else { throw PushCredentialError("the service account's private_key is empty") }
         guard PushTransportConfiguration.baseURL(tokenURI) != nil else {
@@ -52,7 +52,8 @@ package struct FCMServiceAccount: Sendable, Equatable, CustomStringConvertible, 
             throw PushCredentialError("the service account JSON must be at most \(Self.maximumJSONSize) bytes")
         }
         guard let file = PushAnswerBody.decode(File.self, from: json, truncated: false) else {
-            throw PushCredentialError("the service account is not a JSON object with string members project_id, client_email, private_key and token_uri")
+            throw PushCredentialError(
+                "the service account is not a JSON object with string members project_id, client_email, private_key and token_uri")
         }
         guard file.type == nil || file.type == "service_account" else {
             throw PushCredentialError("the service account's type must be service_account")
@@ -72,7 +73,7 @@ package struct FCMServiceAccount: Sendable, Equatable, CustomStringConvertible, 
     private static func isProjectIDByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"):
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"):
             true
         default:
             false

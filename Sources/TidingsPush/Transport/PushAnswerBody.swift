@@ -23,10 +23,10 @@ package enum PushAnswerBody {
     /// else nil: free text from the answer never reaches a reason.
     package static func code(_ text: String?) -> String? {
         guard let text, (1...64).contains(text.utf8.count),
-              text.utf8.allSatisfy({ byte in
-                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-              })
+            text.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+            })
         else { return nil }
         return text
     }
@@ -35,7 +35,7 @@ package enum PushAnswerBody {
     /// `apns-id`, an FCM message name), else nil.
     package static func identifier(_ text: String?, maximumLength: Int) -> String? {
         guard let text, (1...maximumLength).contains(text.utf8.count),
-              text.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+            text.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else { return nil }
         return text
     }

@@ -88,8 +88,8 @@ package struct PushTransportConfiguration: Sendable {
     /// when it is not one. For reading `TIDINGS_APNS_URL` and `TIDINGS_FCM_URL`.
     package static func baseURL(_ text: String) -> String? {
         guard text.utf8.count <= 2048, text.lowercased().hasPrefix("https://"),
-              !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
-              let origin = HTTPOrigin(url: text), origin.scheme == "https"
+            !text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
+            let origin = HTTPOrigin(url: text), origin.scheme == "https"
         else { return nil }
         let authority = text.dropFirst("https://".count).prefix { $0 != "/" }
         guard !authority.contains("@") else { return nil }

@@ -16,7 +16,10 @@ extension WebPush {
             return .deviceGone(reason: "Web Push: the subscription's auth secret is not 16 bytes")
         }
         if payload.count > WebPushEncryption.maximumPlaintextByteCount {
-            return .failed(reason: "Web Push: the payload is \(payload.count) bytes; at most \(WebPushEncryption.maximumPlaintextByteCount) fit in a message")
+            return .failed(
+                reason:
+                    "Web Push: the payload is \(payload.count) bytes; at most \(WebPushEncryption.maximumPlaintextByteCount) fit in a message"
+            )
         }
         if let topic, !Self.isTopic(topic) {
             return .failed(reason: "Web Push: the topic must be 1 to \(Self.maximumTopicLength) base64url characters")
@@ -50,12 +53,14 @@ extension WebPush {
     }
 
     static func isTopic(_ text: String) -> Bool {
-        (1...maximumTopicLength).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"): true
-            default: false
+        (1...maximumTopicLength).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }

@@ -32,7 +32,8 @@ package enum WebPushAnswer {
         case 400:
             return .failed(reason: named + ": the request was refused as malformed")
         case 401, 403:
-            return .failed(reason: named + ": the VAPID authorization was refused (a key the subscription was not made with, or the clock?)")
+            return .failed(
+                reason: named + ": the VAPID authorization was refused (a key the subscription was not made with, or the clock?)")
         default:
             return .failed(reason: named)
         }

@@ -62,7 +62,8 @@ package final class WebPushClient: Sendable {
         }
         let body: [UInt8]
         do {
-            body = try WebPushEncryption.encrypt(plaintext: push.payload, userAgentPublicKey: push.userAgentPublicKey, authSecret: push.authSecret)
+            body = try WebPushEncryption.encrypt(
+                plaintext: push.payload, userAgentPublicKey: push.userAgentPublicKey, authSecret: push.authSecret)
         } catch {
             switch error {
             case .userAgentKey, .authSecretLength:
@@ -82,9 +83,10 @@ package final class WebPushClient: Sendable {
                 if response.status == 401 || response.status == 403 {
                     tokens.rejected(authorization, audience: audience)
                 }
-                return .result(WebPushAnswer.read(
-                    status: response.status, headers: response.headers, now: now(), longestRetryAfter: longestRetryAfter
-                ))
+                return .result(
+                    WebPushAnswer.read(
+                        status: response.status, headers: response.headers, now: now(), longestRetryAfter: longestRetryAfter
+                    ))
             },
             retryWithNewCredential: { false },
             completion: completion

@@ -8,7 +8,8 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
 
-        let created = try await server.send("POST", "/v1/users", token: APITestServer.adminToken, json: ["name": "Ada", "key_name": "laptop"])
+        let created = try await server.send(
+            "POST", "/v1/users", token: APITestServer.adminToken, json: ["name": "Ada", "key_name": "laptop"])
         #expect(created.status == 201)
         let body = try created.object()
         let user = try #require(body["user"] as? [String: Any])
@@ -130,7 +131,9 @@ import TidingsTestSupport
         defer { server.stop() }
         let notJSON = try await server.send("POST", "/v1/users", token: APITestServer.adminToken, rawBody: Array("{name:".utf8))
         #expect(notJSON.status == 400 && notJSON.isProblem)
-        let wrongType = try await server.send("POST", "/v1/users", token: APITestServer.adminToken, rawBody: Array("name=x".utf8), contentType: "application/x-www-form-urlencoded")
+        let wrongType = try await server.send(
+            "POST", "/v1/users", token: APITestServer.adminToken, rawBody: Array("name=x".utf8),
+            contentType: "application/x-www-form-urlencoded")
         #expect(wrongType.status == 415 && wrongType.isProblem)
         let badID = try await server.send("GET", "/v1/users/not-a-uuid", token: APITestServer.adminToken)
         #expect(badID.status == 400)

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TidingsTestSupport
 import TidingsApp
 import TidingsPostgres
+import TidingsTestSupport
 
 @Suite struct BadgeAPITests {
     @Test func everyUserStartsWithAnEmptyBadgeOfItsOwn() async throws {

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Testing
-import TidingsCrypto
 import TidingsApp
+import TidingsCrypto
 import TidingsPostgres
 import TidingsTestSupport
 
@@ -12,7 +12,8 @@ import TidingsTestSupport
         defer { server.stop() }
         let (userID, key, watches) = try await server.userWithWatches(1)
         for (platform, token) in [("ios", "apns-token-1"), ("android", "fcm-token-1")] {
-            #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": platform, "push_token": token]).status == 201)
+            #expect(
+                try await server.send("POST", "/v1/devices", token: key, json: ["platform": platform, "push_token": token]).status == 201)
         }
         try server.recordChange(watchID: watches[0], text: "news")
 
@@ -48,10 +49,14 @@ import TidingsTestSupport
         try server.recordChange(watchID: watches[1], text: "other")
         let changeID = try #require(try server.recordChange(watchID: watches[0], text: "fresh"))
 
-        let row = try #require(try server.application.database.query("""
-            SELECT data::text AS data FROM events WHERE type = 'watch.changed' AND data->>'change_id' = \(changeID)
-            """).first)
-        let event = try #require(try JSONSerialization.jsonObject(with: Data(try row.decode("data", as: String.self).utf8)) as? [String: Any])
+        let row = try #require(
+            try server.application.database.query(
+                """
+                SELECT data::text AS data FROM events WHERE type = 'watch.changed' AND data->>'change_id' = \(changeID)
+                """
+            ).first)
+        let event = try #require(
+            try JSONSerialization.jsonObject(with: Data(try row.decode("data", as: String.self).utf8)) as? [String: Any])
         let history = try await server.send("GET", "/v1/watches/\(watches[0])/changes", token: key).items()
         let change = try #require(history.last)
         #expect(event["watch_id"] as? String == watches[0].lowercased())
@@ -98,7 +103,8 @@ import TidingsTestSupport
         // The first watch twice: a watch counts once per batch.
         let batch = [firstWatches[0], firstWatches[0], firstWatches[1], firstWatches[2], secondWatches[0]]
         let ids = "{" + batch.joined(separator: ",") + "}"
-        let written = try server.application.database.query("""
+        let written = try server.application.database.query(
+            """
             SELECT count(*) AS n FROM record_changes(
                 \(ids)::uuid[], array_fill('changed'::text, ARRAY[5]), array_fill(\(SHA256.hash("batch").hex)::text, ARRAY[5]), array_fill('batch'::text, ARRAY[5]),
                 array_fill(false, ARRAY[5]), array_fill(''::text, ARRAY[5]), array_fill(200, ARRAY[5]), array_fill(5::bigint, ARRAY[5]))
@@ -167,10 +173,12 @@ import TidingsTestSupport
         try await writes.value
 
         try server.expectCountsConsistent()
-        let unread = try server.application.database.query("""
+        let unread = try server.application.database.query(
+            """
             SELECT count(*) AS n FROM changes WHERE user_id = \(userID)::uuid AND read_at IS NULL
             """)[0].decode("n", as: Int.self)
-        let total = try server.application.database.query("""
+        let total = try server.application.database.query(
+            """
             SELECT count(*) AS n FROM changes WHERE user_id = \(userID)::uuid
             """)[0].decode("n", as: Int.self)
         #expect(total == watches.count * changesPerWatch, "every change was recorded")
@@ -189,13 +197,15 @@ import TidingsTestSupport
     }
 
     private func deliveries(_ server: APITestServer, webhookID: String) throws -> [QueuedBadge] {
-        try server.application.database.query("""
+        try server.application.database.query(
+            """
             SELECT coalesce((e.data->>'count')::int, -1) AS count, coalesce((e.data->>'sequence')::int, -1) AS sequence,
                    extract(epoch FROM d.next_attempt_at - d.created_at)::float8 AS delay, d.attempt_count
             FROM deliveries d JOIN events e ON e.id = d.event_id
             WHERE d.webhook_id = \(webhookID)::uuid AND d.status = 'pending'
             ORDER BY d.created_at
-            """).map { row in
+            """
+        ).map { row in
             QueuedBadge(
                 count: try row.decode("count"),
                 sequence: try row.decode("sequence"),

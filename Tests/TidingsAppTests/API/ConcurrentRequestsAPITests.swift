@@ -16,9 +16,11 @@ import TidingsTestSupport
         let responses = try await withThrowingTaskGroup(of: APITestServer.Response.self) { group in
             for index in 0..<Self.concurrency {
                 group.addTask {
-                    try await server.send("POST", "/v1/devices", token: key, json: [
-                        "platform": "ios", "push_token": "shared-token", "name": "phone \(index)",
-                    ])
+                    try await server.send(
+                        "POST", "/v1/devices", token: key,
+                        json: [
+                            "platform": "ios", "push_token": "shared-token", "name": "phone \(index)",
+                        ])
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -39,9 +41,11 @@ import TidingsTestSupport
         let responses = try await withThrowingTaskGroup(of: APITestServer.Response.self) { group in
             for _ in 0..<Self.concurrency {
                 group.addTask {
-                    try await server.send("POST", "/v1/devices", token: key, json: [
-                        "platform": "android", "push_token": "same-token", "name": "browser", "locale": "fr",
-                    ])
+                    try await server.send(
+                        "POST", "/v1/devices", token: key,
+                        json: [
+                            "platform": "android", "push_token": "same-token", "name": "browser", "locale": "fr",
+                        ])
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -64,11 +68,13 @@ import TidingsTestSupport
             for index in 0..<Self.concurrency {
                 let user = index % users.count
                 group.addTask {
-                    let response = try await server.send("POST", "/v1/devices", token: users[user].key, json: [
-                        // Each user its own tokens, registered at once (one token
-                        // belongs to one device, whoever registered it last).
-                        "platform": "android", "push_token": "token-\(user)-\(index / users.count)", "locale": "en-GB",
-                    ])
+                    let response = try await server.send(
+                        "POST", "/v1/devices", token: users[user].key,
+                        json: [
+                            // Each user its own tokens, registered at once (one token
+                            // belongs to one device, whoever registered it last).
+                            "platform": "android", "push_token": "token-\(user)-\(index / users.count)", "locale": "en-GB",
+                        ])
                     return (user, index / users.count, response)
                 }
             }
@@ -92,7 +98,8 @@ import TidingsTestSupport
         var owners: [(key: String, watch: String)] = []
         for _ in 0..<3 {
             let (_, key) = try await server.createUser()
-            let created = try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/page-\(owners.count)"])
+            let created = try await server.send(
+                "POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/page-\(owners.count)"])
             #expect(created.status == 201, "\(created.text)")
             owners.append((key, try #require(try created.object()["id"] as? String)))
         }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TidingsApp
 import TidingsTestSupport
+
+@testable import TidingsApp
 
 /// Unknown credentials from one client address, through the real server.
 @Suite struct CredentialFailuresAPITests {
@@ -24,6 +25,7 @@ import TidingsTestSupport
         let stream = try await server.send("GET", "/v1/events?token=tds_" + String(repeating: "B", count: 43))
         #expect(stream.status == 429, "stream tokens count against the same address")
 
-        #expect(try await server.send("GET", "/v1/users", token: APITestServer.adminToken).status == 200, "the admin token is never refused")
+        #expect(
+            try await server.send("GET", "/v1/users", token: APITestServer.adminToken).status == 200, "the admin token is never refused")
     }
 }

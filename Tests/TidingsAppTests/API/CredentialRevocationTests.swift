@@ -1,9 +1,9 @@
-import TidingsTestSupport
 import Foundation
 import Testing
 import TidingsApp
 import TidingsObservability
 import TidingsPostgres
+import TidingsTestSupport
 
 /// Two replicas on one database, each caching verified keys: a key revoked
 /// (or a user deleted) through one replica stops working on the other.
@@ -28,7 +28,10 @@ import TidingsPostgres
         #expect(try await first.send("GET", "/v1/me", token: key).status == 401, "the revoking replica forgets at once")
         // Within seconds (NOTIFY; the test machine may be busy), not at the
         // cache's 60 s expiry.
-        #expect(try await eventually(timeout: .seconds(10), every: .milliseconds(20)) { try await second.send("GET", "/v1/me", token: key).status == 401 })
+        #expect(
+            try await eventually(timeout: .seconds(10), every: .milliseconds(20)) {
+                try await second.send("GET", "/v1/me", token: key).status == 401
+            })
     }
 
     @Test func aDeletedUserIsForgottenByEveryReplica() async throws {
@@ -40,7 +43,10 @@ import TidingsPostgres
         let (userID, key) = try await first.createUser()
         #expect(try await second.send("GET", "/v1/badge", token: key).status == 200)
         #expect(try await first.send("DELETE", "/v1/users/\(userID)", token: APITestServer.adminToken).status == 204)
-        #expect(try await eventually(timeout: .seconds(10), every: .milliseconds(20)) { try await second.send("GET", "/v1/badge", token: key).status == 401 })
+        #expect(
+            try await eventually(timeout: .seconds(10), every: .milliseconds(20)) {
+                try await second.send("GET", "/v1/badge", token: key).status == 401
+            })
     }
 
     @Test func withTheCacheOffEveryRequestIsCheckedAgainstTheDatabase() async throws {

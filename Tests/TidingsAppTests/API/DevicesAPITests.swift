@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TidingsPostgres
-import TidingsObservability
 import TidingsApp
+import TidingsObservability
+import TidingsPostgres
 import TidingsTestSupport
 
 @Suite struct DevicesAPITests {
@@ -11,9 +11,11 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, key) = try await server.createUser()
 
-        let registered = try await server.send("POST", "/v1/devices", token: key, json: [
-            "platform": "ios", "push_token": "apns-token-1", "app_id": "com.example.tidings", "name": "Ada's phone", "locale": "en-GB",
-        ])
+        let registered = try await server.send(
+            "POST", "/v1/devices", token: key,
+            json: [
+                "platform": "ios", "push_token": "apns-token-1", "app_id": "com.example.tidings", "name": "Ada's phone", "locale": "en-GB",
+            ])
         #expect(registered.status == 201, "\(registered.text)")
         let device = try registered.object()
         let id = try #require(device["id"] as? String)
@@ -22,7 +24,8 @@ import TidingsTestSupport
         #expect(device["app_id"] as? String == "com.example.tidings")
         #expect(device["name"] as? String == "Ada's phone")
         #expect(device["locale"] as? String == "en-GB")
-        #expect(device["last_seen_at"] as? String != nil && device["created_at"] as? String != nil && device["updated_at"] as? String != nil)
+        #expect(
+            device["last_seen_at"] as? String != nil && device["created_at"] as? String != nil && device["updated_at"] as? String != nil)
 
         let shown = try await server.send("GET", "/v1/devices/\(id)", token: key)
         #expect(shown.status == 200)
@@ -54,10 +57,12 @@ import TidingsTestSupport
         defer { server.stop() }
         let (userID, key) = try await server.createUser()
 
-        let first = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "fcm:abc", "name": "Pixel"])
+        let first = try await server.send(
+            "POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "fcm:abc", "name": "Pixel"])
         #expect(first.status == 201)
         let original = try first.object()
-        let again = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "fcm:abc", "locale": "de"])
+        let again = try await server.send(
+            "POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "fcm:abc", "locale": "de"])
         #expect(again.status == 200, "\(again.text)")
         let refreshed = try again.object()
         #expect(refreshed["id"] as? String == original["id"] as? String)
@@ -67,7 +72,8 @@ import TidingsTestSupport
 
         #expect(try await server.send("GET", "/v1/devices", token: key).items().count == 1)
         // In the database: JSON timestamps stop at milliseconds, two requests may share one.
-        let rows = try server.application.database.query("""
+        let rows = try server.application.database.query(
+            """
             SELECT count(*) AS n, bool_and(last_seen_at > created_at) AS refreshed
             FROM devices WHERE user_id = \(try #require(UUID(uuidString: userID)))
             """)
@@ -97,14 +103,18 @@ import TidingsTestSupport
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         for token in ["dead-1", "dead-2", "alive"] {
-            #expect(try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "ios", "push_token": token]).status == 201)
+            #expect(
+                try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "ios", "push_token": token]).status == 201)
         }
         // The same token on another platform is another device, Bob's.
-        #expect(try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "android", "push_token": "dead-1"]).status == 201)
+        #expect(
+            try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "android", "push_token": "dead-1"]).status == 201)
 
-        let response = try await server.send("POST", "/v1/devices/invalidations", token: alice, json: [
-            "push_tokens": ["dead-2", "dead-1", "never-registered", "dead-1"],
-        ])
+        let response = try await server.send(
+            "POST", "/v1/devices/invalidations", token: alice,
+            json: [
+                "push_tokens": ["dead-2", "dead-1", "never-registered", "dead-1"]
+            ])
         #expect(response.status == 200, "\(response.text)")
         let removed = try #require(try response.object()["removed"] as? [[String: Any]])
         #expect(removed.compactMap { $0["push_token"] as? String } == ["dead-1", "dead-2"], "in creation order, each once")
@@ -123,7 +133,8 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
-        let registered = try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "ios", "push_token": "shared-token", "name": "Alice"])
+        let registered = try await server.send(
+            "POST", "/v1/devices", token: alice, json: ["platform": "ios", "push_token": "shared-token", "name": "Alice"])
         let id = try #require(try registered.object()["id"] as? String)
 
         #expect(try await server.send("GET", "/v1/devices/\(id)", token: bob).status == 404)
@@ -146,19 +157,23 @@ import TidingsTestSupport
         let (aliceID, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
         let (_, carol) = try await server.createUser()
-        let registered = try await server.send("POST", "/v1/devices", token: alice, json: [
-            "platform": "ios", "push_token": "shared-token", "app_id": "com.example.a", "name": "Alice",
-        ])
+        let registered = try await server.send(
+            "POST", "/v1/devices", token: alice,
+            json: [
+                "platform": "ios", "push_token": "shared-token", "app_id": "com.example.a", "name": "Alice",
+            ])
         let id = try #require(try registered.object()["id"] as? String)
         // Another app, or another platform, is another device.
         let (_, dave) = try await server.createUser()
         for (key, platform, app) in [(carol, "ios", "com.example.b"), (dave, "android", "com.example.a")] {
-            let other = try await server.send("POST", "/v1/devices", token: key, json: ["platform": platform, "push_token": "shared-token", "app_id": app])
+            let other = try await server.send(
+                "POST", "/v1/devices", token: key, json: ["platform": platform, "push_token": "shared-token", "app_id": app])
             #expect(other.status == 201)
         }
         #expect(try await server.send("GET", "/v1/devices/\(id)", token: alice).status == 200)
 
-        let bobs = try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "ios", "push_token": "shared-token", "app_id": "com.example.a"])
+        let bobs = try await server.send(
+            "POST", "/v1/devices", token: bob, json: ["platform": "ios", "push_token": "shared-token", "app_id": "com.example.a"])
         #expect(bobs.status == 201, "\(bobs.text)")
         #expect(try bobs.object()["id"] as? String != id)
         #expect(try await server.send("GET", "/v1/devices/\(id)", token: alice).status == 404)
@@ -167,10 +182,12 @@ import TidingsTestSupport
         #expect(try await server.send("GET", "/v1/devices", token: carol).items().count == 1)
         #expect(try await server.send("GET", "/v1/devices", token: dave).items().count == 1)
 
-        let event = try server.application.database.query("""
+        let event = try server.application.database.query(
+            """
             SELECT user_id, data->>'device_id' AS device, data->>'reason' AS reason, data->>'app_id' AS app
             FROM events WHERE type = 'device.invalidated'
-            """).single()
+            """
+        ).single()
         #expect(try event.decode("user_id", as: UUID.self) == UUID(uuidString: aliceID))
         #expect(try event.decode("device", as: String.self) == id)
         #expect(try event.decode("app", as: String.self) == "com.example.a")
@@ -184,9 +201,11 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, alice) = try await server.createUser()
         let (_, bob) = try await server.createUser()
-        let alices = try await server.send("POST", "/v1/devices", token: alice, json: ["platform": "android", "push_token": "fcm:t", "app_id": "com.example.a"])
+        let alices = try await server.send(
+            "POST", "/v1/devices", token: alice, json: ["platform": "android", "push_token": "fcm:t", "app_id": "com.example.a"])
         let aliceDevice = try #require(try alices.object()["id"] as? String)
-        let bobs = try await server.send("POST", "/v1/devices", token: bob, json: ["platform": "android", "push_token": "fcm:t", "app_id": "com.example.b"])
+        let bobs = try await server.send(
+            "POST", "/v1/devices", token: bob, json: ["platform": "android", "push_token": "fcm:t", "app_id": "com.example.b"])
         let bobDevice = try #require(try bobs.object()["id"] as? String)
 
         let moved = try await server.send("PATCH", "/v1/devices/\(bobDevice)", token: bob, json: ["app_id": "com.example.a"])
@@ -206,7 +225,9 @@ import TidingsTestSupport
             let token = "race-\(round)"
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for key in users {
-                    group.addTask { try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": token]).status }
+                    group.addTask {
+                        try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": token]).status
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -257,7 +278,8 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let (_, key) = try await server.createUser()
-        let registered = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "t", "name": "Old"])
+        let registered = try await server.send(
+            "POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "t", "name": "Old"])
         let id = try #require(try registered.object()["id"] as? String)
 
         let response = try await server.send("PATCH", "/v1/devices/\(id)", token: key, rawBody: Array(json.utf8))
@@ -293,10 +315,12 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let (_, key) = try await server.createUser()
-        let response = try await server.send("POST", "/v1/devices/invalidations", token: key, json: ["push_tokens": (0...1000).map { "t\($0)" }])
+        let response = try await server.send(
+            "POST", "/v1/devices/invalidations", token: key, json: ["push_tokens": (0...1000).map { "t\($0)" }])
         #expect(response.status == 422)
         #expect((try response.object()["detail"] as? String)?.hasPrefix("push_tokens: must list 1 to 1000") == true, "\(response.text)")
-        let most = try await server.send("POST", "/v1/devices/invalidations", token: key, json: ["push_tokens": (0..<1000).map { "t\($0)" }])
+        let most = try await server.send(
+            "POST", "/v1/devices/invalidations", token: key, json: ["push_tokens": (0..<1000).map { "t\($0)" }])
         #expect(most.status == 200)
     }
 
@@ -307,11 +331,13 @@ import TidingsTestSupport
 
         let notJSON = try await server.send("POST", "/v1/devices", token: key, rawBody: Array(#"{"platform": "ios","#.utf8))
         #expect(notJSON.status == 400 && notJSON.isProblem)
-        let form = try await server.send("POST", "/v1/devices", token: key, rawBody: Array("platform=ios".utf8), contentType: "application/x-www-form-urlencoded")
+        let form = try await server.send(
+            "POST", "/v1/devices", token: key, rawBody: Array("platform=ios".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(form.status == 415 && form.isProblem)
         let notAnObject = try await server.send("POST", "/v1/devices", token: key, rawBody: Array("[1]".utf8))
         #expect(notAnObject.status == 422)
-        let fraction = try await server.send("POST", "/v1/devices/invalidations", token: key, rawBody: Array("{\"push_tokens\": [1.5]}".utf8))
+        let fraction = try await server.send(
+            "POST", "/v1/devices/invalidations", token: key, rawBody: Array("{\"push_tokens\": [1.5]}".utf8))
         #expect(fraction.status == 422)
 
         for (method, path) in [("GET", "/v1/devices/42"), ("PATCH", "/v1/devices/not-a-uuid"), ("DELETE", "/v1/devices/x")] {
@@ -322,7 +348,9 @@ import TidingsTestSupport
 
         #expect(try await server.send("GET", "/v1/devices").status == 401)
         #expect(try await server.send("GET", "/v1/devices", token: APITestServer.adminToken).status == 403)
-        #expect(try await server.send("POST", "/v1/devices", token: APITestServer.adminToken, json: ["platform": "ios", "push_token": "t"]).status == 403)
+        #expect(
+            try await server.send("POST", "/v1/devices", token: APITestServer.adminToken, json: ["platform": "ios", "push_token": "t"])
+                .status == 403)
         #expect(try await server.send("GET", "/v1/devices?limit=0", token: key).status == 400)
         #expect(try await server.send("GET", "/v1/devices?cursor=nope", token: key).status == 400)
         #expect(try await server.send("PUT", "/v1/devices", token: key).status == 405)
@@ -334,7 +362,9 @@ import TidingsTestSupport
         let (_, key) = try await server.createUser()
         let (_, other) = try await server.createUser()
         for index in 0..<7 {
-            #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "first-\(index)"]).status == 201)
+            #expect(
+                try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "first-\(index)"])
+                    .status == 201)
         }
         var seen: [String] = []
         var cursor: String?
@@ -375,9 +405,11 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, key) = try await server.createUser()
 
-        let response = try await server.send("POST", "/v1/devices", token: key, json: [
-            "platform": "ios", "push_token": "t", "zeta": 1, "alpha": 2,
-        ])
+        let response = try await server.send(
+            "POST", "/v1/devices", token: key,
+            json: [
+                "platform": "ios", "push_token": "t", "zeta": 1, "alpha": 2,
+            ])
         #expect(response.status == 422)
         #expect(try response.object()["detail"] as? String == "alpha: is not a known field")
     }

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-import TidingsDomain
-import TidingsTestSupport
-import TidingsObservability
-import TidingsHTTPServer
-import TidingsPostgres
 import TidingsApp
+import TidingsDomain
+import TidingsHTTPServer
+import TidingsObservability
+import TidingsPostgres
+import TidingsTestSupport
 
 /// `GET /v1/events`: a running app hears its user's events as they commit,
 /// over a real connection read as EventSource reads it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TidingsTestSupport
 import TidingsApp
+import TidingsTestSupport
 
 /// Origins nobody here controls: an absurd `Retry-After` must neither trap
 /// the process nor close the host for centuries, and a host that asked to
@@ -19,7 +19,9 @@ import TidingsApp
     }
 
     private func checkAbsurdRetryAfter(_ value: String, server: APITestServer, owner: (id: String, key: String)) async throws {
-        let hostile = try TestOriginServer { _ in TestResponse(status: 429, headers: [("Retry-After", value)], body: Array("slow down".utf8)) }
+        let hostile = try TestOriginServer { _ in
+            TestResponse(status: 429, headers: [("Retry-After", value)], body: Array("slow down".utf8))
+        }
         defer { hostile.stop() }
         let polite = try TestOriginServer { _ in .text("fine") }
         defer { polite.stop() }
@@ -67,9 +69,12 @@ import TidingsApp
             defer { version.stop() }
             let page = try TestOriginServer { _ in .text("the page") }
             defer { page.stop() }
-            let id = try #require(try await server.createWatch(token: owner.key, [
-                "url": page.baseURL + "/", "version_url": version.baseURL + "/version", "version_pointer": "/v",
-            ])["id"] as? String)
+            let id = try #require(
+                try await server.createWatch(
+                    token: owner.key,
+                    [
+                        "url": page.baseURL + "/", "version_url": version.baseURL + "/version", "version_pointer": "/v",
+                    ])["id"] as? String)
 
             // The version request fails; the page decides, and is read. A
             // check that waited for the hold would answer only at the
@@ -91,7 +96,8 @@ import TidingsApp
             #expect(version.receivedRequests == 1 && page.receivedRequests == 2, "\(value)")
 
             // The hold is capped at TIDINGS_MAX_RETRY_AFTER (an hour by default).
-            let onVersionHost = try #require(try await server.createWatch(token: owner.key, ["url": version.baseURL + "/page"])["id"] as? String)
+            let onVersionHost = try #require(
+                try await server.createWatch(token: owner.key, ["url": version.baseURL + "/page"])["id"] as? String)
             let held = try await server.send("POST", "/v1/watches/\(onVersionHost)/check", token: owner.key)
             let error = try #require(try held.object()["error"] as? String, "\(value): \(held.text)")
             #expect(error.contains("Retry-After"), "\(value): \(error)")

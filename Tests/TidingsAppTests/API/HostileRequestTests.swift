@@ -43,8 +43,9 @@ import TidingsTestSupport
         let watchID = try #require(try watch.object()["id"] as? String)
         let hook = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": APITestServer.publicURL + "hook"])
         let webhookID = try #require(try hook.object()["id"] as? String)
-        let global = try await server.send("POST", "/v1/admin/webhooks", token: APITestServer.adminToken,
-                                           json: ["url": APITestServer.publicURL + "global-hook"])
+        let global = try await server.send(
+            "POST", "/v1/admin/webhooks", token: APITestServer.adminToken,
+            json: ["url": APITestServer.publicURL + "global-hook"])
         let globalID = try #require(try global.object()["id"] as? String, "\(global.text)")
         let lists: [(path: String, token: String)] = [
             ("/v1/users", APITestServer.adminToken),
@@ -83,14 +84,18 @@ import TidingsTestSupport
         let (_, key) = try await server.createUser()
         let hook = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": APITestServer.publicURL + "hook"])
         let path = "/v1/webhooks/\(try #require(try hook.object()["id"] as? String))/deliveries"
-        for value in ["99999-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00+99:00",
-                      "1e300", "", "%00"] {
+        for value in [
+            "99999-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00+99:00",
+            "1e300", "", "%00",
+        ] {
             let response = try await server.send("GET", "\(path)?since=\(value)", token: key)
             #expect(response.status == 400 && response.isProblem, "since=\(value.prefix(40)): \(response.status)")
         }
         // Extreme but well-formed times are filters like any other.
-        for value in ["0000-01-01T00:00:00Z", "9999-12-31T23:59:60%2B23:59", "0001-01-01T00:00:00-23:59",
-                      "2026-01-01T00:00:00.\(String(repeating: "9", count: 3000))Z"] {
+        for value in [
+            "0000-01-01T00:00:00Z", "9999-12-31T23:59:60%2B23:59", "0001-01-01T00:00:00-23:59",
+            "2026-01-01T00:00:00.\(String(repeating: "9", count: 3000))Z",
+        ] {
             let response = try await server.send("GET", "\(path)?until=\(value)", token: key)
             #expect(response.status == 200, "until=\(value): \(response.status) \(response.text)")
         }

@@ -57,8 +57,11 @@ import TidingsTestSupport
         </body></opml>
         """
 
-    private func post(_ server: APITestServer, _ key: String, _ body: String, query: String = "", contentType: String = "application/octet-stream")
-        async throws -> APITestServer.Response {
+    private func post(
+        _ server: APITestServer, _ key: String, _ body: String, query: String = "", contentType: String = "application/octet-stream"
+    )
+        async throws -> APITestServer.Response
+    {
         try await server.send("POST", "/v1/imports\(query)", token: key, rawBody: Array(body.utf8), contentType: contentType)
     }
 
@@ -122,9 +125,10 @@ import TidingsTestSupport
         let answer = try await post(server, key, Self.urlwatch, query: "?dry_run=true", contentType: "application/yaml").object()
         #expect(answer["format"] as? String == "urlwatch")
         let created = try #require(answer["created"] as? [[String: Any]])
-        #expect(created.map { $0["url"] as? String } == [
-            "https://93.184.215.14/shop", "https://93.184.215.14/plain", "https://93.184.215.14/xpath",
-        ])
+        #expect(
+            created.map { $0["url"] as? String } == [
+                "https://93.184.215.14/shop", "https://93.184.215.14/plain", "https://93.184.215.14/xpath",
+            ])
         #expect(created[0]["name"] as? String == "Shop")
         #expect((created[0]["extract"] as? [String: Any])?["css"] as? String == "div.price")
         #expect(created[0]["header_names"] as? [String] == ["accept-language"])
@@ -152,10 +156,12 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let (_, key) = try await server.createUser()
-        let plain = try await server.createWatch(token: key, [
-            "url": "https://93.184.215.14/a", "name": "A", "interval_seconds": 900, "max_interval_seconds": 3600,
-            "extract": ["css": "main", "ignore": ["\\d+"]], "notify": "alert",
-        ])
+        let plain = try await server.createWatch(
+            token: key,
+            [
+                "url": "https://93.184.215.14/a", "name": "A", "interval_seconds": 900, "max_interval_seconds": 3600,
+                "extract": ["css": "main", "ignore": ["\\d+"]], "notify": "alert",
+            ])
         _ = try await server.send("POST", "/v1/watches/\(try #require(plain["id"] as? String))/pause", token: key)
         _ = try await server.createWatch(token: key, ["url": "https://93.184.215.14/b", "headers": ["X-Key": "secret"]])
 
@@ -173,8 +179,10 @@ import TidingsTestSupport
         let again = try await server.send("POST", "/v1/imports?skip_rejected=true", token: key, rawBody: export.body)
         #expect(again.status == 200, "\(again.text)")
         #expect(try again.object()["existing"] as? Int == 1)
-        #expect((try again.object()["rejected"] as? [[String: Any]])?.first?["reason"] as? String
-            == "withheld_headers: the value of header x-key is not exported (header values are write-only); give it in watch.headers, or import with skip_rejected=true")
+        #expect(
+            (try again.object()["rejected"] as? [[String: Any]])?.first?["reason"] as? String
+                == "withheld_headers: the value of header x-key is not exported (header values are write-only); give it in watch.headers, or import with skip_rejected=true"
+        )
 
         // Another user gets the same watches.
         let (_, other) = try await server.createUser()
@@ -197,7 +205,8 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let (userID, key) = try await server.createUser()
-        let limited = try await server.send("PATCH", "/v1/users/\(userID)", token: APITestServer.adminToken, json: ["limits": ["watches": 2]])
+        let limited = try await server.send(
+            "PATCH", "/v1/users/\(userID)", token: APITestServer.adminToken, json: ["limits": ["watches": 2]])
         #expect(limited.status == 200, "\(limited.text)")
         _ = try await server.createWatch(token: key, ["url": "https://93.184.215.14/first"])
         let refused = try await post(server, key, Self.opml)
@@ -226,14 +235,20 @@ import TidingsTestSupport
             ("malformed JSON", "{\"watching\": {", "", 422),
             ("wrong type", "{\"watching\": [1, 2]}", "", 422),
             ("tidings wrong version", "{\"format\": \"tidings-watches\", \"version\": 2, \"watches\": []}", "", 422),
-            ("tidings duplicate member", "{\"format\": \"tidings-watches\", \"format\": \"tidings-watches\", \"version\": 1, \"watches\": []}", "", 422),
+            (
+                "tidings duplicate member",
+                "{\"format\": \"tidings-watches\", \"format\": \"tidings-watches\", \"version\": 1, \"watches\": []}", "", 422
+            ),
             ("yaml aliases", laughs, "?format=urlwatch", 422),
             ("yaml deep", "url: https://93.184.215.14/x\n" + deep, "?format=urlwatch", 422),
             ("yaml tabs", "url: x\n\tfilter: css", "?format=urlwatch", 422),
             ("yaml block scalar", "url: |\n  https://93.184.215.14/x\n", "?format=urlwatch", 422),
             ("opml without opml", "<html><body></body></html>", "?format=opml", 422),
             ("json nested", "{\"watching\": {\"a\": " + String(repeating: "[", count: 100_000) + "}}", "", 422),
-            ("tidings nested", "{\"format\": \"tidings-watches\", \"version\": 1, \"watches\": " + String(repeating: "[", count: 100_000), "", 400),
+            (
+                "tidings nested",
+                "{\"format\": \"tidings-watches\", \"version\": 1, \"watches\": " + String(repeating: "[", count: 100_000), "", 400
+            ),
         ]
         for (name, body, query, status) in cases {
             let response = try await post(server, key, body, query: query)
@@ -306,12 +321,15 @@ extension ImportsAPITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-zip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var arguments = ["-c", """
+        var arguments = [
+            "-c",
+            """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as z:
                 for name, path in zip(sys.argv[2::2], sys.argv[3::2]):
                     z.write(path, arcname=name)
-            """, directory.appendingPathComponent("out.zip").path]
+            """, directory.appendingPathComponent("out.zip").path,
+        ]
         for (index, (name, contents)) in files.enumerated() {
             let path = directory.appendingPathComponent("f\(index)")
             try Data(contents).write(to: path)

@@ -10,7 +10,9 @@ import TidingsTestSupport
     /// The tools' files, made once for the suite.
     static let exports: Result<URL, ToolError> = Result { () throws(ToolError) in
         guard let python = ProcessInfo.processInfo.environment["TIDINGS_TEST_IMPORT_PYTHON"] else {
-            throw ToolError("TIDINGS_TEST_IMPORT_PYTHON is not set: run the tests with scripts/run-tests.sh, which installs changedetection.io and urlwatch")
+            throw ToolError(
+                "TIDINGS_TEST_IMPORT_PYTHON is not set: run the tests with scripts/run-tests.sh, which installs changedetection.io and urlwatch"
+            )
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tidings-tool-exports-\(UUID().uuidString)")
         let process = Process()
@@ -48,9 +50,10 @@ import TidingsTestSupport
         #expect(answer["format"] as? String == "changedetection")
         #expect((answer["rejected"] as? [Any])?.isEmpty == true, "\(answer)")
         let created = try #require(answer["created"] as? [[String: Any]])
-        #expect(Set(created.compactMap { $0["url"] as? String }) == [
-            "https://93.184.215.14/prices", "https://93.184.215.14/news", "https://93.184.215.14/plain",
-        ])
+        #expect(
+            Set(created.compactMap { $0["url"] as? String }) == [
+                "https://93.184.215.14/prices", "https://93.184.215.14/news", "https://93.184.215.14/plain",
+            ])
         let prices = try #require(created.first { $0["url"] as? String == "https://93.184.215.14/prices" })
         #expect(prices["name"] as? String == "Prices")
         #expect(prices["interval_seconds"] as? Int == 600)
@@ -74,7 +77,8 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, key) = try await server.createUser()
         let jobs = try file("urls.yaml")
-        let response = try await server.send("POST", "/v1/imports?skip_rejected=true", token: key, rawBody: jobs, contentType: "application/yaml")
+        let response = try await server.send(
+            "POST", "/v1/imports?skip_rejected=true", token: key, rawBody: jobs, contentType: "application/yaml")
         #expect(response.status == 201, "\(response.text)")
         let answer = try response.object()
         #expect(answer["format"] as? String == "urlwatch")

@@ -1,22 +1,27 @@
 import Foundation
 import Testing
-import TidingsTestSupport
-import TidingsObservability
 import TidingsApp
+import TidingsObservability
 import TidingsPostgres
+import TidingsTestSupport
 
 /// `/v1/push-apps`: admin only, keys checked on the way in, stored sealed,
 /// never returned or logged.
 @Suite struct PushAppsAPITests {
     static func apns(_ appID: String = "com.example.app", key: String = TestPushKeys.p256.pem) -> [String: Any] {
-        ["platform": "apns", "app_id": appID, "environment": "production", "team_id": "TEAM123456", "key_id": "KEY1234567", "private_key": key]
+        [
+            "platform": "apns", "app_id": appID, "environment": "production", "team_id": "TEAM123456", "key_id": "KEY1234567",
+            "private_key": key,
+        ]
     }
 
     static func fcm(_ appID: String = "com.example.android") -> [String: Any] {
         ["platform": "fcm", "app_id": appID, "service_account": TestPushKeys.serviceAccount()]
     }
 
-    private static let keyMarkers = ["BEGIN PRIVATE KEY", "PRIVATE KEY-----", String(TestPushKeys.p256.pem.split(separator: "\n")[1].prefix(24))]
+    private static let keyMarkers = [
+        "BEGIN PRIVATE KEY", "PRIVATE KEY-----", String(TestPushKeys.p256.pem.split(separator: "\n")[1].prefix(24)),
+    ]
 
     @Test func createShowListUpdateDelete() async throws {
         let server = try APITestServer()
@@ -47,19 +52,23 @@ import TidingsPostgres
         var responses = [apns, fcm, list, try await server.send("GET", "/v1/push-apps/\(id)", token: admin)]
 
         // Rotate the key and move to sandbox; other platforms' members are refused.
-        let rotated = try await server.send("PATCH", "/v1/push-apps/\(id)", token: admin, json: [
-            "environment": "sandbox", "private_key": TestPushKeys.otherP256.pem,
-        ])
+        let rotated = try await server.send(
+            "PATCH", "/v1/push-apps/\(id)", token: admin,
+            json: [
+                "environment": "sandbox", "private_key": TestPushKeys.otherP256.pem,
+            ])
         #expect(rotated.status == 200, "\(rotated.text)")
         #expect(try rotated.object()["environment"] as? String == "sandbox")
         responses.append(rotated)
-        let crossed = try await server.send("PATCH", "/v1/push-apps/\(id)", token: admin, json: ["service_account": TestPushKeys.serviceAccount()])
+        let crossed = try await server.send(
+            "PATCH", "/v1/push-apps/\(id)", token: admin, json: ["service_account": TestPushKeys.serviceAccount()])
         #expect(crossed.status == 422)
         #expect(try crossed.object()["field"] as? String == "service_account")
         let platform = try await server.send("PATCH", "/v1/push-apps/\(id)", token: admin, json: ["platform": "fcm"])
         #expect(platform.status == 422)
         #expect(try platform.object()["field"] as? String == "platform")
-        let clash = try await server.send("PATCH", "/v1/push-apps/\(try #require(fcmApp["id"] as? String))", token: admin, json: ["app_id": "com.example.app"])
+        let clash = try await server.send(
+            "PATCH", "/v1/push-apps/\(try #require(fcmApp["id"] as? String))", token: admin, json: ["app_id": "com.example.app"])
         #expect(clash.status == 409)
 
         for response in responses {
@@ -94,18 +103,30 @@ import TidingsPostgres
     /// since JSON objects are not Sendable arguments.
     static func badBody(_ index: Int) -> (String, [String: Any], String) {
         let cases: [(String, [String: Any], String)] = [
-        ("private_key", Self.apns(key: TestPushKeys.rsa.pem), "must be an EC private key on the P-256 curve"),
-        ("private_key", Self.apns(key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"), "is not a PEM private key"),
-        ("private_key", Self.apns(key: String(repeating: "A", count: 20_000)), "must be at most 16384 bytes"),
-        ("environment", Self.apns().merging(["environment": "staging"]) { $1 }, "must be one of production, sandbox"),
-        ("team_id", Self.apns().merging(["team_id": "team id!"]) { $1 }, "letters and digits"),
-        ("app_id", Self.apns("com example"), "bundle id"),
-        ("platform", Self.apns().merging(["platform": "webpush"]) { $1 }, "must be one of apns, fcm"),
-        ("service_account", Self.apns().merging(["service_account": [:] as [String: Any]]) { $1 }, "is only for fcm apps"),
-        ("private_key", Self.fcm().merging(["private_key": TestPushKeys.p256.pem]) { $1 }, "is only for apns apps"),
-        ("service_account.private_key", Self.fcm().merging(["service_account": TestPushKeys.serviceAccount().merging(["private_key": TestPushKeys.p256.pem]) { $1 }]) { $1 }, "must be an RSA private key"),
-        ("service_account.token_uri", Self.fcm().merging(["service_account": TestPushKeys.serviceAccount(tokenURI: "http://plain.example/token")]) { $1 }, "https URL"),
-        ("service_account.client_email", Self.fcm().merging(["service_account": TestPushKeys.serviceAccount().merging(["client_email": "nobody"]) { $1 }]) { $1 }, "e-mail"),
+            ("private_key", Self.apns(key: TestPushKeys.rsa.pem), "must be an EC private key on the P-256 curve"),
+            ("private_key", Self.apns(key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"), "is not a PEM private key"),
+            ("private_key", Self.apns(key: String(repeating: "A", count: 20_000)), "must be at most 16384 bytes"),
+            ("environment", Self.apns().merging(["environment": "staging"]) { $1 }, "must be one of production, sandbox"),
+            ("team_id", Self.apns().merging(["team_id": "team id!"]) { $1 }, "letters and digits"),
+            ("app_id", Self.apns("com example"), "bundle id"),
+            ("platform", Self.apns().merging(["platform": "webpush"]) { $1 }, "must be one of apns, fcm"),
+            ("service_account", Self.apns().merging(["service_account": [:] as [String: Any]]) { $1 }, "is only for fcm apps"),
+            ("private_key", Self.fcm().merging(["private_key": TestPushKeys.p256.pem]) { $1 }, "is only for apns apps"),
+            (
+                "service_account.private_key",
+                Self.fcm().merging(["service_account": TestPushKeys.serviceAccount().merging(["private_key": TestPushKeys.p256.pem]) { $1 }]
+                ) { $1 }, "must be an RSA private key"
+            ),
+            (
+                "service_account.token_uri",
+                Self.fcm().merging(["service_account": TestPushKeys.serviceAccount(tokenURI: "http://plain.example/token")]) { $1 },
+                "https URL"
+            ),
+            (
+                "service_account.client_email",
+                Self.fcm().merging(["service_account": TestPushKeys.serviceAccount().merging(["client_email": "nobody"]) { $1 }]) { $1 },
+                "e-mail"
+            ),
         ]
         return cases[index]
     }

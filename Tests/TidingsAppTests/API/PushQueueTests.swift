@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TidingsDomain
-import TidingsTestSupport
 import TidingsApp
+import TidingsDomain
 import TidingsPostgres
+import TidingsTestSupport
 
 /// What `queue_pushes` (migration 0020) writes into the push outbox when
 /// counts and watches change: which device gets what, superseding, the sync
@@ -34,7 +34,9 @@ import TidingsPostgres
             ios: try await device(["platform": "ios", "push_token": "aa11", "app_id": "com.example.app"]),
             iosNoAppID: try await device(["platform": "ios", "push_token": "bb22"]),
             android: try await device(["platform": "android", "push_token": "android-token-1"]),
-            web: try await device(["platform": "web", "push_subscription": try WebPushTestKeys.subscription(endpoint: WebPushTestKeys.publicEndpoint())])
+            web: try await device([
+                "platform": "web", "push_subscription": try WebPushTestKeys.subscription(endpoint: WebPushTestKeys.publicEndpoint()),
+            ])
         )
         let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "name": "Release notes", "notify": notify])
         return Setup(server: server, key: key, watch: try #require(watch["id"] as? String), devices: devices)
@@ -50,7 +52,7 @@ import TidingsPostgres
     @Test func everyDeviceGetsTheLatestCountOrSaysWhyNot() async throws {
         let setup = try await Self.setup()
         defer { setup.server.stop() }
-        try #require(try setup.server.recordChange(watchID: setup.watch, text: "v1") == nil)  // baseline
+        try #require(try setup.server.recordChange(watchID: setup.watch, text: "v1") == nil) // baseline
         try #require(try setup.server.recordChange(watchID: setup.watch, text: "v2") != nil)
         try #require(try setup.server.recordChange(watchID: setup.watch, text: "v3") != nil)
 
@@ -84,9 +86,11 @@ import TidingsPostgres
     @Test func aDeviceWithAnUnknownAppIDIsSkippedWithTheReason() async throws {
         let setup = try await Self.setup()
         defer { setup.server.stop() }
-        let response = try await setup.server.send("POST", "/v1/devices", token: setup.key, json: [
-            "platform": "ios", "push_token": "cc33", "app_id": "com.example.other",
-        ])
+        let response = try await setup.server.send(
+            "POST", "/v1/devices", token: setup.key,
+            json: [
+                "platform": "ios", "push_token": "cc33", "app_id": "com.example.other",
+            ])
         let device = try #require(try response.object()["id"] as? String)
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
@@ -101,21 +105,28 @@ import TidingsPostgres
     @Test func withTwoAppsOfAServiceTheAppIDDecides() async throws {
         let setup = try await Self.setup()
         defer { setup.server.stop() }
-        let second = try await setup.server.send("POST", "/v1/push-apps", token: APITestServer.adminToken, json: PushAppsAPITests.apns("com.example.second"))
+        let second = try await setup.server.send(
+            "POST", "/v1/push-apps", token: APITestServer.adminToken, json: PushAppsAPITests.apns("com.example.second"))
         #expect(second.status == 201, "\(second.text)")
         let secondApp = try #require(try second.object()["id"] as? String)
-        let response = try await setup.server.send("POST", "/v1/devices", token: setup.key, json: [
-            "platform": "ios", "push_token": "dd44", "app_id": "com.example.second",
-        ])
+        let response = try await setup.server.send(
+            "POST", "/v1/devices", token: setup.key,
+            json: [
+                "platform": "ios", "push_token": "dd44", "app_id": "com.example.second",
+            ])
         let secondDevice = try #require(try response.object()["id"] as? String)
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
 
-        let apps = try setup.server.application.database.query("""
+        let apps = try setup.server.application.database.query(
+            """
             SELECT device_id::text AS device, push_app_id::text AS app FROM pushes WHERE status <> 'skipped' ORDER BY device_id
-            """).map { (try $0.decode("device", as: String.self), try $0.decode("app", as: String.self)) }
-        let firstApp = try setup.server.application.database.query("SELECT id::text AS id FROM push_apps WHERE app_id = 'com.example.app'")[0]
-            .decode("id", as: String.self)
+            """
+        ).map { (try $0.decode("device", as: String.self), try $0.decode("app", as: String.self)) }
+        let firstApp = try setup.server.application.database.query("SELECT id::text AS id FROM push_apps WHERE app_id = 'com.example.app'")[
+            0
+        ]
+        .decode("id", as: String.self)
         #expect(Dictionary(uniqueKeysWithValues: apps) == [setup.devices.ios: firstApp, secondDevice: secondApp], "\(apps)")
         let unmatched = try await Self.pushes(setup, setup.devices.iosNoAppID)
         #expect(unmatched.count == 1 && unmatched.first?["status"] as? String == "skipped", "\(unmatched)")
@@ -136,10 +147,12 @@ import TidingsPostgres
         defer { setup.server.stop() }
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         let change = try #require(try setup.server.recordChange(watchID: setup.watch, text: "Version 2.0 is out"))
-        let row = try setup.server.application.database.query("""
+        let row = try setup.server.application.database.query(
+            """
             SELECT title, body, badge, change_id::text AS change_id, watch_id::text AS watch_id FROM pushes
             WHERE device_id = \(setup.devices.ios)::uuid AND kind = 'alert'
-            """).single()
+            """
+        ).single()
         #expect(try row.decode("title", as: String.self) == "Release notes")
         #expect(try row.decode("body", as: String.self) == "Version 2.0 is out")
         #expect(try row.decode("badge", as: Int.self) == 1)
@@ -155,7 +168,8 @@ import TidingsPostgres
         let database = setup.server.application.database
         // Three syncs went out in the last hour: the budget (3/1h) is spent.
         for minutes in [50, 30, 10] {
-            _ = try database.query("""
+            _ = try database.query(
+                """
                 INSERT INTO pushes (device_id, user_id, push_app_id, kind, status, completed_at, created_at)
                 SELECT d.id, d.user_id, (SELECT id FROM push_apps), 'sync', 'sent', now() - \(minutes) * interval '1 minute', now()
                 FROM devices d WHERE d.id = \(setup.devices.ios)::uuid
@@ -164,7 +178,8 @@ import TidingsPostgres
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
         let last = try #require(try setup.server.recordChange(watchID: setup.watch, text: "v3"))
-        let pending = try database.query("""
+        let pending = try database.query(
+            """
             SELECT change_id::text AS change_id,
                    extract(epoch FROM next_attempt_at - now())::float8 AS wait
             FROM pushes WHERE device_id = \(setup.devices.ios)::uuid AND kind = 'sync' AND status = 'pending'
@@ -175,10 +190,12 @@ import TidingsPostgres
         #expect((9 * 60.0...11 * 60.0).contains(wait), "waits \(wait) s")
         #expect(try pending.single().decode("change_id", as: String.self) == last)
         // The device without the budget spent gets its sync now.
-        let other = try database.query("""
+        let other = try database.query(
+            """
             SELECT extract(epoch FROM next_attempt_at - now())::float8 AS wait FROM pushes
             WHERE device_id = \(setup.devices.iosNoAppID)::uuid AND kind = 'sync' AND status = 'pending'
-            """).single().decode("wait", as: Double.self)
+            """
+        ).single().decode("wait", as: Double.self)
         // Not held by the budget (the other waits ~600 s): due now.
         #expect(other <= 0)
     }
@@ -210,9 +227,11 @@ import TidingsPostgres
 
         /// (status, badge) of the device's badge pushes in queue order.
         func badgePushes() throws -> [(status: String, badge: Int)] {
-            try setup.server.application.database.query("""
+            try setup.server.application.database.query(
+                """
                 SELECT status, badge FROM pushes WHERE device_id = \(device) AND kind = 'badge' ORDER BY queued_seq
-                """).map { (try $0.decode("status", as: String.self), try $0.decode("badge", as: Int.self)) }
+                """
+            ).map { (try $0.decode("status", as: String.self), try $0.decode("badge", as: Int.self)) }
         }
     }
 
@@ -229,9 +248,10 @@ import TidingsPostgres
         try dispatcher.makeDue()
         let older = try #require(try dispatcher.claim().first)
         #expect(older.badge == 1)
-        try setup.server.recordChange(watchID: setup.watch, text: "v3")  // count 2, while 1 is in flight
+        try setup.server.recordChange(watchID: setup.watch, text: "v3") // count 2, while 1 is in flight
         // The completion that missed the newer row: back to pending.
-        _ = try setup.server.application.database.query("""
+        _ = try setup.server.application.database.query(
+            """
             UPDATE pushes SET lease_owner = NULL, lease_until = NULL, attempt_count = 1 WHERE id = \(older.id)
             """)
         try dispatcher.makeDue()
@@ -274,7 +294,8 @@ import TidingsPostgres
         try setup.server.recordChange(watchID: setup.watch, text: "v1")
         try setup.server.recordChange(watchID: setup.watch, text: "v2")
         func due(_ device: String, in seconds: Int) throws {
-            _ = try setup.server.application.database.query("""
+            _ = try setup.server.application.database.query(
+                """
                 UPDATE pushes SET next_attempt_at = now() + \(seconds) * interval '1 second'
                 WHERE device_id = \(device)::uuid AND status = 'pending'
                 """)
@@ -292,10 +313,12 @@ import TidingsPostgres
         defer { setup.server.stop() }
         let response = try await setup.server.send("POST", "/v1/devices/invalidations", token: setup.key, json: ["push_tokens": ["aa11"]])
         #expect(response.status == 200, "\(response.text)")
-        let event = try setup.server.application.database.query("""
+        let event = try setup.server.application.database.query(
+            """
             SELECT data->>'device_id' AS device, data->>'reason' AS reason, data->>'push_token' AS token
             FROM events WHERE type = 'device.invalidated'
-            """).single()
+            """
+        ).single()
         #expect(try event.decode("device", as: String.self) == setup.devices.ios)
         #expect(try event.decode("token", as: String.self) == "aa11")
         #expect(try event.decode("reason", as: String.self).contains("invalidations"))

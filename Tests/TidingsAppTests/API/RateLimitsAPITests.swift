@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TidingsApp
 import TidingsPostgres
 import TidingsTestSupport
+
+@testable import TidingsApp
 
 /// `POST /v1/watches/{id}/check` and webhook test events are rate limited
 /// per watch or webhook and per user: past a limit, 429 with `Retry-After`
@@ -115,11 +116,13 @@ import TidingsTestSupport
             let sent = try await server.send("POST", "/v1/webhooks/\(hooks[0])/test", token: owner.key)
             #expect(sent.status == 202, "\(sent.text)")
         }
-        try expectRateLimited(try await server.send("POST", "/v1/webhooks/\(hooks[0])/test", token: owner.key), "tests_per_webhook", atMost: 1800)
+        try expectRateLimited(
+            try await server.send("POST", "/v1/webhooks/\(hooks[0])/test", token: owner.key), "tests_per_webhook", atMost: 1800)
         #expect(try deliveries(server, webhook: hooks[0]) == 2, "the refused test queued nothing")
 
         #expect(try await server.send("POST", "/v1/webhooks/\(hooks[1])/test", token: owner.key).status == 202)
-        try expectRateLimited(try await server.send("POST", "/v1/webhooks/\(hooks[1])/test", token: owner.key), "tests_per_user", atMost: 1200)
+        try expectRateLimited(
+            try await server.send("POST", "/v1/webhooks/\(hooks[1])/test", token: owner.key), "tests_per_user", atMost: 1200)
         #expect(try deliveries(server, webhook: hooks[1]) == 1)
     }
 
@@ -132,7 +135,8 @@ import TidingsTestSupport
         defer { server.stop() }
         var hooks: [String] = []
         for _ in 0..<2 {
-            let created = try await server.send("POST", "/v1/admin/webhooks", token: APITestServer.adminToken, json: ["url": Self.receiverURL])
+            let created = try await server.send(
+                "POST", "/v1/admin/webhooks", token: APITestServer.adminToken, json: ["url": Self.receiverURL])
             #expect(created.status == 201, "\(created.text)")
             hooks.append(try #require(try created.object()["id"] as? String))
         }
@@ -142,14 +146,17 @@ import TidingsTestSupport
             #expect(sent.status == 202, "\(sent.text)")
         }
         let seconds = try expectRateLimited(
-            try await server.send("POST", "/v1/admin/webhooks/\(hooks[0])/test", token: APITestServer.adminToken), "tests_per_webhook", atMost: 3600
+            try await server.send("POST", "/v1/admin/webhooks/\(hooks[0])/test", token: APITestServer.adminToken), "tests_per_webhook",
+            atMost: 3600
         )
         #expect(seconds > 3000)
     }
 
     /// A webhook of `key`'s to the closed port, with one test delivery; its
     /// id and the delivery's.
-    private func webhookWithADelivery(_ server: APITestServer, key: String, admin: Bool = false) async throws -> (webhook: String, delivery: String) {
+    private func webhookWithADelivery(_ server: APITestServer, key: String, admin: Bool = false) async throws -> (
+        webhook: String, delivery: String
+    ) {
         let prefix = admin ? "/v1/admin/webhooks" : "/v1/webhooks"
         let created = try await server.send("POST", prefix, token: key, json: ["url": Self.receiverURL])
         #expect(created.status == 201, "\(created.text)")
@@ -205,7 +212,8 @@ import TidingsTestSupport
         let body = ["since": "2020-01-01T00:00:00Z"]
 
         // A body that is not valid is refused before the limits count it.
-        let malformed = try await server.send("POST", "/v1/webhooks/\(first.webhook)/recover", token: owner.key, json: ["since": "yesterday"])
+        let malformed = try await server.send(
+            "POST", "/v1/webhooks/\(first.webhook)/recover", token: owner.key, json: ["since": "yesterday"])
         #expect((400...422).contains(malformed.status), "\(malformed.text)")
         for _ in 0..<2 {
             let recovered = try await server.send("POST", "/v1/webhooks/\(first.webhook)/recover", token: owner.key, json: body)
@@ -243,7 +251,8 @@ import TidingsTestSupport
             #expect(try await server.send("POST", "/v1/admin/webhooks/\(hook.webhook)/recover", token: admin, json: body).status == 202)
         }
         try expectRateLimited(
-            try await server.send("POST", "/v1/admin/deliveries/\(hooks[0].delivery)/retry", token: admin), "retries_per_delivery", atMost: 3600
+            try await server.send("POST", "/v1/admin/deliveries/\(hooks[0].delivery)/retry", token: admin), "retries_per_delivery",
+            atMost: 3600
         )
         try expectRateLimited(
             try await server.send("POST", "/v1/admin/webhooks/\(hooks[1].webhook)/recover", token: admin, json: body),

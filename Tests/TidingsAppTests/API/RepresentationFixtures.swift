@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TidingsApp
 @testable import TidingsDomain
 
@@ -26,10 +27,18 @@ enum RepresentationFixtures {
 
     static let watches: [Watch] = [
         watch(extract: nil, text: nil, date: nil, headerNames: [], result: nil),
-        watch(extract: ExtractionRule(selector: .css("main .release")), text: "plain", date: moments[1], headerNames: ["authorization", "x-a"], result: .notModified),
-        watch(extract: ExtractionRule(selector: .css(awkward), ignorePatterns: ["\\d+", awkward]), text: awkward, date: moments[2], headerNames: [], result: .changed),
-        watch(extract: ExtractionRule(selector: .xpath("//h1"), ignorePatterns: ["x"]), text: "x", date: moments[0], headerNames: ["x-a"], result: .unchanged),
-        watch(extract: ExtractionRule(selector: .jsonPointer("/tag_name"), ignorePatterns: []), text: nil, date: moments[1], headerNames: [], result: .baseline),
+        watch(
+            extract: ExtractionRule(selector: .css("main .release")), text: "plain", date: moments[1],
+            headerNames: ["authorization", "x-a"], result: .notModified),
+        watch(
+            extract: ExtractionRule(selector: .css(awkward), ignorePatterns: ["\\d+", awkward]), text: awkward, date: moments[2],
+            headerNames: [], result: .changed),
+        watch(
+            extract: ExtractionRule(selector: .xpath("//h1"), ignorePatterns: ["x"]), text: "x", date: moments[0], headerNames: ["x-a"],
+            result: .unchanged),
+        watch(
+            extract: ExtractionRule(selector: .jsonPointer("/tag_name"), ignorePatterns: []), text: nil, date: moments[1], headerNames: [],
+            result: .baseline),
     ]
 
     static func watch(extract: ExtractionRule?, text: String?, date: Date?, headerNames: [String], result: CheckResult?) -> Watch {
@@ -73,10 +82,11 @@ enum RepresentationFixtures {
                 diff: text ?? "", snapshotTruncated: text == nil,
                 readAt: text == nil ? nil : moments[index]
             )
-            changes.append(FeedChange(
-                change: change, position: FeedPosition(Int64(index) * 1_000_000_007),
-                watchName: text ?? "name", watchURL: "https://example.com/\(text ?? "")"
-            ))
+            changes.append(
+                FeedChange(
+                    change: change, position: FeedPosition(Int64(index) * 1_000_000_007),
+                    watchName: text ?? "name", watchURL: "https://example.com/\(text ?? "")"
+                ))
         }
         return FeedPage(changes: changes, next: FeedPosition(Int64.max), badge: badges[1])
     }()

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import TidingsApp
-@testable import TidingsDomain
 import TidingsHTTPServer
 import TidingsJSON
+
+@testable import TidingsApp
+@testable import TidingsDomain
 
 /// The written representations answer byte for byte what they answered when
 /// they were `Encodable` (the goldens were recorded through `JSONEncoder`):

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TidingsApp
 import TidingsPostgres
 import TidingsTestSupport
+
+@testable import TidingsApp
 
 /// What one tenant can do to a URL others watch through the watches API:
 /// the distinct rules one target carries are bounded
@@ -57,12 +58,14 @@ import TidingsTestSupport
         let second = try await server.createWatch(token: owner.key, ["url": "\(base)/readyz", "interval_seconds": 600])
         // So is joining the first one's target: its schedule stays.
         let healthz = "\(base)/healthz"
-        _ = try server.application.database.query("UPDATE targets SET next_check_at = now() + interval '300 seconds' WHERE url = \(healthz) RETURNING id")
+        _ = try server.application.database.query(
+            "UPDATE targets SET next_check_at = now() + interval '300 seconds' WHERE url = \(healthz) RETURNING id")
         _ = try await server.createWatch(token: owner.key, ["url": "\(base)/healthz", "extract": ["css": "p"], "interval_seconds": 600])
 
         func secondsUntilDue(_ watch: [String: Any]) throws -> Double {
             let id = try #require(watch["id"] as? String)
-            return try server.application.database.query("""
+            return try server.application.database.query(
+                """
                 SELECT extract(epoch FROM t.next_check_at - now())::float8 AS s
                 FROM watches w JOIN targets t ON t.id = w.target_id WHERE w.id = \(id)::uuid
                 """)[0].decode("s", as: Double.self)

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import TidingsApp
 import TidingsCrypto
 import TidingsDomain
 import TidingsPostgres
-import TidingsApp
 import TidingsTestSupport
 
 /// `GET /v1/changes`: one request catches an app up on every watch.
@@ -203,7 +203,8 @@ import TidingsTestSupport
         let slow = Thread {
             _ = try? database.withTransaction { connection in
                 let hash = SHA256.hash("slow").hex
-                _ = try connection.query("""
+                _ = try connection.query(
+                    """
                     SELECT * FROM record_changes(ARRAY[\(slowWatch)::uuid], ARRAY['changed'], ARRAY[\(hash)::text], ARRAY['slow'],
                         ARRAY[false], ARRAY['+slow'], ARRAY[200], ARRAY[4::bigint])
                     """)
@@ -218,7 +219,8 @@ import TidingsTestSupport
         let fastWatch = watches[1]
         let fast = Task.detached { try server.recordChange(watchID: fastWatch, text: "fast") }
         let fastWaits = try await eventually(timeout: .seconds(20), every: .milliseconds(10)) {
-            try database.query("""
+            try database.query(
+                """
                 SELECT count(*) AS n FROM pg_stat_activity
                 WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%record_changes%'
                 """)[0].decode("n", as: Int.self) > 0
@@ -256,8 +258,9 @@ import TidingsTestSupport
         let eventPositions = try events.map { try $0.decode("user_position", as: Int64.self) }
         // Each change is followed by its badge.updated and watch.changed.
         #expect((changePositions + eventPositions).sorted() == Array(1...6))
-        #expect(try events.map { try $0.decode("type", as: String.self) }
-            == ["badge.updated", "watch.changed", "badge.updated", "watch.changed"])
+        #expect(
+            try events.map { try $0.decode("type", as: String.self) }
+                == ["badge.updated", "watch.changed", "badge.updated", "watch.changed"])
         // watch.changed names its change's position, the feed cursor.
         let cursors = try events.compactMap { try $0.decode("cursor", as: String?.self) }
         #expect(cursors == changePositions.map(String.init))

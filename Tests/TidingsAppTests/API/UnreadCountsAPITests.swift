@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TidingsPostgres
 import TidingsApp
+import TidingsPostgres
 import TidingsTestSupport
 
 @Suite struct UnreadCountsAPITests {
@@ -155,7 +155,9 @@ import TidingsTestSupport
         #expect(try await server.send("GET", "/v1/watches/\(watches[0])/changes", token: intruder).status == 404)
         #expect(try await server.send("POST", "/v1/watches/\(watches[0])/read", token: intruder).status == 404)
         #expect(try await server.send("GET", "/v1/watches/not-a-uuid/changes", token: intruder).status == 400)
-        #expect(try server.application.database.query("SELECT count(*) AS n FROM changes WHERE read_at IS NOT NULL")[0].decode("n", as: Int.self) == 0)
+        #expect(
+            try server.application.database.query("SELECT count(*) AS n FROM changes WHERE read_at IS NOT NULL")[0].decode(
+                "n", as: Int.self) == 0)
     }
 
     @Test func malformedReadBodiesAreRefusedByName() async throws {
@@ -211,7 +213,8 @@ import TidingsTestSupport
         // The read saw the watch (the delete is not committed) and now
         // waits for the change rows the delete holds.
         let readWaits = try await eventually(timeout: .seconds(20), every: .milliseconds(10)) {
-            try database.query("""
+            try database.query(
+                """
                 SELECT count(*) AS n FROM pg_stat_activity
                 WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE changes SET read_at%'
                 """)[0].decode("n", as: Int.self) > 0

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import TidingsApp
 import TidingsCrypto
 import TidingsPostgres
 import TidingsTestSupport
-import TidingsApp
 
 /// Changes for the unread-count tests are written with `record_changes`, the
 /// database function the poller's eventful write calls, so the counting
@@ -29,7 +29,8 @@ extension APITestServer {
     @discardableResult
     func recordChange(watchID: String, text: String) throws -> String? {
         let hash = SHA256.hash(text).hex
-        return try application.database.query("""
+        return try application.database.query(
+            """
             SELECT (
                 SELECT change_id FROM record_changes(
                     ARRAY[\(watchID)::uuid],
@@ -45,11 +46,13 @@ extension APITestServer {
     /// Fails the test unless every watch's unread count equals its unread
     /// changes and every badge equals the sum over the user's watches.
     func expectCountsConsistent(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let watchMismatches = try application.database.query("""
+        let watchMismatches = try application.database.query(
+            """
             SELECT count(*) AS n FROM watches w
             WHERE w.unread_count <> (SELECT count(*) FROM changes c WHERE c.watch_id = w.id AND c.read_at IS NULL)
             """)[0].decode("n", as: Int.self)
-        let badgeMismatches = try application.database.query("""
+        let badgeMismatches = try application.database.query(
+            """
             SELECT count(*) AS n FROM badges b
             WHERE b.count <> (SELECT coalesce(sum(unread_count), 0) FROM watches w WHERE w.user_id = b.user_id)
             """)[0].decode("n", as: Int.self)
@@ -59,11 +62,13 @@ extension APITestServer {
 
     /// The `data` of the user's badge.updated events, oldest first.
     func badgeEvents(userID: String) throws -> [[String: Any]] {
-        try application.database.query("""
+        try application.database.query(
+            """
             SELECT data::text AS data FROM events
             WHERE user_id = \(userID)::uuid AND type = 'badge.updated'
             ORDER BY (data->>'sequence')::bigint
-            """).map { row in
+            """
+        ).map { row in
             let text = try row.decode("data", as: String.self)
             return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TidingsPostgres
-import TidingsDomain
 import TidingsApp
+import TidingsDomain
+import TidingsPostgres
 import TidingsTestSupport
 
 /// Per-user limits on watches, webhooks, devices and API keys (migration
@@ -44,7 +44,9 @@ import TidingsTestSupport
     }
 
     /// Runs `request` `times` times at once and returns the statuses.
-    private func concurrently(_ times: Int, _ request: @escaping @Sendable (Int) async throws -> APITestServer.Response) async throws -> [Int] {
+    private func concurrently(_ times: Int, _ request: @escaping @Sendable (Int) async throws -> APITestServer.Response) async throws
+        -> [Int]
+    {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<times {
                 group.addTask { try await request(index).status }
@@ -96,7 +98,8 @@ import TidingsTestSupport
         let other = try await server.createUser()
 
         _ = try await server.createWatch(token: key, ["url": "https://93.184.215.14/a"])
-        try expectLimitExceeded(try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/b"]), "watches", maximum: 1)
+        try expectLimitExceeded(
+            try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/b"]), "watches", maximum: 1)
         // Another user has a limit of its own.
         _ = try await server.createWatch(token: other.key, ["url": "https://93.184.215.14/b"])
 
@@ -105,7 +108,8 @@ import TidingsTestSupport
         let reset = try await setLimits(server, user: userID, ["watches": NSNull()])
         #expect((reset["limits"] as? [String: Int])?["watches"] == 1)
         #expect((reset["limit_overrides"] as? [String: Int]) == [:])
-        try expectLimitExceeded(try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/c"]), "watches", maximum: 1)
+        try expectLimitExceeded(
+            try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/c"]), "watches", maximum: 1)
     }
 
     @Test func concurrentWatchCreatesNeverGoPastTheLimit() async throws {
@@ -116,7 +120,8 @@ import TidingsTestSupport
 
         // Half the requests share a URL (one target row contended), half not.
         let statuses = try await concurrently(24) { index in
-            try await server.send("POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/race-\(index % 2 == 0 ? 0 : index)"])
+            try await server.send(
+                "POST", "/v1/watches", token: key, json: ["url": "https://93.184.215.14/race-\(index % 2 == 0 ? 0 : index)"])
         }
         #expect(statuses.filter { $0 == 201 }.count == 5, "\(statuses)")
         #expect(statuses.filter { $0 == 403 }.count == 19, "\(statuses)")
@@ -133,11 +138,13 @@ import TidingsTestSupport
         for _ in 0..<2 {
             #expect(try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.webhookURL]).status == 201)
         }
-        try expectLimitExceeded(try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.webhookURL]), "webhooks", maximum: 2)
+        try expectLimitExceeded(
+            try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.webhookURL]), "webhooks", maximum: 2)
         #expect(try count(server, "SELECT count(*)::int AS n FROM webhooks WHERE user_id = \(userID)::uuid") == 2)
 
         for _ in 0..<3 {
-            let global = try await server.send("POST", "/v1/admin/webhooks", token: APITestServer.adminToken, json: ["url": Self.webhookURL])
+            let global = try await server.send(
+                "POST", "/v1/admin/webhooks", token: APITestServer.adminToken, json: ["url": Self.webhookURL])
             #expect(global.status == 201, "\(global.text)")
         }
         let shown = try await server.send("GET", "/v1/users/\(userID)", token: APITestServer.adminToken)
@@ -167,11 +174,13 @@ import TidingsTestSupport
             #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": token]).status == 201)
         }
         try expectLimitExceeded(
-            try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "token-3"]), "devices", maximum: 2
+            try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "token-3"]), "devices",
+            maximum: 2
         )
         // Re-registering is an update: never refused, never counted twice.
         for _ in 0..<3 {
-            let again = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "token-1", "name": "again"])
+            let again = try await server.send(
+                "POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "token-1", "name": "again"])
             #expect(again.status == 200, "\(again.text)")
         }
         let shown = try await server.send("GET", "/v1/users/\(userID)", token: APITestServer.adminToken)
@@ -180,7 +189,8 @@ import TidingsTestSupport
         // Zero: no new device at all, known ones still refresh.
         _ = try await setLimits(server, user: userID, ["devices": 0])
         try expectLimitExceeded(
-            try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "token-4"]), "devices", maximum: 0
+            try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": "token-4"]), "devices",
+            maximum: 0
         )
         #expect(try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "token-2"]).status == 200)
         // Deleting one makes room again under the deployment's limit.
@@ -201,18 +211,20 @@ import TidingsTestSupport
         let (otherID, other) = try await server.createUser()
         // Two known tokens: their re-registrations are updates.
         for token in ["known-1", "known-2"] {
-            #expect(try await server.send("POST", "/v1/devices", token: limited, json: ["platform": "ios", "push_token": token]).status == 201)
+            #expect(
+                try await server.send("POST", "/v1/devices", token: limited, json: ["platform": "ios", "push_token": token]).status == 201)
         }
 
         let responses = try await withThrowingTaskGroup(of: (String, Int).self) { group in
             for index in 0..<36 {
                 group.addTask {
                     let kind = ["new", "known", "other"][index % 3]
-                    let (key, token) = switch kind {
-                    case "new": (limited, "new-\(index)")
-                    case "known": (limited, "known-\(index % 2 + 1)")
-                    default: (other, "other-\(index % 4)")
-                    }
+                    let (key, token) =
+                        switch kind {
+                        case "new": (limited, "new-\(index)")
+                        case "known": (limited, "known-\(index % 2 + 1)")
+                        default: (other, "other-\(index % 4)")
+                        }
                     let response = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": token])
                     return (kind, response.status)
                 }
@@ -300,7 +312,8 @@ import TidingsTestSupport
         let asUser = try await server.send("PATCH", "/v1/users/\(userID)", token: key, json: ["limits": ["watches": 1_000_000]])
         #expect(asUser.status == 403)
         #expect(try await server.send("PATCH", "/v1/users/\(userID)", json: ["limits": ["watches": 1]]).status == 401)
-        let missing = try await server.send("PATCH", "/v1/users/\(UUID().uuidString.lowercased())", token: APITestServer.adminToken, json: ["limits": ["watches": 1]])
+        let missing = try await server.send(
+            "PATCH", "/v1/users/\(UUID().uuidString.lowercased())", token: APITestServer.adminToken, json: ["limits": ["watches": 1]])
         #expect(missing.status == 404 && missing.isProblem)
         #expect(try await server.send("GET", "/v1/users/\(UUID().uuidString.lowercased())", token: APITestServer.adminToken).status == 404)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TidingsTestSupport
 import TidingsApp
+import TidingsTestSupport
 
 /// POST /v1/watches/{id}/check, against the application's own HTTP server
 /// as the origin (a real loopback page that does not change).
@@ -49,13 +49,16 @@ import TidingsApp
         let response = try await server.send("POST", "/v1/watches/\(id)/check", token: owner.key)
         #expect(response.status == 504, "\(response.text)")
         #expect(response.header("Content-Type") == "application/problem+json")
-        #expect(try response.object()["detail"] as? String == "The check did not finish within 0.3 seconds. It goes on; its result will show on the watch.")
+        #expect(
+            try response.object()["detail"] as? String
+                == "The check did not finish within 0.3 seconds. It goes on; its result will show on the watch.")
         // The server still answers, and the check is written when it ends.
         var checked: [String: Any] = [:]
-        #expect(try await eventually(every: .milliseconds(100)) {
-            checked = try await server.send("GET", "/v1/watches/\(id)", token: owner.key).object()
-            return checked["content_hash"] is String
-        })
+        #expect(
+            try await eventually(every: .milliseconds(100)) {
+                checked = try await server.send("GET", "/v1/watches/\(id)", token: owner.key).object()
+                return checked["content_hash"] is String
+            })
         #expect((checked["content_hash"] as? String)?.count == 64)
         #expect(checked["last_check_result"] as? String == "baseline")
     }

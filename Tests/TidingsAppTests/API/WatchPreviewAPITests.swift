@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TidingsApp
 import TidingsTestSupport
+
+@testable import TidingsApp
 
 /// POST /v1/watches/preview: a rule tried on a live page (a real loopback
 /// origin), nothing stored; the address policy, the extraction limits, the
@@ -26,7 +27,8 @@ import TidingsTestSupport
         let user = try await server.createUser()
         let url = origin.baseURL + "/pricing"
 
-        let css = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": url, "extract": ["css": "main .price"]])
+        let css = try await server.send(
+            "POST", "/v1/watches/preview", token: user.key, json: ["url": url, "extract": ["css": "main .price"]])
         #expect(css.status == 200, "\(css.text)")
         let answer = try css.object()
         #expect(answer["lines"] as? [String] == ["Pro: $10", "Team: $30"])
@@ -35,9 +37,11 @@ import TidingsTestSupport
         #expect(answer["truncated"] as? Bool == false)
         #expect(answer["url"] as? String == url)
 
-        let xpath = try await server.send("POST", "/v1/watches/preview", token: user.key, json: [
-            "url": url, "extract": ["xpath": "//p[2]", "ignore": ["\\$\\d+"]],
-        ])
+        let xpath = try await server.send(
+            "POST", "/v1/watches/preview", token: user.key,
+            json: [
+                "url": url, "extract": ["xpath": "//p[2]", "ignore": ["\\$\\d+"]],
+            ])
         #expect(try xpath.object()["lines"] as? [String] == ["Team:"])
 
         let readable = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": url])
@@ -45,7 +49,8 @@ import TidingsTestSupport
         #expect(lines.contains("Pro: $10") && lines.contains("Updated 3 minutes ago"))
         #expect(!lines.contains { $0.contains("tracking") })
 
-        let nothing = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": url, "extract": ["css": "aside"]])
+        let nothing = try await server.send(
+            "POST", "/v1/watches/preview", token: user.key, json: ["url": url, "extract": ["css": "aside"]])
         #expect(try nothing.object()["lines"] as? [String] == [])
 
         #expect(try await server.send("GET", "/v1/watches", token: user.key).items().isEmpty)
@@ -58,7 +63,9 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let user = try await server.createUser()
-        for url in [origin.baseURL + "/", "http://[::1]:\(origin.port)/", "http://localhost:\(origin.port)/", "http://169.254.169.254/latest/"] {
+        for url in [
+            origin.baseURL + "/", "http://[::1]:\(origin.port)/", "http://localhost:\(origin.port)/", "http://169.254.169.254/latest/",
+        ] {
             let response = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": url])
             #expect(response.status == 422, "\(url): \(response.text)")
             #expect(response.isProblem)
@@ -85,7 +92,9 @@ import TidingsTestSupport
         let response = try await server.send("POST", "/v1/watches/preview", token: user.key, rawBody: Array(body.utf8))
         #expect([400, 422].contains(response.status), "\(body): \(response.text)")
         #expect(response.isProblem)
-        #expect((try response.object()["field"] as? String)?.hasPrefix(field.split(separator: ".").first.map(String.init) ?? field) == true, "\(body): \(response.text)")
+        #expect(
+            (try response.object()["field"] as? String)?.hasPrefix(field.split(separator: ".").first.map(String.init) ?? field) == true,
+            "\(body): \(response.text)")
     }
 
     @Test func notJSONAndHugeBodiesAreRefused() async throws {
@@ -94,7 +103,8 @@ import TidingsTestSupport
         let user = try await server.createUser()
         let garbage = try await server.send("POST", "/v1/watches/preview", token: user.key, rawBody: [0xFF, 0x00, 0x7B])
         #expect(garbage.status == 400 && garbage.isProblem)
-        let huge = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": "https://example.com/" + String(repeating: "a", count: 8000)])
+        let huge = try await server.send(
+            "POST", "/v1/watches/preview", token: user.key, json: ["url": "https://example.com/" + String(repeating: "a", count: 8000)])
         #expect(huge.status == 413 && huge.isProblem)
     }
 
@@ -125,7 +135,8 @@ import TidingsTestSupport
         }
         defer { server.stop() }
         let user = try await server.createUser()
-        let response = try await server.send("POST", "/v1/watches/preview", token: user.key, json: ["url": origin.baseURL + "/", "extract": ["css": "p"]])
+        let response = try await server.send(
+            "POST", "/v1/watches/preview", token: user.key, json: ["url": origin.baseURL + "/", "extract": ["css": "p"]])
         #expect(response.status == 422, "\(response.text)")
         #expect(try response.object()["field"] as? String == "extract")
     }

@@ -12,9 +12,11 @@ import TidingsTestSupport
     /// The target's interval and maximum, as the sync trigger keeps them.
     private func targetBounds(_ server: APITestServer, watchID: String) throws -> [Int?] {
         let target = try server.targetID(ofWatch: watchID)
-        let row = try server.application.database.query("""
+        let row = try server.application.database.query(
+            """
             SELECT interval_seconds, max_interval_seconds FROM targets WHERE id = \(target)::uuid
-            """).single()
+            """
+        ).single()
         return [try row.decode("interval_seconds", as: Int?.self), try row.decode("max_interval_seconds", as: Int?.self)]
     }
 
@@ -87,7 +89,8 @@ import TidingsTestSupport
         let secondID = try #require(second["id"] as? String)
         #expect(try targetBounds(server, watchID: firstID) == [60, 900])
         // Bob's maximum below Alice's interval would be: never below it.
-        let lowered = try await server.send("PATCH", "/v1/watches/\(secondID)", token: bob, json: ["interval_seconds": 30, "max_interval_seconds": 30])
+        let lowered = try await server.send(
+            "PATCH", "/v1/watches/\(secondID)", token: bob, json: ["interval_seconds": 30, "max_interval_seconds": 30])
         #expect(lowered.status == 200, "\(lowered.text)")
         #expect(try targetBounds(server, watchID: firstID) == [30, 30])
         _ = try await server.send("POST", "/v1/watches/\(secondID)/pause", token: bob)
@@ -109,7 +112,8 @@ import TidingsTestSupport
         let within = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["interval_seconds": 300])
         #expect(try within.object()["max_interval_seconds"] as? Int == 3600)
         // Both together.
-        let both = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["interval_seconds": 7200, "max_interval_seconds": 14400])
+        let both = try await server.send(
+            "PATCH", "/v1/watches/\(id)", token: key, json: ["interval_seconds": 7200, "max_interval_seconds": 14400])
         #expect(both.status == 200, "\(both.text)")
         #expect(try both.object()["interval_seconds"] as? Int == 7200)
         #expect(try both.object()["max_interval_seconds"] as? Int == 14400)

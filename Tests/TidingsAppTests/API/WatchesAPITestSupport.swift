@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TidingsPostgres
 import TidingsApp
+import TidingsPostgres
 import TidingsTestSupport
 
 /// Watch helpers for the API tests. Public addresses are written as
@@ -25,7 +25,8 @@ extension APITestServer {
     /// Targets whose `target_identities` row (migration 0028) is missing
     /// or says something else than the target.
     func targetsWithoutTheirIdentity() throws -> Int {
-        try application.database.query("""
+        try application.database.query(
+            """
             SELECT count(*) AS n FROM targets t
             WHERE NOT EXISTS (
                 SELECT 1 FROM target_identities i

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TidingsDomain
-import TidingsPostgres
-import TidingsObservability
 import TidingsApp
+import TidingsDomain
+import TidingsObservability
+import TidingsPostgres
 import TidingsTestSupport
 
 @Suite struct WatchesAPITests {
@@ -12,14 +12,16 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, key) = try await server.createUser()
 
-        let created = try await server.createWatch(token: key, [
-            "url": "HTTPS://93.184.215.14:443/News/./Today#top",
-            "interval_seconds": 600,
-            "version_url": "https://93.184.215.14/api/version",
-            "version_pointer": "/release/tag",
-            "extract": ["css": "main .article", "ignore": ["\\d{2}:\\d{2}", "Updated .*"]],
-            "headers": ["Authorization": "Bearer page-secret-1", "X-Tenant": "t-7"],
-        ])
+        let created = try await server.createWatch(
+            token: key,
+            [
+                "url": "HTTPS://93.184.215.14:443/News/./Today#top",
+                "interval_seconds": 600,
+                "version_url": "https://93.184.215.14/api/version",
+                "version_pointer": "/release/tag",
+                "extract": ["css": "main .article", "ignore": ["\\d{2}:\\d{2}", "Updated .*"]],
+                "headers": ["Authorization": "Bearer page-secret-1", "X-Tenant": "t-7"],
+            ])
         let id = try #require(created["id"] as? String)
         #expect(created["url"] as? String == "https://93.184.215.14/News/Today")
         #expect(created["name"] as? String == "93.184.215.14", "the host is the default name")
@@ -55,9 +57,11 @@ import TidingsTestSupport
         #expect(try list.items().compactMap { $0["id"] as? String } == [id, try #require(defaults["id"] as? String)])
         #expect(try list.object()["next_cursor"] is NSNull)
 
-        let patched = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: [
-            "name": "Front page", "interval_seconds": 120, "version_url": NSNull(), "version_pointer": NSNull(),
-        ])
+        let patched = try await server.send(
+            "PATCH", "/v1/watches/\(id)", token: key,
+            json: [
+                "name": "Front page", "interval_seconds": 120, "version_url": NSNull(), "version_pointer": NSNull(),
+            ])
         #expect(patched.status == 200, "\(patched.text)")
         let patchedWatch = try patched.object()
         #expect(patchedWatch["name"] as? String == "Front page")
@@ -72,7 +76,9 @@ import TidingsTestSupport
         #expect(try paused.object()["paused"] as? Bool == true)
         #expect(try await server.send("GET", "/v1/watches/\(id)", token: key).object()["paused"] as? Bool == true)
         let pausedAgain = try await server.send("POST", "/v1/watches/\(id)/pause", token: key)
-        #expect(try pausedAgain.object()["updated_at"] as? String == (try paused.object()["updated_at"] as? String), "pausing twice changes nothing")
+        #expect(
+            try pausedAgain.object()["updated_at"] as? String == (try paused.object()["updated_at"] as? String),
+            "pausing twice changes nothing")
         let resumed = try await server.send("POST", "/v1/watches/\(id)/resume", token: key)
         #expect(resumed.status == 200)
         #expect(try resumed.object()["paused"] as? Bool == false)
@@ -91,15 +97,18 @@ import TidingsTestSupport
 
         let alicesWatch = try await server.createWatch(token: alice, ["url": "https://93.184.215.14/feed", "interval_seconds": 600])
         // The same URL spelled differently is the same target.
-        let bobsWatch = try await server.createWatch(token: bob, [
-            "url": "HTTPS://93.184.215.14:443/%66eed#latest", "interval_seconds": 60, "extract": ["xpath": "//h1"],
-        ])
+        let bobsWatch = try await server.createWatch(
+            token: bob,
+            [
+                "url": "HTTPS://93.184.215.14:443/%66eed#latest", "interval_seconds": 60, "extract": ["xpath": "//h1"],
+            ])
         let aliceID = try #require(alicesWatch["id"] as? String)
         let bobID = try #require(bobsWatch["id"] as? String)
         #expect(aliceID != bobID)
         #expect(try server.targetCount() == 1)
         #expect(try server.targetID(ofWatch: aliceID) == server.targetID(ofWatch: bobID))
-        let interval = try server.application.database.query("SELECT interval_seconds FROM targets")[0].decode("interval_seconds", as: Int.self)
+        let interval = try server.application.database.query("SELECT interval_seconds FROM targets")[0].decode(
+            "interval_seconds", as: Int.self)
         #expect(interval == 60, "the target is fetched at the shortest interval among its watches")
 
         #expect(try await server.send("GET", "/v1/watches", token: alice).items().compactMap { $0["id"] as? String } == [aliceID])
@@ -107,7 +116,8 @@ import TidingsTestSupport
 
         // Pausing Bob's watch leaves Alice's interval in charge.
         _ = try await server.send("POST", "/v1/watches/\(bobID)/pause", token: bob)
-        let afterPause = try server.application.database.query("SELECT interval_seconds FROM targets")[0].decode("interval_seconds", as: Int.self)
+        let afterPause = try server.application.database.query("SELECT interval_seconds FROM targets")[0].decode(
+            "interval_seconds", as: Int.self)
         #expect(afterPause == 600)
 
         #expect(try await server.send("DELETE", "/v1/watches/\(aliceID)", token: alice).status == 204)
@@ -191,7 +201,8 @@ import TidingsTestSupport
                     var statuses: [Int] = []
                     for round in 1...12 {
                         let url = urls[(index + round) % 2]
-                        statuses.append(try await server.send("PATCH", "/v1/watches/\(watch.id)", token: watch.key, json: ["url": url]).status)
+                        statuses.append(
+                            try await server.send("PATCH", "/v1/watches/\(watch.id)", token: watch.key, json: ["url": url]).status)
                     }
                     return statuses
                 }
@@ -213,7 +224,8 @@ import TidingsTestSupport
         let first = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "headers": ["Authorization": "Bearer one"]])
         let second = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "headers": ["Authorization": "Bearer two"]])
         // Header names ignore case, so this is the same set as `first`.
-        let sameAsFirst = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "headers": ["authorization": "Bearer one"]])
+        let sameAsFirst = try await server.createWatch(
+            token: key, ["url": APITestServer.publicURL, "headers": ["authorization": "Bearer one"]])
         #expect(try server.targetCount() == 3)
         let targets = try [plain, first, second, sameAsFirst].map { try server.targetID(ofWatch: try #require($0["id"] as? String)) }
         #expect(Set(targets).count == 3)
@@ -254,7 +266,8 @@ import TidingsTestSupport
         let id = try #require(watch["id"] as? String)
         // Stand in for the poller: a checked watch with validators on its target.
         try server.application.database.withConnection { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE watches SET state = 'ok', content_hash = \(String(repeating: "ab", count: 32)),
                     last_checked_at = now(), last_check_result = 'baseline' WHERE id = \(id)::uuid
                 """)
@@ -281,7 +294,8 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let (_, key) = try await server.createUser()
-        let watch = try await server.createWatch(token: key, ["url": APITestServer.publicURL, "extract": ["raw": true, "ignore": ["nonce=\\w+"]]])
+        let watch = try await server.createWatch(
+            token: key, ["url": APITestServer.publicURL, "extract": ["raw": true, "ignore": ["nonce=\\w+"]]])
         let extract = try #require(watch["extract"] as? [String: Any])
         #expect(extract["raw"] as? Bool == true)
         #expect(extract["ignore"] as? [String] == ["nonce=\\w+"])
@@ -331,21 +345,27 @@ import TidingsTestSupport
         let (_, key) = try await server.createUser()
         let secret = "Bearer s3cr3t-header-value-\(UInt32.random(in: 0...UInt32.max))"
 
-        let created = try await server.send("POST", "/v1/watches", token: key, json: [
-            "url": APITestServer.publicURL, "headers": ["Authorization": secret],
-        ])
+        let created = try await server.send(
+            "POST", "/v1/watches", token: key,
+            json: [
+                "url": APITestServer.publicURL, "headers": ["Authorization": secret],
+            ])
         #expect(created.status == 201)
         let id = try #require(try created.object()["id"] as? String)
         var responses = [created]
         responses.append(try await server.send("GET", "/v1/watches/\(id)", token: key))
         responses.append(try await server.send("GET", "/v1/watches", token: key))
-        responses.append(try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["headers": ["Authorization": secret + "-2"]]))
+        responses.append(
+            try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["headers": ["Authorization": secret + "-2"]]))
         responses.append(try await server.send("POST", "/v1/watches/\(id)/pause", token: key))
         responses.append(try await server.send("POST", "/v1/watches/\(id)/resume", token: key))
         // A rejected body must not echo the value either.
-        responses.append(try await server.send("POST", "/v1/watches", token: key, json: [
-            "url": APITestServer.publicURL, "headers": ["Authorization": secret + "\r\nX: y"],
-        ]))
+        responses.append(
+            try await server.send(
+                "POST", "/v1/watches", token: key,
+                json: [
+                    "url": APITestServer.publicURL, "headers": ["Authorization": secret + "\r\nX: y"],
+                ]))
         for response in responses {
             #expect(!response.text.contains("s3cr3t"), "\(response.text)")
         }
@@ -370,22 +390,28 @@ import TidingsTestSupport
         let version: [String: Any] = ["version_url": APITestServer.publicURL + "/version", "version_pointer": "/v"]
 
         // Without a version URL to send them to: 422 naming the field, nothing written.
-        let orphan = try await server.send("POST", "/v1/watches", token: key, json: [
-            "url": APITestServer.publicURL, "version_headers": ["X-Token": secret],
-        ])
+        let orphan = try await server.send(
+            "POST", "/v1/watches", token: key,
+            json: [
+                "url": APITestServer.publicURL, "version_headers": ["X-Token": secret],
+            ])
         #expect(orphan.status == 422)
         #expect(try orphan.object()["field"] as? String == "version_headers")
         #expect(try server.watchCount() == 0 && server.targetCount() == 0)
         // The same validation as `headers`.
-        let badValue = try await server.send("POST", "/v1/watches", token: key, json: [
-            "url": APITestServer.publicURL, "version_headers": ["X-Token": secret + "\r\nX: y"],
-        ].merging(version) { $1 })
+        let badValue = try await server.send(
+            "POST", "/v1/watches", token: key,
+            json: [
+                "url": APITestServer.publicURL, "version_headers": ["X-Token": secret + "\r\nX: y"],
+            ].merging(version) { $1 })
         #expect(badValue.status == 422)
         #expect((try badValue.object()["detail"] as? String)?.hasPrefix("version_headers.X-Token: ") == true)
 
-        let created = try await server.send("POST", "/v1/watches", token: key, json: [
-            "url": APITestServer.publicURL, "version_headers": ["X-Token": secret, "Accept": "application/json"],
-        ].merging(version) { $1 })
+        let created = try await server.send(
+            "POST", "/v1/watches", token: key,
+            json: [
+                "url": APITestServer.publicURL, "version_headers": ["X-Token": secret, "Accept": "application/json"],
+            ].merging(version) { $1 })
         #expect(created.status == 201, "\(created.text)")
         let watch = try created.object()
         let id = try #require(watch["id"] as? String)
@@ -396,16 +422,19 @@ import TidingsTestSupport
         responses.append(try await server.send("GET", "/v1/watches/\(id)", token: key))
         responses.append(try await server.send("GET", "/v1/watches", token: key))
         // Replacing them keeps the version check.
-        let replaced = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_headers": ["X-Token": secret + "-2"]])
+        let replaced = try await server.send(
+            "PATCH", "/v1/watches/\(id)", token: key, json: ["version_headers": ["X-Token": secret + "-2"]])
         responses.append(replaced)
         #expect(try replaced.object()["version_header_names"] as? [String] == ["x-token"])
         #expect(try replaced.object()["version_url"] as? String == APITestServer.publicURL + "/version")
         for response in responses {
             #expect(!response.text.contains(secret), "\(response.text)")
         }
-        let stored = try server.application.database.query("""
+        let stored = try server.application.database.query(
+            """
             SELECT t.version_headers->>'x-token' AS value FROM targets t JOIN watches w ON w.target_id = t.id WHERE w.id = \(id)::uuid
-            """).single().decode("value", as: String.self)
+            """
+        ).single().decode("value", as: String.self)
         #expect(stored.hasPrefix("enc:v1:"))
         let opened = try server.application.secrets.openHeaders(["x-token": stored], sealed: true, in: .versionHeaders)
         #expect(opened["x-token"] == secret + "-2")
@@ -414,7 +443,8 @@ import TidingsTestSupport
 
         // Clearing the version check clears its headers; setting headers
         // without one is refused and changes nothing.
-        let cleared = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_url": NSNull(), "version_pointer": NSNull()])
+        let cleared = try await server.send(
+            "PATCH", "/v1/watches/\(id)", token: key, json: ["version_url": NSNull(), "version_pointer": NSNull()])
         #expect(cleared.status == 200)
         #expect(try cleared.object()["version_header_names"] as? [String] == [])
         let refused = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_headers": ["X-Token": secret]])
@@ -423,7 +453,8 @@ import TidingsTestSupport
         let shown = try await server.send("GET", "/v1/watches/\(id)", token: key)
         #expect(try shown.object()["version_url"] is NSNull)
         // null clears them on a watch that keeps its version check.
-        let again = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: version.merging(["version_headers": ["X-Token": secret]]) { $1 })
+        let again = try await server.send(
+            "PATCH", "/v1/watches/\(id)", token: key, json: version.merging(["version_headers": ["X-Token": secret]]) { $1 })
         #expect(try again.object()["version_header_names"] as? [String] == ["x-token"])
         let nulled = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_headers": NSNull()])
         #expect(try nulled.object()["version_header_names"] as? [String] == [])
@@ -441,7 +472,8 @@ import TidingsTestSupport
             let changed = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["notify": value])
             #expect(changed.status == 200, "\(changed.text)")
             #expect(try changed.object()["notify"] as? String == value)
-            let stored = try server.application.database.query("SELECT notify FROM watches WHERE id = \(id)::uuid")[0].decode("notify", as: String.self)
+            let stored = try server.application.database.query("SELECT notify FROM watches WHERE id = \(id)::uuid")[0].decode(
+                "notify", as: String.self)
             #expect(stored == value)
         }
         let created = try await server.createWatch(token: key, ["url": APITestServer.publicURL + "?b", "notify": "alert"])
@@ -451,7 +483,8 @@ import TidingsTestSupport
             let patch = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["notify": bad])
             #expect(patch.status == 422, "notify \(bad): \(patch.text)")
             #expect(try patch.object()["field"] as? String == "notify")
-            let post = try await server.send("POST", "/v1/watches", token: key, json: ["url": APITestServer.publicURL + "?c", "notify": bad])
+            let post = try await server.send(
+                "POST", "/v1/watches", token: key, json: ["url": APITestServer.publicURL + "?c", "notify": bad])
             #expect(post.status == 422, "notify \(bad): \(post.text)")
         }
         #expect(try server.watchCount() == 2, "nothing written for refused values")
@@ -477,9 +510,11 @@ import TidingsTestSupport
         }
         #expect(try response.object()["field"] as? String == "url")
 
-        let version = try await server.send("POST", "/v1/watches", token: key, json: [
-            "url": APITestServer.publicURL, "version_url": url, "version_pointer": "/v",
-        ])
+        let version = try await server.send(
+            "POST", "/v1/watches", token: key,
+            json: [
+                "url": APITestServer.publicURL, "version_url": url, "version_pointer": "/v",
+            ])
         #expect(version.status == 422)
         #expect((try version.object()["detail"] as? String)?.hasPrefix("version_url: ") == true)
 
@@ -545,7 +580,9 @@ import TidingsTestSupport
         let paused = try await server.send("GET", "/v1/watches?paused=true&limit=2", token: key)
         var pausedSeen = try paused.items().compactMap { $0["id"] as? String }
         let next = try #require(try paused.object()["next_cursor"] as? String)
-        pausedSeen += try await server.send("GET", "/v1/watches?paused=true&limit=2&cursor=\(next)", token: key).items().compactMap { $0["id"] as? String }
+        pausedSeen += try await server.send("GET", "/v1/watches?paused=true&limit=2&cursor=\(next)", token: key).items().compactMap {
+            $0["id"] as? String
+        }
         #expect(Set(pausedSeen) == pausedIDs && pausedSeen.count == 4)
 
         let active = try await server.send("GET", "/v1/watches?paused=false", token: key).items()

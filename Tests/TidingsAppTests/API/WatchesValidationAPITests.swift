@@ -65,12 +65,18 @@ import TidingsTestSupport
         (#"{"url": "https://93.184.215.14/", "extract": {"raw": true, "css": "h1"}}"#, "extract.raw"),
         (#"{"url": "https://93.184.215.14/", "extract": {"raw": true, "json_pointer": "/a"}}"#, "extract.raw"),
         (#"{"url": "https://93.184.215.14/", "extract": {"raw": true, "ignore": ["(unclosed"]}}"#, "extract.ignore[0]"),
-        (#"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": [\#((0..<21).map { "\"p\($0)\"" }.joined(separator: ","))]}}"#, "extract.ignore"),
+        (
+            #"{"url": "https://93.184.215.14/", "extract": {"css": "h1", "ignore": [\#((0..<21).map { "\"p\($0)\"" }.joined(separator: ","))]}}"#,
+            "extract.ignore"
+        ),
         (#"{"url": "https://93.184.215.14/", "headers": ["Authorization"]}"#, "headers"),
         (#"{"url": "https://93.184.215.14/", "headers": {"X-Count": 5}}"#, "headers.X-Count"),
         (#"{"url": "https://93.184.215.14/", "headers": {"Bad Name": "v"}}"#, "headers.Bad Name"),
         (#"{"url": "https://93.184.215.14/", "headers": {"Host": "evil.example"}}"#, "headers.Host"),
-        (#"{"url": "https://93.184.215.14/", "headers": {"\#(String(repeating: "a", count: 257))": "v"}}"#, "headers." + String(repeating: "a", count: 257)),
+        (
+            #"{"url": "https://93.184.215.14/", "headers": {"\#(String(repeating: "a", count: 257))": "v"}}"#,
+            "headers." + String(repeating: "a", count: 257)
+        ),
         (#"{"url": "https://93.184.215.14/", "url": "https://93.184.215.15/"}"#, "url"),
         (#"{"url": "https://93.184.215.14/", "headers": {"content-length": "5"}}"#, "headers.content-length"),
         (#"{"url": "https://93.184.215.14/", "headers": {"Transfer-Encoding": "chunked"}}"#, "headers.Transfer-Encoding"),
@@ -125,9 +131,11 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let (_, key) = try await server.createUser()
-        let watch = try await server.createWatch(token: key, [
-            "url": Self.url, "name": "Original", "version_url": "https://93.184.215.14/version", "version_pointer": "/v",
-        ])
+        let watch = try await server.createWatch(
+            token: key,
+            [
+                "url": Self.url, "name": "Original", "version_url": "https://93.184.215.14/version", "version_pointer": "/v",
+            ])
         let id = try #require(watch["id"] as? String)
         let response = try await server.send("PATCH", "/v1/watches/\(id)", token: key, rawBody: Array(json.utf8))
         #expect(response.status == 422, "\(response.text)")
@@ -143,9 +151,11 @@ import TidingsTestSupport
         let (_, key) = try await server.createUser()
         let watch = try await server.createWatch(token: key, ["url": Self.url])
         let id = try #require(watch["id"] as? String)
-        let both = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: [
-            "version_url": "https://93.184.215.14/version", "version_pointer": "",
-        ])
+        let both = try await server.send(
+            "PATCH", "/v1/watches/\(id)", token: key,
+            json: [
+                "version_url": "https://93.184.215.14/version", "version_pointer": "",
+            ])
         #expect(both.status == 200, "\(both.text)")
         let pointer = try await server.send("PATCH", "/v1/watches/\(id)", token: key, json: ["version_pointer": "/tag_name"])
         #expect(pointer.status == 200)
@@ -164,17 +174,22 @@ import TidingsTestSupport
         #expect(notJSON.status == 400 && notJSON.isProblem)
         let notObject = try await server.send("POST", "/v1/watches", token: key, rawBody: Array("[1, 2]".utf8))
         #expect(notObject.status == 422 && notObject.isProblem)
-        let fraction = try await server.send("POST", "/v1/watches", token: key, rawBody: Array(#"{"url": "\#(Self.url)", "interval_seconds": 300.5}"#.utf8))
+        let fraction = try await server.send(
+            "POST", "/v1/watches", token: key, rawBody: Array(#"{"url": "\#(Self.url)", "interval_seconds": 300.5}"#.utf8))
         #expect(fraction.status == 422)
-        let form = try await server.send("POST", "/v1/watches", token: key, rawBody: Array("url=x".utf8), contentType: "application/x-www-form-urlencoded")
+        let form = try await server.send(
+            "POST", "/v1/watches", token: key, rawBody: Array("url=x".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(form.status == 415 && form.isProblem)
-        let patchForm = try await server.send("PATCH", "/v1/watches/\(id)", token: key, rawBody: Array("name=x".utf8), contentType: "text/plain")
+        let patchForm = try await server.send(
+            "PATCH", "/v1/watches/\(id)", token: key, rawBody: Array("name=x".utf8), contentType: "text/plain")
         #expect(patchForm.status == 415)
         let patchBroken = try await server.send("PATCH", "/v1/watches/\(id)", token: key, rawBody: Array("{".utf8))
         #expect(patchBroken.status == 400)
 
-        for (method, path) in [("GET", "/v1/watches/nope"), ("PATCH", "/v1/watches/nope"), ("DELETE", "/v1/watches/123"),
-                               ("POST", "/v1/watches/nope/pause"), ("POST", "/v1/watches/nope/resume")] {
+        for (method, path) in [
+            ("GET", "/v1/watches/nope"), ("PATCH", "/v1/watches/nope"), ("DELETE", "/v1/watches/123"),
+            ("POST", "/v1/watches/nope/pause"), ("POST", "/v1/watches/nope/resume"),
+        ] {
             let response = try await server.send(method, path, token: key, json: method == "PATCH" ? ["name": "x"] : nil)
             #expect(response.status == 400, "\(method) \(path)")
             #expect((try response.object()["detail"] as? String)?.hasPrefix("id: ") == true)

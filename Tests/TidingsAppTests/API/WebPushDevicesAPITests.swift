@@ -45,38 +45,104 @@ import TidingsTestSupport
         let (_, key) = try await server.createUser()
         let validKey = try P256KeyPair.generate().publicKeyBase64URL
         let cases: [(field: String, body: [String: Any])] = [
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "http://93.184.215.14/wp/1")]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://127.0.0.1/wp/1")]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://10.1.2.3:8443/wp/1")]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://169.254.169.254/latest/meta-data")]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://[::1]/wp/1")]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://user:secret@93.184.215.14/wp/1")]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://93.184.215.14/wp/1#fragment")]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(
-                endpoint: "https://93.184.215.14/wp/" + String(repeating: "a", count: 2048))]),
-            ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://93.184.215.14/wp/a b")]),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "http://93.184.215.14/wp/1")]
+            ),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://127.0.0.1/wp/1")]
+            ),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://10.1.2.3:8443/wp/1")]
+            ),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://169.254.169.254/latest/meta-data")]
+            ),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://[::1]/wp/1")]
+            ),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://user:secret@93.184.215.14/wp/1")]
+            ),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://93.184.215.14/wp/1#fragment")]
+            ),
+            (
+                "push_subscription.endpoint",
+                [
+                    "platform": "web",
+                    "push_subscription": try Self.subscription(
+                        endpoint: "https://93.184.215.14/wp/" + String(repeating: "a", count: 2048)),
+                ]
+            ),
+            (
+                "push_subscription.endpoint",
+                ["platform": "web", "push_subscription": try Self.subscription(endpoint: "https://93.184.215.14/wp/a b")]
+            ),
             ("push_subscription.endpoint", ["platform": "web", "push_subscription": try Self.subscription(endpoint: "")]),
-            ("push_subscription.keys.p256dh", ["platform": "web", "push_subscription": try Self.subscription(p256dh: String(validKey.dropLast(2)))]),
-            ("push_subscription.keys.p256dh", ["platform": "web", "push_subscription": try Self.subscription(
-                p256dh: Base64.encodeURLSafe([UInt8](repeating: 7, count: 64)))]),
+            (
+                "push_subscription.keys.p256dh",
+                ["platform": "web", "push_subscription": try Self.subscription(p256dh: String(validKey.dropLast(2)))]
+            ),
+            (
+                "push_subscription.keys.p256dh",
+                [
+                    "platform": "web",
+                    "push_subscription": try Self.subscription(
+                        p256dh: Base64.encodeURLSafe([UInt8](repeating: 7, count: 64))),
+                ]
+            ),
             ("push_subscription.keys.p256dh", ["platform": "web", "push_subscription": try Self.subscription(p256dh: Self.offCurve)]),
-            ("push_subscription.keys.p256dh", ["platform": "web", "push_subscription": try Self.subscription(
-                p256dh: "B" + String(repeating: "+", count: 86))]),
+            (
+                "push_subscription.keys.p256dh",
+                [
+                    "platform": "web",
+                    "push_subscription": try Self.subscription(
+                        p256dh: "B" + String(repeating: "+", count: 86)),
+                ]
+            ),
             ("push_subscription.keys.p256dh", ["platform": "web", "push_subscription": try Self.subscription(p256dh: "not base64url!")]),
             ("push_subscription.keys.p256dh", ["platform": "web", "push_subscription": try Self.subscription(p256dh: 42)]),
-            ("push_subscription.keys.auth", ["platform": "web", "push_subscription": try Self.subscription(
-                auth: Base64.encodeURLSafe([UInt8](repeating: 1, count: 15)))]),
-            ("push_subscription.keys.auth", ["platform": "web", "push_subscription": try Self.subscription(
-                auth: Base64.encodeURLSafe([UInt8](repeating: 1, count: 17)))]),
+            (
+                "push_subscription.keys.auth",
+                [
+                    "platform": "web",
+                    "push_subscription": try Self.subscription(
+                        auth: Base64.encodeURLSafe([UInt8](repeating: 1, count: 15))),
+                ]
+            ),
+            (
+                "push_subscription.keys.auth",
+                [
+                    "platform": "web",
+                    "push_subscription": try Self.subscription(
+                        auth: Base64.encodeURLSafe([UInt8](repeating: 1, count: 17))),
+                ]
+            ),
             ("push_subscription.keys.auth", ["platform": "web", "push_subscription": try Self.subscription(auth: "")]),
             ("push_subscription.keys.auth", ["platform": "web", "push_subscription": try Self.subscription(keys: ["p256dh": validKey])]),
             ("push_subscription.keys", ["platform": "web", "push_subscription": ["endpoint": WebPushTestKeys.publicEndpoint()]]),
-            ("push_subscription.keys.extra", ["platform": "web", "push_subscription": try Self.subscription(
-                keys: ["p256dh": validKey, "auth": "AAAAAAAAAAAAAAAAAAAAAA", "extra": "x"])]),
+            (
+                "push_subscription.keys.extra",
+                [
+                    "platform": "web",
+                    "push_subscription": try Self.subscription(
+                        keys: ["p256dh": validKey, "auth": "AAAAAAAAAAAAAAAAAAAAAA", "extra": "x"]),
+                ]
+            ),
             ("push_subscription", ["platform": "web"]),
             ("push_subscription", ["platform": "ios", "push_token": "aa11", "push_subscription": try Self.subscription()]),
             ("push_subscription", ["platform": "android", "push_token": "fcm-1", "push_subscription": try Self.subscription()]),
-            ("push_token", ["platform": "web", "push_token": WebPushTestKeys.publicEndpoint(), "push_subscription": try Self.subscription()]),
+            (
+                "push_token",
+                ["platform": "web", "push_token": WebPushTestKeys.publicEndpoint(), "push_subscription": try Self.subscription()]
+            ),
             ("push_token", ["platform": "web", "push_token": WebPushTestKeys.publicEndpoint()]),
         ]
         for (field, body) in cases {
@@ -95,9 +161,11 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, key) = try await server.createUser()
         let endpoint = WebPushTestKeys.publicEndpoint("same")
-        let first = try await server.send("POST", "/v1/devices", token: key, json: [
-            "platform": "web", "name": "Firefox", "push_subscription": try Self.subscription(endpoint: endpoint),
-        ])
+        let first = try await server.send(
+            "POST", "/v1/devices", token: key,
+            json: [
+                "platform": "web", "name": "Firefox", "push_subscription": try Self.subscription(endpoint: endpoint),
+            ])
         #expect(first.status == 201, "\(first.text)")
         let shown = try first.object()
         #expect(shown["push_token"] as? String == endpoint && shown["platform"] as? String == "web")
@@ -125,7 +193,8 @@ import TidingsTestSupport
         let server = try Self.server()
         defer { server.stop() }
         let (_, key) = try await server.createUser()
-        let web = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "web", "push_subscription": try Self.subscription()])
+        let web = try await server.send(
+            "POST", "/v1/devices", token: key, json: ["platform": "web", "push_subscription": try Self.subscription()])
         let ios = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "ios", "push_token": "aa11"])
         let webID = try #require(try web.object()["id"] as? String)
         let iosID = try #require(try ios.object()["id"] as? String)
@@ -134,7 +203,9 @@ import TidingsTestSupport
             #expect(response.status == 422, "\(response.text)")
             #expect(try response.object()["field"] as? String == "platform")
         }
-        #expect(try server.application.database.query("SELECT count(*) AS n FROM devices WHERE name IS NOT NULL").single().decode("n", as: Int.self) == 0)
+        #expect(
+            try server.application.database.query("SELECT count(*) AS n FROM devices WHERE name IS NOT NULL").single().decode(
+                "n", as: Int.self) == 0)
         // Within its kind a device changes as before.
         let renamed = try await server.send("PATCH", "/v1/devices/\(webID)", token: key, json: ["platform": "web", "name": "Laptop"])
         #expect(renamed.status == 200)
@@ -146,7 +217,8 @@ import TidingsTestSupport
         let replaced = try await server.send("POST", "/v1/devices", token: key, json: ["platform": "android", "push_token": endpoint])
         #expect(replaced.status == 200)
         #expect(try replaced.object()["id"] as? String == webID)
-        let row = try server.application.database.query("SELECT web_push_p256dh, web_push_auth FROM devices WHERE id = \(webID)::uuid").single()
+        let row = try server.application.database.query("SELECT web_push_p256dh, web_push_auth FROM devices WHERE id = \(webID)::uuid")
+            .single()
         #expect(try row.decode("web_push_p256dh", as: String?.self) == nil && row.decode("web_push_auth", as: String?.self) == nil)
     }
 }

@@ -1,15 +1,17 @@
 import Foundation
 import Testing
-import TidingsDomain
-import TidingsPostgres
-import TidingsObservability
 import TidingsApp
+import TidingsDomain
+import TidingsObservability
+import TidingsPostgres
 import TidingsTestSupport
 
 @Suite struct WebhooksAPITests {
     /// A public address: accepted by the SSRF guard without a DNS lookup.
     static let publicURL = "https://93.184.216.34/hooks/tidings"
-    static let allEventTypes = ["watch.changed", "badge.updated", "watch.failing", "watch.recovered", "webhook.disabled", "device.invalidated"]
+    static let allEventTypes = [
+        "watch.changed", "badge.updated", "watch.failing", "watch.recovered", "webhook.disabled", "device.invalidated",
+    ]
 
     @Test func createShowUpdateDisableEnableAndDelete() async throws {
         let server = try APITestServer()
@@ -38,9 +40,11 @@ import TidingsTestSupport
         #expect(try list.items().map { $0["id"] as? String } == [id])
         #expect(!list.text.contains(secret) && !list.text.contains("\"secret\""))
 
-        let updated = try await server.send("PATCH", "/v1/webhooks/\(id)", token: key, json: [
-            "event_types": ["watch.failing", "watch.changed"], "description": NSNull(), "url": "http://93.184.216.34:8080/other",
-        ])
+        let updated = try await server.send(
+            "PATCH", "/v1/webhooks/\(id)", token: key,
+            json: [
+                "event_types": ["watch.failing", "watch.changed"], "description": NSNull(), "url": "http://93.184.216.34:8080/other",
+            ])
         #expect(updated.status == 200, "\(updated.text)")
         let changed = try updated.object()
         #expect(changed["event_types"] as? [String] == ["watch.changed", "watch.failing"], "canonical order")
@@ -68,7 +72,8 @@ import TidingsTestSupport
         let server = try APITestServer()
         defer { server.stop() }
         let (_, key) = try await server.createUser()
-        let created = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "event_types": ["badge.updated"]])
+        let created = try await server.send(
+            "POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "event_types": ["badge.updated"]])
         let id = try #require(try created.object()["id"] as? String)
         let firstSecret = try #require(try created.object()["secret"] as? String)
 
@@ -79,11 +84,14 @@ import TidingsTestSupport
         #expect(try rotated.object()["event_types"] as? [String] == ["badge.updated"])
 
         let webhookID = try #require(UUID(uuidString: id))
-        let row = try #require(try server.application.database.query("""
-            SELECT secret, previous_secret,
-                   extract(epoch FROM previous_secret_expires_at - now()) AS expires_in
-            FROM webhooks WHERE id = \(webhookID)
-            """).first)
+        let row = try #require(
+            try server.application.database.query(
+                """
+                SELECT secret, previous_secret,
+                       extract(epoch FROM previous_secret_expires_at - now()) AS expires_in
+                FROM webhooks WHERE id = \(webhookID)
+                """
+            ).first)
         // Stored sealed (encrypted at rest); opened, they are the secrets issued.
         let storedSecret = try row.decode("secret", as: String.self)
         let storedPrevious = try row.decode("previous_secret", as: String.self)
@@ -137,14 +145,17 @@ import TidingsTestSupport
         let userHook = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL])
         let userHookID = try #require(try userHook.object()["id"] as? String)
 
-        let created = try await server.send("POST", "/v1/admin/webhooks", token: admin, json: ["url": Self.publicURL, "event_types": ["badge.updated"], "description": "push gateway"])
+        let created = try await server.send(
+            "POST", "/v1/admin/webhooks", token: admin,
+            json: ["url": Self.publicURL, "event_types": ["badge.updated"], "description": "push gateway"])
         #expect(created.status == 201, "\(created.text)")
         let global = try created.object()
         let id = try #require(global["id"] as? String)
         #expect(global["global"] as? Bool == true)
         #expect((global["secret"] as? String)?.hasPrefix("whsec_") == true)
         let webhookID = try #require(UUID(uuidString: id))
-        let stored = try #require(try server.application.database.query("SELECT user_id, global FROM webhooks WHERE id = \(webhookID)").first)
+        let stored = try #require(
+            try server.application.database.query("SELECT user_id, global FROM webhooks WHERE id = \(webhookID)").first)
         #expect(try stored.decode("user_id", as: UUID?.self) == nil)
         #expect(try stored.decode("global", as: Bool.self))
 
@@ -154,7 +165,9 @@ import TidingsTestSupport
 
         for (method, path) in [("GET", ""), ("DELETE", ""), ("POST", "/rotate-secret"), ("POST", "/enable")] {
             #expect(try await server.send(method, "/v1/webhooks/\(id)\(path)", token: key).status == 404, "\(method) \(path) as a user")
-            #expect(try await server.send(method, "/v1/admin/webhooks/\(userHookID)\(path)", token: admin).status == 404, "\(method) \(path) as the admin")
+            #expect(
+                try await server.send(method, "/v1/admin/webhooks/\(userHookID)\(path)", token: admin).status == 404,
+                "\(method) \(path) as the admin")
         }
         #expect(try await server.send("PATCH", "/v1/webhooks/\(id)", token: key, json: ["enabled": false]).status == 404)
         #expect(try await server.send("PATCH", "/v1/admin/webhooks/\(userHookID)", token: admin, json: ["enabled": false]).status == 404)
@@ -178,7 +191,8 @@ import TidingsTestSupport
         let owner = try #require(UUID(uuidString: userID))
         for (user, global) in [(owner as UUID?, true), (nil, false)] {
             #expect(throws: PostgresError.self) {
-                try server.application.database.query("""
+                try server.application.database.query(
+                    """
                     INSERT INTO webhooks (user_id, global, url, event_types, secret)
                     VALUES (\(user), \(global), 'https://example.com/', '{watch.changed}', 'whsec_AAAA')
                     """)
@@ -200,7 +214,8 @@ import TidingsTestSupport
 
         let created = try await guarded.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL])
         let id = try #require(try created.object()["id"] as? String)
-        let moved = try await guarded.send("PATCH", "/v1/webhooks/\(id)", token: key, json: ["url": "http://[::1]:9/x", "description": "moved"])
+        let moved = try await guarded.send(
+            "PATCH", "/v1/webhooks/\(id)", token: key, json: ["url": "http://[::1]:9/x", "description": "moved"])
         #expect(moved.status == 422)
         #expect((try moved.object()["detail"] as? String)?.hasPrefix("url: ") == true)
         let kept = try await guarded.send("GET", "/v1/webhooks/\(id)", token: key).object()
@@ -306,7 +321,9 @@ import TidingsTestSupport
         defer { server.stop() }
         let (_, key) = try await server.createUser()
         for index in 0..<5 {
-            #expect(try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "description": "first-\(index)"]).status == 201)
+            #expect(
+                try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "description": "first-\(index)"])
+                    .status == 201)
         }
         var seen: [String] = []
         var cursor: String?
@@ -319,7 +336,8 @@ import TidingsTestSupport
             pages += 1
             if pages == 1 {
                 _ = try await server.send("POST", "/v1/webhooks", token: key, json: ["url": Self.publicURL, "description": "late"])
-                _ = try await server.send("POST", "/v1/admin/webhooks", token: APITestServer.adminToken, json: ["url": Self.publicURL, "description": "global"])
+                _ = try await server.send(
+                    "POST", "/v1/admin/webhooks", token: APITestServer.adminToken, json: ["url": Self.publicURL, "description": "global"])
             }
         } while cursor != nil && pages < 10
         #expect(seen == (0..<5).map { "first-\($0)" } + ["late"])

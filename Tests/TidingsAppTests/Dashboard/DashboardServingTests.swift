@@ -1,14 +1,16 @@
 import Foundation
 import Testing
-@testable import TidingsApp
-import TidingsTestSupport
 import TidingsHTTPServer
+import TidingsTestSupport
+
+@testable import TidingsApp
 
 /// The dashboard's files over HTTP (decision 0054): the page, its scripts
 /// and styles with their types, the security headers on every one, 304s,
 /// hostile paths that can only miss, and TIDINGS_DASHBOARD=false.
 @Suite struct DashboardServingTests {
-    static let expectedPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    static let expectedPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     @Test func rootSendsTheBrowserToThePage() async throws {
@@ -91,7 +93,9 @@ import TidingsHTTPServer
             let connection = try RawHTTPConnection(port: server.application.port)
             let response = try connection.request("GET", target)
             #expect([400, 404, 414].contains(response.status), "\(target.prefix(60)): \(response.status)")
-            #expect(!response.text.contains("openapi: ") && !response.text.contains("root:x:") && !response.text.contains("# Tidings"), "\(target.prefix(60))")
+            #expect(
+                !response.text.contains("openapi: ") && !response.text.contains("root:x:") && !response.text.contains("# Tidings"),
+                "\(target.prefix(60))")
         }
         let connection = try RawHTTPConnection(port: server.application.port)
         #expect(try connection.request("GET", "/healthz").status == 200)

@@ -63,7 +63,8 @@ enum OpenSSLTool {
     ) throws -> Bool {
         try Data(message).write(to: directory.appendingPathComponent("message"))
         try Data(signature).write(to: directory.appendingPathComponent("signature"))
-        return try run(["dgst", "-sha256", "-verify", publicKeyFile, "-keyform", format, "-signature", "signature", "message"],
-                       in: directory) == 0
+        return try run(
+            ["dgst", "-sha256", "-verify", publicKeyFile, "-keyform", format, "-signature", "signature", "message"],
+            in: directory) == 0
     }
 }

@@ -40,16 +40,19 @@ extension EndToEndHarness {
 
     /// The APNs app of `mock`, sandbox, with its token-signing key.
     func createPushApp(on mock: MockPushServer) async throws {
-        try await api.expect(201, "POST", "/v1/push-apps", token: Self.adminToken, json: [
-            "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
-            "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
-        ])
+        try await api.expect(
+            201, "POST", "/v1/push-apps", token: Self.adminToken,
+            json: [
+                "platform": "apns", "app_id": mock.startup.topic, "environment": "sandbox",
+                "team_id": mock.startup.team_id, "key_id": mock.startup.key_id, "private_key": try mock.apnsKey,
+            ])
     }
 
     /// `count` iOS devices of the user in app `appID`, tokens 1 to `count`
     /// as 64 hex digits: straight into the table, past the API's pace.
     func insertDevices(user: UUID, count: Int, appID: String) throws {
-        _ = try database.query("""
+        _ = try database.query(
+            """
             INSERT INTO devices (user_id, platform, push_token, app_id)
             SELECT \(user)::uuid, 'ios', lpad(to_hex(n), 64, '0'), \(appID)
             FROM generate_series(1, \(count)) AS n
@@ -59,14 +62,16 @@ extension EndToEndHarness {
     /// Stores an event through `queue_events`, as the poller and the badge triggers do.
     @discardableResult
     func enqueue(user: UUID, type: String = "watch.changed", data: String = #"{"n":1}"#) throws -> UUID {
-        try database.query("""
+        try database.query(
+            """
             SELECT e.id FROM queue_events(ARRAY[ROW(\(user)::uuid, \(type)::text, \(data)::jsonb, NULL, NULL)::outbox_event]) AS e(id)
             """)[0].decode("id")
     }
 
     /// `count` watch.changed events in one transaction.
     func enqueueBurst(user: UUID, count: Int) throws {
-        _ = try database.query("""
+        _ = try database.query(
+            """
             SELECT count(*) FROM queue_events((
                 SELECT array_agg(ROW(\(user)::uuid, 'watch.changed', jsonb_build_object('n', n), NULL, NULL)::outbox_event ORDER BY n)
                 FROM generate_series(1, \(count)) AS n
@@ -82,7 +87,8 @@ extension EndToEndHarness {
     /// Deliveries of a webhook, as the API lists them.
     func deliveries(of webhook: UUID, key: String?, query: String = "") async throws -> [[String: Any]] {
         let prefix = key == nil ? "/v1/admin/webhooks" : "/v1/webhooks"
-        let response = try await send("GET", "\(prefix)/\(webhook.uuidString.lowercased())/deliveries\(query)", token: key ?? Self.adminToken)
+        let response = try await send(
+            "GET", "\(prefix)/\(webhook.uuidString.lowercased())/deliveries\(query)", token: key ?? Self.adminToken)
         #expect(response.status == 200, "\(response.text)")
         return try #require(try response.object()["data"] as? [[String: Any]])
     }

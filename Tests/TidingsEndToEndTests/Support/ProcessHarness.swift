@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// The real `tidings` executable in a child process, on a database of its
 /// own: what the resilience tests kill (SIGKILL, no shutdown code runs)

@@ -14,22 +14,21 @@ enum EncodedBodies {
     static let sampleText = (0..<100).map { "<li>Item \($0): Tidings decodes gzip, br and zstd bodies.</li>" }.joined()
 
     static let gzipSample = decode(
-        "H4sIAAAAAAACA6XYzU0DMRCA0Va2AAT430YRd+40QNgoWgkSRHJK9XChAJ4L+G5PnvHsPrbnl+vhc3l8Wl63dTsdL8t6" +
-        "eD+vh8tyvG1fd8v+e3k7rcvtcl2X/XndDpf73cNvtfsrA5eRy8Rl5rJwWblsXHYuh0uYQOSKgjMK7ig4pOCSglMKbik4" +
-        "puCaomuKE2+Sa4quKbqm6Jqia4quKbqm6JqSa0quKU2MONeUXFNyTck1JdeUXFNyTdk1ZdeUXVOe2JhcU3ZN2TVl15Rd" +
-        "U3ZNxTUV11RcU3FNZWIBd03FNRXXVFxTcU3VNVXXVF1TdU3VNdWJ/5xrqq6puqbqmppraq6puabmmppraq6pTZwHXFNz" +
-        "Tc01ddfUXVN3Td01ddfUXVN3TX3i2uSaumsarmm4puGahmsarmm4puGahmsaE8fLf2v6AZHiwYQCFwAA"
+        "H4sIAAAAAAACA6XYzU0DMRCA0Va2AAT430YRd+40QNgoWgkSRHJK9XChAJ4L+G5PnvHsPrbnl+vhc3l8Wl63dTsdL8t6"
+            + "eD+vh8tyvG1fd8v+e3k7rcvtcl2X/XndDpf73cNvtfsrA5eRy8Rl5rJwWblsXHYuh0uYQOSKgjMK7ig4pOCSglMKbik4"
+            + "puCaomuKE2+Sa4quKbqm6Jqia4quKbqm6JqSa0quKU2MONeUXFNyTck1JdeUXFNyTdk1ZdeUXVOe2JhcU3ZN2TVl15Rd"
+            + "U3ZNxTUV11RcU3FNZWIBd03FNRXXVFxTcU3VNVXXVF1TdU3VNdWJ/5xrqq6puqbqmppraq6puabmmppraq6pTZwHXFNz"
+            + "Tc01ddfUXVN3Td01ddfUXVN3TX3i2uSaumsarmm4puGahmsarmm4puGahmsaE8fLf2v6AZHiwYQCFwAA"
     )
     static let brSample = decode(
-        "HwEX8I3UWi0270aodKOuke74VX4JPUgXnRuMzStlUQwPwDp891BSGMGCUS9IQoePLfalUvEWj3rpl3P60A/fP6e03ATt" +
-        "i+bskb6/R3v1y/Cxgu9LpZFGGW2MscYZb4KJVzLjCCAiIaOgRoPWXKQKAREJGQU1GrTmIl0IiEjIKKjRoDUXmUJAREJG" +
-        "QY0GrbnIFgIiEjIKajRozUWuEBCRkFFQo0FrLvKFgIiEjIIaDVpzUSgERCRkFNRo0JqLYiEgIiGjoEaDdvQA"
+        "HwEX8I3UWi0270aodKOuke74VX4JPUgXnRuMzStlUQwPwDp891BSGMGCUS9IQoePLfalUvEWj3rpl3P60A/fP6e03ATt"
+            + "i+bskb6/R3v1y/Cxgu9LpZFGGW2MscYZb4KJVzLjCCAiIaOgRoPWXKQKAREJGQU1GrTmIl0IiEjIKKjRoDUXmUJAREJG"
+            + "QY0GrbnIFgIiEjIKajRozUWuEBCRkFFQo0FrLvKFgIiEjIIaDVpzUSgERCRkFNRo0JqLYiEgIiGjoEaDdvQA"
     )
     static let zstdSample = decode(
-        "KLUv/QBofQYAcksgGWBN8lBg6WBrCBcDBQpfjF1ShJRQEAgAEDzNq4lnRf3m1cSzIn7zauJZ0b55NfGsSN+8mnhWlG9e" +
-        "TTwrwjevJp4V3ZtXE8+K7M2riWdF9T5/r8/j7/YqHIaAEFiUYx6JG8kyuXEgHkkcADmTxRfFPBSK+bJwHHMOH9AbisRQ" +
-        "OAxCZKgRUNv1/w3gNwMSWEHg/38Ff/33/+7v//7fffvf/7u///2/+/a//3ff/vf/7tv//t/9/e//3bf//b8jvs9er9fr" +
-        "9Xrt7uzaAakK"
+        "KLUv/QBofQYAcksgGWBN8lBg6WBrCBcDBQpfjF1ShJRQEAgAEDzNq4lnRf3m1cSzIn7zauJZ0b55NfGsSN+8mnhWlG9e"
+            + "TTwrwjevJp4V3ZtXE8+K7M2riWdF9T5/r8/j7/YqHIaAEFiUYx6JG8kyuXEgHkkcADmTxRfFPBSK+bJwHHMOH9AbisRQ"
+            + "OAxCZKgRUNv1/w3gNwMSWEHg/38Ff/33/+7v//7fffvf/7u///2/+/a//3ff/vf/7tv//t/9/e//3bf//b8jvs9er9fr" + "9Xrt7uzaAakK"
     )
 
     /// A gzip stream of zeros that inflates to 1,032 bytes per body byte:
@@ -69,19 +68,18 @@ enum EncodedBodies {
 
     /// `head -c 1073741824 /dev/zero | brotli -q 11 -c`: 841 bytes that decode to 1 GiB.
     static let brGibibyteOfZeros = decode(
-        "z///f/gnAOKxQCD3/p/////wTwDEYQGA7v0/////4Z8AiMMiAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//" +
-        "D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8A" +
-        "iMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgA" +
-        "oHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//" +
-        "+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////" +
-        "4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMA" +
-        "cVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsA" +
-        "dO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/" +
-        "////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8/" +
-        "/BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIg" +
-        "DgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA" +
-        "7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n" +
-        "//8//BMAcVgAoHv/Pw=="
+        "z///f/gnAOKxQCD3/p/////wTwDEYQGA7v0/////4Z8AiMMiAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//"
+            + "D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8A"
+            + "iMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgA"
+            + "oHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//"
+            + "+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////"
+            + "4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMA"
+            + "cVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsA"
+            + "dO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/"
+            + "////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8/"
+            + "/BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIg"
+            + "DgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n//8//BMAcVgAoHv/z///f/gnAOKwAED3/p/////wTwDEYQGA"
+            + "7v0/////4Z8AiMMCAN37f/7//8M/ARCHBQC69//8//+HfwIgDgsAdO//+f//D/8EQBwWAOje//P//x/+CYA4LADQvf/n" + "//8//BMAcVgAoHv/Pw=="
     )
 
     private static func decode(_ base64: String) -> [UInt8] {

@@ -1,6 +1,6 @@
-import TidingsTestSupport
 import Dispatch
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// A request sent on a connection of its own from another thread, for
 /// tests whose handler blocks until the test releases it.

@@ -1,7 +1,7 @@
 import TidingsHTTPServer
-import TidingsTestSupport
 import TidingsObservability
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// A real server on 127.0.0.1 with an ephemeral port, its captured log lines
 /// and its metrics.
@@ -47,10 +47,12 @@ final class TestServer: Sendable {
     /// for the one that mentions `needle`.
     func logLine(containing needle: String) -> String? {
         var found: String?
-        _ = eventuallyBlocking(timeout: .seconds(3), {
-            found = logSink.lines.first { $0.contains(needle) }
-            return found != nil
-        })
+        _ = eventuallyBlocking(
+            timeout: .seconds(3),
+            {
+                found = logSink.lines.first { $0.contains(needle) }
+                return found != nil
+            })
         return found
     }
 }

@@ -1,5 +1,5 @@
-import TidingsTestSupport
 import Foundation
+import TidingsTestSupport
 
 /// Mutable state a test origin's handler reads (the current page, how many
 /// requests to fail) and records (requests seen, in flight), behind a lock.

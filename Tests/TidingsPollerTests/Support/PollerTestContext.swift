@@ -5,10 +5,11 @@ import TidingsDomain
 import TidingsHTTPClient
 import TidingsIP
 import TidingsObservability
-@testable import TidingsPoller
 import TidingsPostgres
-import TidingsTestSupport
 import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
 
 /// A fresh database with the schema applied, users and watches made through
 /// the real stores, and pollers pointed at loopback origins.
@@ -29,7 +30,9 @@ final class PollerTestContext: Sendable {
         configuration.sessionSettings["tidings.badge_coalesce"] = "0ms"
         database = PostgresClient(configuration: configuration, logger: quiet)
         _ = try MigrationRunner(
-            directory: Self.repositoryRoot + "/migrations", functionsDirectory: Self.repositoryRoot + "/schema/functions", client: database, logger: quiet).migrate()
+            directory: Self.repositoryRoot + "/migrations", functionsDirectory: Self.repositoryRoot + "/schema/functions", client: database,
+            logger: quiet
+        ).migrate()
         secrets = try StoredSecrets.load(keyring: SecretKeyring(current: try SecretKey(hex: TestSecretKeys.a)), database: database)
         watches = WatchStore(database: database, secrets: secrets)
         accounts = AccountStore(database: database)
@@ -83,7 +86,8 @@ final class PollerTestContext: Sendable {
         configuration.idlePollInterval = .milliseconds(50)
         configuration.writeBatchDelay = .milliseconds(5)
         configure(&configuration)
-        var client = HTTPClientConfiguration(timeout: .seconds(5), maxResponseSize: maxResponseSize, allowPrivateTargets: allowPrivateTargets)
+        var client = HTTPClientConfiguration(
+            timeout: .seconds(5), maxResponseSize: maxResponseSize, allowPrivateTargets: allowPrivateTargets)
         client.allowedAddresses = allowedAddresses
         let logger = Logger(label: "poller", logLevel: .info, sink: logSink)
         let poller = Poller(
@@ -123,8 +127,10 @@ final class PollerTestContext: Sendable {
     }
 
     func change(of watch: Watch) throws -> (diff: String, snapshot: String)? {
-        try database.query("""
+        try database.query(
+            """
             SELECT diff, snapshot FROM changes WHERE watch_id = \(watch.id) ORDER BY position DESC LIMIT 1
-            """).first.map { (try $0.decode("diff"), try $0.decode("snapshot")) }
+            """
+        ).first.map { (try $0.decode("diff"), try $0.decode("snapshot")) }
     }
 }

@@ -14,7 +14,9 @@ final class FakeClock: Sendable {
     }
 
     func advance(_ duration: Duration) {
-        current.withLock { $0 = $0.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
+        current.withLock {
+            $0 = $0.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        }
     }
 
     var reading: @Sendable () -> Date {

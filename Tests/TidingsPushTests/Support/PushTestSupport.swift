@@ -1,10 +1,10 @@
-import TidingsTestSupport
 import Foundation
 import TidingsCrypto
 import TidingsHTTPClient
 import TidingsObservability
 import TidingsPush
 import TidingsSynchronization
+import TidingsTestSupport
 
 /// The push engine's HTTP client and configuration, pointed at `mock`.
 struct PushFixture {
@@ -70,8 +70,8 @@ let quietLogger = Logger(label: "test", logLevel: .error, sink: CapturingLogSink
 func jwtParts(_ token: String) -> (header: [String: Any], claims: [String: Any])? {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     guard parts.count == 3, let header = Base64.decode(parts[0]), let claims = Base64.decode(parts[1]),
-          let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
-          let claimsObject = try? JSONSerialization.jsonObject(with: Data(claims)) as? [String: Any]
+        let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
+        let claimsObject = try? JSONSerialization.jsonObject(with: Data(claims)) as? [String: Any]
     else { return nil }
     return (headerObject, claimsObject)
 }

@@ -38,11 +38,13 @@ struct ChangesController: Sendable {
         } catch ChangeStoreError.unknownChange {
             throw HTTPError.field("up_to_change_id", "is not a change of this watch", status: .unprocessableContent)
         }
-        context.logger.info("watch read", metadata: [
-            "user.id": userID.canonicalString,
-            "watch.id": watchID.canonicalString,
-            "badge.count": String(receipt.badge.count),
-        ])
+        context.logger.info(
+            "watch read",
+            metadata: [
+                "user.id": userID.canonicalString,
+                "watch.id": watchID.canonicalString,
+                "badge.count": String(receipt.badge.count),
+            ])
         return .json(ReadReceiptRepresentation(receipt: receipt))
     }
 

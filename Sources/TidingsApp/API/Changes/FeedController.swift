@@ -29,7 +29,8 @@ struct FeedController: Sendable {
         } catch FeedError.positionAhead {
             throw HTTPError(
                 .gone,
-                detail: "after: this cursor is newer than anything this server has written for you; resync from the start by asking without after.",
+                detail:
+                    "after: this cursor is newer than anything this server has written for you; resync from the start by asking without after.",
                 title: "Cursor unknown",
                 type: HTTPError.resyncType,
                 extensions: ["field": "after"]

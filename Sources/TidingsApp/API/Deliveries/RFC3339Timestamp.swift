@@ -17,12 +17,12 @@ enum RFC3339Timestamp {
             return value
         }
         guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"),
-              let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
-              let day = number(8, 2), [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]),
-              let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
-              let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"),
-              let second = number(17, 2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second <= 60
+            let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
+            let day = number(8, 2), [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]),
+            let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
+            let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"),
+            let second = number(17, 2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -44,7 +44,7 @@ enum RFC3339Timestamp {
             guard index + 1 == bytes.count else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard index + 6 == bytes.count, let hours = number(index + 1, 2), bytes[index + 3] == UInt8(ascii: ":"),
-                  let minutes = number(index + 4, 2), hours < 24, minutes < 60
+                let minutes = number(index + 4, 2), hours < 24, minutes < 60
             else { return nil }
             offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
         default:

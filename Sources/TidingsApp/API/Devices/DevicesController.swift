@@ -64,8 +64,10 @@ struct DevicesController: Sendable {
         case .notFound:
             throw Self.deviceNotFound
         case .platformChangeRefused(let from, let to):
-            throw HTTPError.field("platform", "cannot change from \(from.rawValue) to \(to.rawValue): a web device is a browser's "
-                + "push subscription, the others an app's push token; register the device anew and delete this one")
+            throw HTTPError.field(
+                "platform",
+                "cannot change from \(from.rawValue) to \(to.rawValue): a web device is a browser's "
+                    + "push subscription, the others an app's push token; register the device anew and delete this one")
         case .updated(let device):
             return .json(DeviceRepresentation(device))
         }
@@ -83,11 +85,13 @@ struct DevicesController: Sendable {
         let userID = try authenticator.requireUser(request)
         let body = try request.decodeJSON(InvalidateDevicesBody.self)
         let removed = try devices.invalidate(userID: userID, pushTokens: body.pushTokens)
-        context.logger.info("devices invalidated", metadata: [
-            "user.id": userID.canonicalString,
-            "devices.reported": "\(body.pushTokens.count)",
-            "devices.removed": "\(removed.count)",
-        ])
+        context.logger.info(
+            "devices invalidated",
+            metadata: [
+                "user.id": userID.canonicalString,
+                "devices.reported": "\(body.pushTokens.count)",
+                "devices.removed": "\(removed.count)",
+            ])
         return .json(RemovedDevicesRepresentation(removed: removed.map(DeviceRepresentation.init)))
     }
 

@@ -89,11 +89,12 @@ struct PushSubscriptionBody: Decodable {
             subscription = try WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
         } catch {
             let path = error.field.split(separator: ".").map { FieldKey(stringValue: String($0)) }
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath + path,
-                debugDescription: error.message,
-                underlyingError: FieldProblem(error.message)
-            ))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath + path,
+                    debugDescription: error.message,
+                    underlyingError: FieldProblem(error.message)
+                ))
         }
     }
 }

@@ -1,7 +1,7 @@
+import Foundation
 import TidingsHTTPClient
 import TidingsHTTPServer
 import TidingsIP
-import Foundation
 
 /// The early SSRF check of a create (`TargetAddressPolicy`), for the many
 /// hosts of an import: each host once, literal addresses always (no

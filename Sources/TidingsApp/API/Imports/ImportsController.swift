@@ -46,7 +46,8 @@ struct ImportsController: Sendable {
             let named = rejected.prefix(Self.rejectionsNamed).map { "[\($0.index)] \($0.reason)" }.joined(separator: "; ")
             throw HTTPError(
                 .unprocessableContent,
-                detail: "\(rejected.count) entries cannot be imported, so nothing was: \(named). dry_run=true lists them all; skip_rejected=true imports the rest."
+                detail:
+                    "\(rejected.count) entries cannot be imported, so nothing was: \(named). dry_run=true lists them all; skip_rejected=true imports the rest."
             )
         }
         let dueNow = !dryRun && checkRates.limiter.admitCaller(userID)
@@ -54,11 +55,13 @@ struct ImportsController: Sendable {
             try HTTPError.mappingLimits { try watches.importWatches(userID: userID, settings, dueNow: dueNow, dryRun: dryRun) }
         }
         if !dryRun {
-            context.logger.info("watches imported", metadata: [
-                "user.id": userID.canonicalString, "import.format": format.rawValue,
-                "import.created": String(result.created.count), "import.existing": String(result.existing),
-                "import.rejected": String(rejected.count),
-            ])
+            context.logger.info(
+                "watches imported",
+                metadata: [
+                    "user.id": userID.canonicalString, "import.format": format.rawValue,
+                    "import.created": String(result.created.count), "import.existing": String(result.existing),
+                    "import.rejected": String(rejected.count),
+                ])
         }
         let answer = ImportAnswer(dryRun: dryRun, format: format, created: result.created, existing: result.existing, rejected: rejected)
         return .json(answer, status: !dryRun && !result.created.isEmpty ? .created : .ok)
@@ -69,7 +72,8 @@ struct ImportsController: Sendable {
         var all: [Watch] = []
         var cursor: PageCursor?
         repeat {
-            let page = try watches.list(userID: userID, filter: WatchFilter(), page: PageRequest(limit: PageRequest.maximumLimit, cursor: cursor))
+            let page = try watches.list(
+                userID: userID, filter: WatchFilter(), page: PageRequest(limit: PageRequest.maximumLimit, cursor: cursor))
             all += page.items
             cursor = page.nextCursor
         } while cursor != nil
@@ -137,7 +141,8 @@ struct ImportsController: Sendable {
     }
 
     private static func tooManyEntries(_ count: Int) -> HTTPError {
-        HTTPError(.unprocessableContent, detail: "The file has \(count) entries; an import takes at most \(WatchImportLimits.maximumEntries).")
+        HTTPError(
+            .unprocessableContent, detail: "The file has \(count) entries; an import takes at most \(WatchImportLimits.maximumEntries).")
     }
 
     /// `?format=` names it; otherwise the body's first bytes do.
@@ -152,7 +157,8 @@ struct ImportsController: Sendable {
         guard let format = WatchImportFormat.sniff(request.body, contentType: request.headers["Content-Type"]) else {
             throw HTTPError(
                 .unsupportedMediaType,
-                detail: "The file is not one Tidings imports (changedetection.io's url-watches.json, urlwatch's urls.yaml, OPML, or a Tidings export); name its format with ?format= if it is."
+                detail:
+                    "The file is not one Tidings imports (changedetection.io's url-watches.json, urlwatch's urls.yaml, OPML, or a Tidings export); name its format with ?format= if it is."
             )
         }
         return format
@@ -172,7 +178,8 @@ struct ImportsController: Sendable {
         } catch let exceeded as RulesPerTargetExceeded {
             throw HTTPError(
                 .unprocessableContent,
-                detail: "An imported watch's URL would carry more than \(exceeded.maximum) distinct extraction rules from its watchers, the most one URL may; nothing was imported."
+                detail:
+                    "An imported watch's URL would carry more than \(exceeded.maximum) distinct extraction rules from its watchers, the most one URL may; nothing was imported."
             )
         }
     }

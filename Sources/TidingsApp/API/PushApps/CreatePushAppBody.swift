@@ -1,7 +1,7 @@
+import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsPush
-import TidingsCrypto
 
 /// `POST /v1/push-apps` body. APNs: `environment`, `team_id`, `key_id` and
 /// `private_key` (the .p8 PEM); FCM: `service_account`. Members of the
@@ -27,9 +27,11 @@ struct CreatePushAppBody: Decodable {
         let platformName = try container.decode(String.self, forKey: .platform)
         guard let platform = PushPlatform(rawValue: platformName), PushPlatform.adminManaged.contains(platform) else {
             let choices = "must be one of \(PushPlatform.adminManaged.map(\.rawValue).joined(separator: ", "))"
-            throw container.fieldProblem(.platform, platformName == PushPlatform.webpush.rawValue
-                ? choices + "; Web Push signs with the deployment's VAPID key (TIDINGS_VAPID_PRIVATE_KEY), not a push app"
-                : choices)
+            throw container.fieldProblem(
+                .platform,
+                platformName == PushPlatform.webpush.rawValue
+                    ? choices + "; Web Push signs with the deployment's VAPID key (TIDINGS_VAPID_PRIVATE_KEY), not a push app"
+                    : choices)
         }
         let appID = try container.decode(String.self, forKey: .appID)
         try PushAppFieldRules.validateAppID(appID, key: .appID, in: container)
@@ -42,19 +44,23 @@ struct CreatePushAppBody: Decodable {
             try PushAppFieldRules.validateAppleID(keyID, key: .keyID, in: container)
             let privateKey = try container.decode(String.self, forKey: .privateKey)
             try PushAppFieldRules.validatePrivateKey(privateKey, algorithm: .es256, key: .privateKey, in: container)
-            app = NewPushApp(appID: appID, credentials: .apns(
-                environment: try container.decodeChoice(APNsEnvironment.self, forKey: .environment),
-                teamID: teamID, keyID: keyID, privateKeyPEM: privateKey
-            ))
+            app = NewPushApp(
+                appID: appID,
+                credentials: .apns(
+                    environment: try container.decodeChoice(APNsEnvironment.self, forKey: .environment),
+                    teamID: teamID, keyID: keyID, privateKeyPEM: privateKey
+                ))
         case .webpush:
             preconditionFailure("refused above")
         case .fcm:
             if let key = Self.apnsOnly.first(where: container.contains) { throw container.fieldProblem(key, "is only for apns apps") }
             let account = try container.decode(ServiceAccountBody.self, forKey: .serviceAccount)
-            app = NewPushApp(appID: appID, credentials: .fcm(
-                projectID: account.projectID, clientEmail: account.clientEmail, tokenURI: account.tokenURI,
-                privateKeyPEM: account.privateKeyPEM
-            ))
+            app = NewPushApp(
+                appID: appID,
+                credentials: .fcm(
+                    projectID: account.projectID, clientEmail: account.clientEmail, tokenURI: account.tokenURI,
+                    privateKeyPEM: account.privateKeyPEM
+                ))
         }
     }
 }

@@ -9,9 +9,13 @@ enum PushAppFieldRules {
 
     /// Bundle ids and Android package names: letters, digits, `.`, `-`, `_`.
     static func validateAppID<Key: CodingKey>(_ appID: String, key: Key, in container: KeyedDecodingContainer<Key>) throws {
-        let allowed = appID.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0)) }
+        let allowed = appID.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0))
+        }
         guard allowed, (1...appIDMaxLength).contains(appID.unicodeScalars.count) else {
-            throw container.fieldProblem(key, "must be a bundle id or package name such as com.example.app (1 to \(appIDMaxLength) letters, digits, '.', '-' or '_')")
+            throw container.fieldProblem(
+                key, "must be a bundle id or package name such as com.example.app (1 to \(appIDMaxLength) letters, digits, '.', '-' or '_')"
+            )
         }
     }
 

@@ -64,5 +64,6 @@ struct PushAppsController: Sendable {
     }
 
     private static let notFound = HTTPError(.notFound, detail: "There is no push app with this id.")
-    private static let duplicate = HTTPError(.conflict, detail: "A push app with this platform and app_id exists; change or delete that one.")
+    private static let duplicate = HTTPError(
+        .conflict, detail: "A push app with this platform and app_id exists; change or delete that one.")
 }

@@ -35,9 +35,10 @@ struct ServiceAccountBody: Decodable {
     }
 
     /// Printable, no control characters, within the column's length.
-    private static func validate(_ value: String, key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>, maxLength: Int) throws {
+    private static func validate(_ value: String, key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>, maxLength: Int) throws
+    {
         guard (1...maxLength).contains(value.unicodeScalars.count),
-              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
+            !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
         else {
             throw container.fieldProblem(key, "must be 1 to \(maxLength) characters without spaces or control characters")
         }

@@ -1,7 +1,7 @@
+import TidingsCrypto
 import TidingsDomain
 import TidingsHTTPServer
 import TidingsPush
-import TidingsCrypto
 
 /// `PATCH /v1/push-apps/{id}` body: only the members present change; the
 /// platform cannot. `private_key` and `service_account` replace the stored
@@ -49,7 +49,8 @@ struct UpdatePushAppBody: Decodable {
             )
         case .fcm:
             let apnsOnly: [(String, Bool)] = [
-                ("environment", environment != nil), ("key_id", keyID != nil), ("private_key", privateKey != nil), ("team_id", teamID != nil),
+                ("environment", environment != nil), ("key_id", keyID != nil), ("private_key", privateKey != nil),
+                ("team_id", teamID != nil),
             ]
             if let (field, _) = apnsOnly.first(where: \.1) { throw HTTPError.field(field, "is only for apns apps") }
             if let account = serviceAccount {

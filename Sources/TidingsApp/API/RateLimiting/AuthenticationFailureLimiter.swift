@@ -32,7 +32,8 @@ final class AuthenticationFailureLimiter: Sendable {
         let seconds = max(1, retryAfter.roundedUpSeconds)
         throw HTTPError(
             .tooManyRequests,
-            detail: "Too many failed credentials from this address: at most \(policy.count) per \(RateLimitedAction.describe(policy.period)). "
+            detail:
+                "Too many failed credentials from this address: at most \(policy.count) per \(RateLimitedAction.describe(policy.period)). "
                 + "Try again in \(seconds) s.",
             title: "Rate limited",
             type: HTTPError.rateLimitedType,

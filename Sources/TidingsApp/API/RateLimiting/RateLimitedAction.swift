@@ -21,10 +21,11 @@ struct RateLimitedAction: Sendable {
     func admit(caller: UUID?, subject id: UUID) throws(HTTPError) {
         guard case .limited(let retryAfter, let scope) = limiter.admit(caller: caller, subject: id) else { return }
         let seconds = max(1, retryAfter.roundedUpSeconds)
-        let (name, policy, whose) = switch scope {
-        case .caller: (callerLimitName, limiter.perCaller, "by this user")
-        case .subject: (subjectLimitName, limiter.perSubject, "of this \(subject)")
-        }
+        let (name, policy, whose) =
+            switch scope {
+            case .caller: (callerLimitName, limiter.perCaller, "by this user")
+            case .subject: (subjectLimitName, limiter.perSubject, "of this \(subject)")
+            }
         throw HTTPError(
             .tooManyRequests,
             detail: "Too many \(action) \(whose): at most \(policy.count) per \(Self.describe(policy.period)). Try again in \(seconds) s.",

@@ -1,6 +1,6 @@
 import TidingsHTTPServer
-import TidingsPostgres
 import TidingsObservability
+import TidingsPostgres
 
 /// Wraps the router so that an unavailable database answers 503 with
 /// `Retry-After` (the client may simply try again) instead of a bare 500.

@@ -13,12 +13,13 @@ extension HTTPError {
     /// 403: the user already has as many of the resource as it may. Lists
     /// the limit by name (`limit`) and value (`maximum`).
     static func limitExceeded(_ exceeded: UserLimitExceeded) -> HTTPError {
-        let things = switch exceeded.resource {
-        case .watches: "watches"
-        case .webhooks: "webhooks"
-        case .devices: "devices"
-        case .apiKeys: "active API keys"
-        }
+        let things =
+            switch exceeded.resource {
+            case .watches: "watches"
+            case .webhooks: "webhooks"
+            case .devices: "devices"
+            case .apiKeys: "active API keys"
+            }
         let most = exceeded.maximum.map { "at most \($0) \(things)" } ?? "no more \(things)"
         return HTTPError(
             .forbidden,

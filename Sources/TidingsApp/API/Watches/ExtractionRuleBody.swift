@@ -22,11 +22,12 @@ struct ExtractionRuleBody: Decodable {
             selectors.append((.raw, ""))
         }
         guard selectors.count == 1, let (key, value) = selectors.first else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "selector count",
-                underlyingError: FieldProblem("must have exactly one of css, xpath, json_pointer or raw")
-            ))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "selector count",
+                    underlyingError: FieldProblem("must have exactly one of css, xpath, json_pointer or raw")
+                ))
         }
         let selector: ExtractionRule.Selector
         switch key {
@@ -59,11 +60,12 @@ struct ExtractionRuleBody: Decodable {
             let position = ListPosition(intValue: list.currentIndex)
             let pattern = try list.decode(String.self)
             if let problem = ExtractionRule.problem(withIgnorePattern: pattern) {
-                throw DecodingError.dataCorrupted(DecodingError.Context(
-                    codingPath: list.codingPath + [position],
-                    debugDescription: problem,
-                    underlyingError: FieldProblem(problem)
-                ))
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: list.codingPath + [position],
+                        debugDescription: problem,
+                        underlyingError: FieldProblem(problem)
+                    ))
             }
             patterns.append(pattern)
         }

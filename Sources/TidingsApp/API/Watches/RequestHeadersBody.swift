@@ -10,11 +10,12 @@ struct RequestHeadersBody: Decodable {
         let container = try decoder.container(keyedBy: HeaderName.self)
         let keys = container.allKeys.sorted { $0.stringValue < $1.stringValue }
         if keys.count > RequestHeaders.maximumCount {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "too many headers",
-                underlyingError: FieldProblem("must have at most \(RequestHeaders.maximumCount) headers")
-            ))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "too many headers",
+                    underlyingError: FieldProblem("must have at most \(RequestHeaders.maximumCount) headers")
+                ))
         }
         var fields: [String: String] = [:]
         var seen: Set<String> = []

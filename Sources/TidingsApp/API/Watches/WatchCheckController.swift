@@ -44,9 +44,11 @@ struct WatchCheckController: Sendable {
         guard let result = results[id], let checked = try watches.watch(userID: userID, id: id) else {
             throw HTTPError(.conflict, detail: "The watch changed while it was being checked; try again.")
         }
-        context.logger.info("watch checked", metadata: [
-            "watch.id": id.canonicalString, "target.id": watch.targetID.canonicalString, "check.result": result.result.rawValue,
-        ])
+        context.logger.info(
+            "watch checked",
+            metadata: [
+                "watch.id": id.canonicalString, "target.id": watch.targetID.canonicalString, "check.result": result.result.rawValue,
+            ])
         return .json(CheckRepresentation(result: result, watch: WatchRepresentation(checked)))
     }
 }

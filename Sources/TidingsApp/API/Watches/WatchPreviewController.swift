@@ -32,13 +32,14 @@ struct WatchPreviewController: Sendable {
             var lines = content.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if lines == [""] { lines = [] }
             let cut = lines.count > Self.maximumLines
-            return .json(WatchPreviewRepresentation(
-                url: body.url.text,
-                httpStatus: status,
-                contentType: contentType,
-                lines: Array(lines.prefix(Self.maximumLines)),
-                truncated: cut || content.isTruncated
-            ))
+            return .json(
+                WatchPreviewRepresentation(
+                    url: body.url.text,
+                    httpStatus: status,
+                    contentType: contentType,
+                    lines: Array(lines.prefix(Self.maximumLines)),
+                    truncated: cut || content.isTruncated
+                ))
         // What the page did is the caller's problem to fix, not this
         // server's failure: a 422 naming the field, never a 5xx.
         case .answered(let status):

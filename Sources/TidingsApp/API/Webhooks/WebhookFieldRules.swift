@@ -21,7 +21,9 @@ enum WebhookFieldRules {
     }
 
     /// Known, distinct event types in their canonical order.
-    static func eventTypes<Key: CodingKey>(_ names: [String], key: Key, in container: KeyedDecodingContainer<Key>) throws -> [WebhookEventType] {
+    static func eventTypes<Key: CodingKey>(_ names: [String], key: Key, in container: KeyedDecodingContainer<Key>) throws
+        -> [WebhookEventType]
+    {
         guard !names.isEmpty else {
             throw container.fieldProblem(key, "must list at least one event type")
         }

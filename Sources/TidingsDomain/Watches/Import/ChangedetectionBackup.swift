@@ -19,12 +19,13 @@ enum ChangedetectionBackup {
         guard watching.count <= WatchImportLimits.maximumEntries else {
             throw WatchImportError("the file has \(watching.count) watches; an import takes at most \(WatchImportLimits.maximumEntries)")
         }
-        let defaultInterval = interval(of: document["settings"].flatMap { settings in
-            if case .object(let settings) = settings, case .object(let requests)? = settings["requests"] {
-                return requests["time_between_check"]
-            }
-            return nil
-        })
+        let defaultInterval = interval(
+            of: document["settings"].flatMap { settings in
+                if case .object(let settings) = settings, case .object(let requests)? = settings["requests"] {
+                    return requests["time_between_check"]
+                }
+                return nil
+            })
         // The file's order is its uuids' order; sorted, an import of the
         // same file numbers its entries the same way.
         return watching.keys.sorted().enumerated().map { index, key in
@@ -49,7 +50,8 @@ enum ChangedetectionBackup {
         if let legacy = files.first(where: { $0.name == "url-watches.json" }) { return try? JSONValue(parsing: legacy.contents) }
         var document: [String: JSONValue] = [:]
         if let settings = files.first(where: { $0.name == "changedetection.json" }),
-           case .object(let stored)? = try? JSONValue(parsing: settings.contents) {
+            case .object(let stored)? = try? JSONValue(parsing: settings.contents)
+        {
             document["settings"] = stored["settings"]
         }
         var watching: [String: JSONValue] = [:]

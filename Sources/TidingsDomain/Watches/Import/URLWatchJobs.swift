@@ -101,8 +101,8 @@ enum URLWatchJobs {
     }
 }
 
-private extension Substring {
-    var trimmingSpaces: String {
+extension Substring {
+    fileprivate var trimmingSpaces: String {
         String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -9,9 +9,9 @@ enum YAMLNode: Equatable {
     static func == (lhs: YAMLNode, rhs: YAMLNode) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
-        case let (.scalar(a), .scalar(b)): a == b
-        case let (.sequence(a), .sequence(b)): a == b
-        case let (.mapping(a), .mapping(b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case (.scalar(let a), .scalar(let b)): a == b
+        case (.sequence(let a), .sequence(let b)): a == b
+        case (.mapping(let a), .mapping(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
         }
     }

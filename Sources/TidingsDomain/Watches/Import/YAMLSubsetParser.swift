@@ -8,6 +8,7 @@
 /// Depth, lines and nodes are bounded (`WatchImportLimits`), and the
 /// parser's work is linear in the file.
 import Foundation
+
 struct YAMLSubsetParser {
     private struct Line {
         let number: Int

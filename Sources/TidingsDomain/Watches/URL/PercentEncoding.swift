@@ -29,7 +29,8 @@ enum PercentEncoding {
                 continue
             }
             if isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
-                || byte == UInt8(ascii: "/") || (component == .query && byte == UInt8(ascii: "?")) {
+                || byte == UInt8(ascii: "/") || (component == .query && byte == UInt8(ascii: "?"))
+            {
                 output.append(byte)
             } else {
                 appendEscape(byte, to: &output)

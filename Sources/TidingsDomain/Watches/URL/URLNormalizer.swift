@@ -45,7 +45,8 @@ package enum URLNormalizer {
         path = DotSegments.remove(from: path.isEmpty ? "/" : path)
         var query = ""
         if let queryStart {
-            query = "?" + (try PercentEncoding.normalize(Substring(pathAndQuery[pathAndQuery.index(after: queryStart)...]), allowing: .query))
+            query =
+                "?" + (try PercentEncoding.normalize(Substring(pathAndQuery[pathAndQuery.index(after: queryStart)...]), allowing: .query))
         }
 
         let url = NormalizedURL(scheme: scheme, host: host, port: port, pathAndQuery: path + query)
