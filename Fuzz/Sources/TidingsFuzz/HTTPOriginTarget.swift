@@ -23,11 +23,13 @@ enum HTTPOriginTarget {
         guard let origin else { return }
         check(origin.scheme == "http" || origin.scheme == "https", "scheme \(origin.scheme.debugDescription)")
         check((1...65_535).contains(origin.port), "port \(origin.port)")
-        check(!origin.host.isEmpty && !origin.host.hasSuffix("."), "host \(origin.host.debugDescription)")
+        // By scalars: a prepended concatenation mark (U+0600) joins the
+        // "." after it into one Character, which `hasSuffix` compares.
+        check(!origin.host.isEmpty && origin.host.unicodeScalars.last != ".", "host \(origin.host.debugDescription)")
         check(origin.host == origin.host.lowercased(), "host \(origin.host.debugDescription) is not lower-case")
         // The site is the host or a whole-label suffix of it, never empty.
         let site = HTTPOrigin.site(of: origin.host)
-        check(!site.isEmpty && (site == origin.host || origin.host.hasSuffix("." + site)),
+        check(!site.isEmpty && (site == origin.host || origin.host.utf8.reversed().starts(with: ("." + site).utf8.reversed())),
               "site \(site.debugDescription) of host \(origin.host.debugDescription)")
         check(origin.siteAndPort == "\(site):\(origin.port)", "siteAndPort \(origin.siteAndPort.debugDescription)")
         let printed = origin.description
