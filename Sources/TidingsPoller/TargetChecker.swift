@@ -238,7 +238,7 @@ struct TargetChecker: Sendable {
                 continue
             }
             let current = content ?? ResponseContent(body: response.body, contentType: response.header("Content-Type"))
-            let spec = Self.spec(for: rule)
+            let spec = ExtractionSpec(rule: rule)
             switch await extraction.run(
                 timeLimit: ruleLimits.timeLimit + Self.abandonGrace, fairnessKey: owner,
                 {
@@ -340,18 +340,6 @@ struct TargetChecker: Sendable {
             !value.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F })
         else { return nil }
         return value
-    }
-
-    static func spec(for rule: ExtractionRule?) -> ExtractionSpec {
-        guard let rule else { return .readable }
-        let selector: ExtractionSpec.Selector =
-            switch rule.selector {
-            case .raw: .raw
-            case .css(let css): .css(css)
-            case .xpath(let xpath): .xpath(xpath)
-            case .jsonPointer(let pointer): .jsonPointer(pointer)
-            }
-        return ExtractionSpec(selector: selector, ignorePatterns: rule.ignorePatterns)
     }
 
     /// The rule's kind for logs, as the API names it.

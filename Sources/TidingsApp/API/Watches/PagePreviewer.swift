@@ -62,7 +62,7 @@ final class PagePreviewer: Sendable {
             let contentType = response.header("Content-Type")
             do {
                 let content = try ContentExtractor.extract(
-                    body: response.body, contentType: contentType, spec: Self.spec(for: rule), limits: limits)
+                    body: response.body, contentType: contentType, spec: ExtractionSpec(rule: rule), limits: limits)
                 return .extracted(status: response.status, contentType: contentType, content: content)
             } catch let error as ExtractionError {
                 return .extractionFailed(error)
@@ -70,15 +70,4 @@ final class PagePreviewer: Sendable {
         }
     }
 
-    static func spec(for rule: ExtractionRule?) -> ExtractionSpec {
-        guard let rule else { return .readable }
-        let selector: ExtractionSpec.Selector =
-            switch rule.selector {
-            case .raw: .raw
-            case .css(let css): .css(css)
-            case .xpath(let xpath): .xpath(xpath)
-            case .jsonPointer(let pointer): .jsonPointer(pointer)
-            }
-        return ExtractionSpec(selector: selector, ignorePatterns: rule.ignorePatterns)
-    }
 }
