@@ -19,6 +19,7 @@ final class OutcomeWriter: Sendable {
     /// Content handed to this writer and not yet written (the poller adds,
     /// `write` removes).
     let contentBacklog = ContentBacklog()
+    private let holds = AdaptiveMutex(TargetHolds())
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
         self.store = store
@@ -26,6 +27,12 @@ final class OutcomeWriter: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.metrics = metrics
+    }
+
+    /// The live pollers, as the heartbeat counts them: alone, this one
+    /// keeps every target it checks held (`TargetHolds`).
+    func share(among owners: LiveOwners) {
+        holds.withLock { $0.share(among: owners) }
     }
 
     /// Writes outcomes: the eventful ones (`writeEventful`), then the quiet
@@ -37,7 +44,10 @@ final class OutcomeWriter: Sendable {
         var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
         var eventful: [CheckOutcome] = []
-        let live = outcomes.filter { !$0.abandoned }
+        var live = outcomes.filter { !$0.abandoned }
+        holds.withLock { holds in
+            for index in live.indices { live[index].record.keepsHold = holds.keepsNext() }
+        }
         metrics.record(live)
         for outcome in live {
             guard !outcome.isEventful else {

@@ -6,20 +6,24 @@ import TidingsPostgres
 import TidingsSynchronization
 
 /// The change-detection engine: a scheduler thread claims due targets in
-/// batches under a lease (`CheckStore.claimDue`, FOR UPDATE SKIP LOCKED),
+/// batches (`CheckStore.claimDue`): the ones this poller holds from its
+/// last check of them are read, the rest leased (FOR UPDATE SKIP LOCKED);
 /// each claimed target is checked as a task (HTTP on the client's libcurl
 /// driver thread, extraction and hashing on the task), and results go to
 /// a `WriteBehindQueue` whose threads write them in batches
 /// (`OutcomeWriter`), each result in its tenant's turn. At most
 /// `concurrency` checks are in flight; a check frees its slot once its
-/// result is queued for writing (its lease still guards the target until
-/// the write clears it), so checking never waits for a commit. The writer's backlog is bounded by `writeBacklogLimit`
+/// result is queued for writing (its lease or hold still guards the
+/// target until the write), so checking never waits for a commit. A
+/// written target stays held by this poller (decision 0057, `TargetHolds`)
+/// until shortly after its next check is due; shutdown gives every hold
+/// back. The writer's backlog is bounded by `writeBacklogLimit`
 /// results and `writeBacklogBytes` of content (`ContentBacklog`).
 ///
 /// A `LeaseHeartbeat` keeps this poller's row in `lease_owners` beating;
 /// should the process die, any other (or the next to start) frees its
-/// targets' leases a few seconds after its last beat instead of when the
-/// leases run out. A live poller whose heartbeat stalled that long may
+/// targets' leases and holds a few seconds after its last beat instead of
+/// when they run out. A live poller whose heartbeat stalled that long may
 /// find a target checked by another meanwhile: its own result is then not
 /// written (result writes need the lease), so nothing is recorded twice.
 package final class Poller: TargetCheckRunner, Service {
@@ -49,19 +53,28 @@ package final class Poller: TargetCheckRunner, Service {
             inFlightByUser.keys(atLeast: limit)
         }
 
+        enum Start {
+            case started
+            /// Its user is at their share: the target waits.
+            case overShare
+            /// A held target whose check is still in flight here.
+            case inFlight
+        }
+
         /// Takes the target in flight, charged to the watcher with the
         /// fewest checks in flight (a target a tenant shares with others does
-        /// not count against whoever is busiest); false when even that one
-        /// is at `limit`, as a claim of many targets of one user can be.
-        mutating func start(_ target: ClaimedTarget, limit: Int) -> Bool {
+        /// not count against whoever is busiest); `overShare` when even that
+        /// one is at `limit`, as a claim of many targets of one user can be.
+        mutating func start(_ target: ClaimedTarget, limit: Int) -> Start {
+            guard !inFlight.contains(target.id) else { return .inFlight }
             let user = target.watches.map(\.userID).min { inFlightByUser[$0] < inFlightByUser[$1] }
             if let user {
-                guard inFlightByUser[user] < limit else { return false }
+                guard inFlightByUser[user] < limit else { return .overShare }
                 inFlightByUser.add(user)
                 chargedUser[target.id] = user
             }
             inFlight.insert(target.id)
-            return true
+            return .started
         }
 
         mutating func finish(_ targetID: UUID) {
@@ -150,7 +163,10 @@ package final class Poller: TargetCheckRunner, Service {
 
     /// Starts the writer and, unless `concurrency` is 0, the scheduler.
     package func start() {
-        heartbeat.start(onOwners: { [limiter] owners in limiter.share(among: owners) })
+        heartbeat.start(onOwners: { [limiter, writer] owners in
+            limiter.share(among: owners)
+            writer.share(among: owners)
+        })
         results.start { [weak self] _ in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
         let thread = JoinableThread.start(name: "tidings.scheduler") { [self] in runScheduler() }
@@ -165,12 +181,18 @@ package final class Poller: TargetCheckRunner, Service {
     }
 
     /// Checks one target now, whether due or not, and waits for the result
-    /// to be written. Nil when another check of the target is running.
+    /// to be written. Nil when another check of the target is running
+    /// (here, or under a lease elsewhere).
     /// Blocks the calling thread (an HTTP worker), never a task, for at
     /// most `checkNowTimeout`: past it this throws `CheckNowTimeout` and
     /// the check goes on as a scheduled one (tracked in flight, its result
     /// queued for the writer).
     package func checkNow(targetID: UUID) throws -> [UUID: WatchCheckResult]? {
+        // In flight here from claim to result: the scheduler may have read
+        // the target from this poller's hold just before the claim below.
+        guard state.withLock({ $0.inFlight.insert(targetID).inserted }) else { return nil }
+        var handedToTask = false
+        defer { if !handedToTask { finished(targetID) } }
         guard let target = try store.claim(targetID: targetID, owner: owner, lease: configuration.lease) else { return nil }
         let checker = self.checker
         let result = Mailbox<CheckOutcome>()
@@ -185,12 +207,12 @@ package final class Poller: TargetCheckRunner, Service {
         }
         var received = result.wait(timeout: configuration.checkNowTimeout)
         if received == nil {
-            // From here the task owns the check like `launch` does; tracked
-            // before leaving, so its `finished` cannot come first.
-            state.withLock { _ = $0.inFlight.insert(target.id) }
             received = result.abandon()
-            guard received != nil else { throw CheckNowTimeout(timeout: configuration.checkNowTimeout) }
-            state.withLock { _ = $0.inFlight.remove(target.id) }
+            guard received != nil else {
+                // From here the task owns the check like `launch` does.
+                handedToTask = true
+                throw CheckNowTimeout(timeout: configuration.checkNowTimeout)
+            }
         }
         guard let outcome = received else { return [:] }
         if outcome.abandoned {
@@ -217,20 +239,23 @@ package final class Poller: TargetCheckRunner, Service {
             capacity.wait(timeout: ContinuousClock.now.duration(to: deadline))
         }
 
-        // Checks still running will end with `.shutdown` and be dropped.
-        let unfinished = state.withLock { Array($0.inFlight) }
+        // Checks still running will end with `.shutdown` and be dropped;
+        // their leases go back with every hold.
+        let unfinished = state.withLock { $0.inFlight.count }
         limiter.close()
         client.stop()
         extraction.stop()
         results.stop()
+        var released = 0
         do {
-            try store.release(owner: owner, targetIDs: unfinished)
+            released = try store.releaseAll(owner: owner)
         } catch {
-            logger.error("could not release leases; they expire on their own", metadata: ["error": "\(error)"])
+            logger.error("could not release leases and holds; they expire on their own", metadata: ["error": "\(error)"])
         }
         heartbeat.stop()
         pool.stop()
-        logger.notice("poller stopped", metadata: ["poller.released_leases": String(unfinished.count)])
+        logger.notice(
+            "poller stopped", metadata: ["poller.unfinished_checks": String(unfinished), "poller.released_targets": String(released)])
     }
 
     // MARK: Scheduler
@@ -278,10 +303,11 @@ package final class Poller: TargetCheckRunner, Service {
                 var started: [ClaimedTarget] = []
                 var overShare: [UUID] = []
                 for target in claimed {
-                    if state.start(target, limit: configuration.userConcurrency) {
-                        started.append(target)
-                    } else {
-                        overShare.append(target.id)
+                    switch state.start(target, limit: configuration.userConcurrency) {
+                    case .started: started.append(target)
+                    // A held one stays held and due: nothing to give back.
+                    case .overShare where !target.isHeld: overShare.append(target.id)
+                    case .overShare, .inFlight: break
                     }
                 }
                 return (started, overShare)

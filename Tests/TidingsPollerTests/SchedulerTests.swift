@@ -231,7 +231,8 @@ import TidingsTestSupport
             try await eventually {
                 try context.database.query(
                     """
-                    SELECT count(*)::integer AS n FROM targets WHERE last_checked_at IS NOT NULL AND lease_owner IS NULL
+                    SELECT count(*)::integer AS n FROM targets
+                    WHERE last_checked_at IS NOT NULL AND (lease_owner IS NULL OR lease_held)
                     """)[0].decode("n", as: Int.self) == count
             })
         #expect(script.requests.count == count)
@@ -334,17 +335,22 @@ import TidingsTestSupport
         #expect(try context.database.query("SELECT count(*)::int AS n FROM lease_owners")[0].decode("n", as: Int.self) == 0)
     }
 
-    @Test func shutdownReleasesLeasesOfUnfinishedChecks() async throws {
+    @Test func shutdownReleasesLeasesOfUnfinishedChecksAndHolds() async throws {
         let context = try PollerTestContext()
-        let origin = try TestOriginServer { _ in .hang }
+        let origin = try TestOriginServer { request in request.path == "/hang" ? .hang : .text("page") }
         defer { origin.stop(); context.close() }
-        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/")
+        let user = try context.user()
+        let hanging = try context.watch(user: user, url: "\(origin.baseURL)/hang")
+        let checked = try context.watch(user: user, url: "\(origin.baseURL)/page", interval: 3600)
         let poller = try context.poller(concurrency: 4)
-        #expect(try await eventually { origin.receivedRequests == 1 })
+        #expect(try await eventually { try context.reload(checked).contentHash != nil && origin.receivedRequests == 2 })
+        let held = try context.database.query("SELECT lease_owner, lease_held FROM targets WHERE id = \(checked.targetID)")[0]
+        #expect(try held.decode("lease_owner", as: String?.self) == poller.owner)
+        #expect(try held.decode("lease_held", as: Bool.self))
 
         try await context.onThread { poller.stop(within: .milliseconds(200)) }
-        let lease = try context.database.query("SELECT lease_owner FROM targets WHERE id = \(watch.targetID)")[0]
-        #expect(try lease.decode("lease_owner", as: String?.self) == nil)
-        #expect(try context.reload(watch).lastCheckResult == nil)
+        let owners = try context.database.query("SELECT count(lease_owner)::int AS n FROM targets")[0]
+        #expect(try owners.decode("n", as: Int.self) == 0)
+        #expect(try context.reload(hanging).lastCheckResult == nil)
     }
 }

@@ -36,7 +36,7 @@ extension CheckStore {
             plan.recorded(try Self.recordChanges(plan.contents, on: connection))
             try Self.updateWatchStates(plan.states, on: connection)
             try Self.announce(plan.events, on: connection)
-            try Self.writeTargets(checks.map(\.target), owner: owner, on: connection)
+            try Self.writeTargets(checks.map(\.target), owner: owner, holdGrace: holdGrace, on: connection)
             return plan.results
         }
     }

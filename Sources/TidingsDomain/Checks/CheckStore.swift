@@ -12,22 +12,31 @@ package struct CheckStore: Sendable {
     let database: PostgresClient
     /// Consecutive failed checks after which a watch is `failing`.
     package let failureThreshold: Int
+    /// How long past its next check a target stays held by the poller that
+    /// wrote its last result, should that poller not come back to it: then
+    /// any poller claims it. A poller found dead gives its holds up sooner
+    /// (`LeaseOwnerStore.reapDead`).
+    package let holdGrace: Duration
 
-    package init(database: PostgresClient, failureThreshold: Int) {
+    package init(database: PostgresClient, failureThreshold: Int, holdGrace: Duration = .seconds(15)) {
         self.database = database
         self.failureThreshold = failureThreshold
+        self.holdGrace = holdGrace
     }
 
     // MARK: Claiming
 
-    /// Leases up to `limit` due targets whose lease is free or expired, in
-    /// due order. SKIP LOCKED lets replicas claim side by side without
-    /// waiting for, or taking, each other's rows. The claim sets only the
-    /// lease (a HOT update: no indexed column changes, migration 0012); the
-    /// scan starts after `cursor`, which moves to the last target claimed,
-    /// or back to the start when fewer than `limit` were left. A claimed
-    /// target stays due, so a crashed replica's target is taken over as soon
-    /// as its lease expires; writing the result sets the next check.
+    /// Up to `limit` due targets, in due order, for this owner to check:
+    /// the ones it holds from its last check of them (read, not written:
+    /// `isHeld`), and ones nobody holds, or whose lease or hold expired,
+    /// which it leases (a HOT update: no index covers the lease columns,
+    /// migration 0012). SKIP LOCKED lets replicas claim side by side
+    /// without waiting for, or taking, each other's rows. A held target
+    /// comes back while this owner's check of it is still in flight, as it
+    /// stays due until its result is written: the scheduler knows which
+    /// are in flight. The scan starts after `cursor`, which moves to the
+    /// last target returned, or back to the start when fewer than `limit`
+    /// were; writing a result sets the next check.
     ///
     /// A target that only users in `excludingUsers` watch is passed over
     /// (users at their share of checks in flight). Each claim is planned
@@ -41,29 +50,38 @@ package struct CheckStore: Sendable {
         let (targets, last) = try database.withConnection { connection in
             let rows = try connection.query(
                 """
-                UPDATE targets t
-                SET lease_owner = \(owner), lease_until = now() + \(lease)::interval
-                WHERE t.id IN (
-                    SELECT id FROM targets
-                    WHERE interval_seconds IS NOT NULL AND next_check_at <= now()
-                      AND (next_check_at, id) > (\(after.dueAt)::timestamptz, \(after.id)::uuid)
-                      AND (lease_until IS NULL OR lease_until < now())
+                WITH due AS (
+                    SELECT \(unsafeSQL: Self.targetColumns), t.next_check_at::text AS due_at,
+                           extract(epoch FROM t.next_check_at) AS due_epoch,
+                           t.lease_held AND t.lease_owner IS NOT DISTINCT FROM \(owner) AS held
+                    FROM targets t
+                    WHERE t.interval_seconds IS NOT NULL AND t.next_check_at <= now()
+                      AND (t.next_check_at, t.id) > (\(after.dueAt)::timestamptz, \(after.id)::uuid)
+                      AND (t.lease_until IS NULL OR t.lease_until < now() OR (t.lease_held AND t.lease_owner = \(owner)))
                       AND (cardinality(\(excluded)::uuid[]) = 0 OR EXISTS (
-                          SELECT 1 FROM watches w WHERE w.target_id = targets.id AND w.user_id <> ALL(\(excluded)::uuid[])))
-                    ORDER BY next_check_at, id
+                          SELECT 1 FROM watches w WHERE w.target_id = t.id AND w.user_id <> ALL(\(excluded)::uuid[])))
+                    ORDER BY t.next_check_at, t.id
                     LIMIT \(limit)
-                    FOR UPDATE SKIP LOCKED
+                ), free AS (
+                    SELECT t.id FROM targets t JOIN due ON due.id = t.id
+                    WHERE NOT due.held AND (t.lease_until IS NULL OR t.lease_until < now())
+                    FOR UPDATE OF t SKIP LOCKED
+                ), leased AS (
+                    UPDATE targets t
+                    SET lease_owner = \(owner), lease_until = now() + \(lease)::interval, lease_held = false
+                    FROM free WHERE t.id = free.id
+                    RETURNING t.id
                 )
-                RETURNING \(unsafeSQL: Self.targetColumns), t.next_check_at::text AS due_at,
-                          extract(epoch FROM t.next_check_at) AS due_epoch
+                SELECT * FROM due WHERE held OR id IN (SELECT id FROM leased)
                 """)
             var last: (epoch: Double, high: UInt64, low: UInt64, cursor: ClaimCursor)?
             var targets: [ClaimedTarget] = []
             targets.reserveCapacity(rows.count)
             for row in rows {
-                let target = try Self.target(from: row)
+                var target = try Self.target(from: row)
+                target.isHeld = try row.decode("held")
                 let epoch: Double = try row.decode("due_epoch")
-                // RETURNING has no order: keep the largest (due, id).
+                // The rows come in no set order: keep the largest (due, id).
                 let (high, low) = ClaimCursor.order(target.id)
                 if last.map({ ($0.epoch, $0.high, $0.low) < (epoch, high, low) }) ?? true {
                     last = (epoch, high, low, ClaimCursor(dueAt: try row.decode("due_at"), id: target.id))
@@ -83,31 +101,49 @@ package struct CheckStore: Sendable {
     }
 
     /// Leases one target now, due or not (a check asked for through the
-    /// API). Nil when another check holds it.
+    /// API), taking it over from a poller that only holds it between
+    /// checks: should that poller be checking it right now after all, its
+    /// result is not written (writes need the lease). Nil when a check
+    /// holds its lease.
     package func claim(targetID: UUID, owner: String, lease: Duration) throws -> ClaimedTarget? {
         try database.withConnection { connection in
             let rows = try connection.query(
                 """
                 UPDATE targets t
-                SET lease_owner = \(owner), lease_until = now() + \(lease)::interval
-                WHERE t.id = \(targetID) AND (t.lease_until IS NULL OR t.lease_until < now())
+                SET lease_owner = \(owner), lease_until = now() + \(lease)::interval, lease_held = false
+                WHERE t.id = \(targetID) AND (t.lease_until IS NULL OR t.lease_until < now() OR t.lease_held)
                 RETURNING \(unsafeSQL: Self.targetColumns)
                 """)
             return try Self.withWatches(try rows.map(Self.target(from:)), on: connection).first
         }
     }
 
-    /// Gives leases back without checking (shutdown): the targets are still
+    /// Gives leases and holds back without checking: the targets are still
     /// due (claims leave `next_check_at` alone) and another replica, or this
-    /// one after a restart, takes them.
+    /// one later, takes them.
     package func release(owner: String, targetIDs: [UUID]) throws {
         guard !targetIDs.isEmpty else { return }
         try database.withConnection { connection in
             _ = try connection.execute(
                 """
                 UPDATE targets
-                SET lease_owner = NULL, lease_until = NULL
+                SET lease_owner = NULL, lease_until = NULL, lease_held = false
                 WHERE lease_owner = \(owner) AND id = ANY(\(PostgresArray(targetIDs))::uuid[])
+                """)
+        }
+    }
+
+    /// Gives back every lease and hold of `owner` (shutdown), so other
+    /// replicas take its targets at once rather than after its holds run
+    /// out. No index on `lease_owner` (claims stay HOT updates): one scan of
+    /// the targets per shutdown. Returns how many were given back.
+    @discardableResult
+    package func releaseAll(owner: String) throws -> Int {
+        try database.withConnection { connection in
+            try connection.execute(
+                """
+                UPDATE targets SET lease_owner = NULL, lease_until = NULL, lease_held = false
+                WHERE lease_owner = \(owner)
                 """)
         }
     }
@@ -135,11 +171,16 @@ package struct CheckStore: Sendable {
                            OR w.last_checked_at IS NULL)
                     """)
             }
-            try Self.writeTargets(targets, owner: owner, on: connection)
+            try Self.writeTargets(targets, owner: owner, holdGrace: holdGrace, on: connection)
         }
     }
 
-    static func writeTargets(_ records: [TargetCheckRecord], owner: String, on connection: PostgresConnection) throws {
+    /// Writes the targets this owner still leases or holds; each one stays
+    /// held by it (`TargetCheckRecord.keepsHold`) until `holdGrace` after
+    /// its next check is due, or is given back.
+    static func writeTargets(
+        _ records: [TargetCheckRecord], owner: String, holdGrace: Duration, on connection: PostgresConnection
+    ) throws {
         guard !records.isEmpty else { return }
         let rows = records.map(TargetRow.init)
         func column<Value: PostgresEncodable>(_ value: (TargetRow) -> Value?) -> PostgresArray {
@@ -149,7 +190,9 @@ package struct CheckStore: Sendable {
             """
             UPDATE targets t
             SET next_check_at = r.next_check_at,
-                lease_owner = NULL, lease_until = NULL,
+                lease_owner = CASE WHEN r.hold THEN t.lease_owner END,
+                lease_until = CASE WHEN r.hold THEN r.next_check_at + \(holdGrace)::interval END,
+                lease_held = r.hold,
                 last_checked_at = r.checked_at,
                 last_status = r.status,
                 last_error = r.error,
@@ -173,10 +216,10 @@ package struct CheckStore: Sendable {
                 \(column(\.replaceBodySHA256))::boolean[], \(column(\.bodySHA256))::text[],
                 \(column(\.unconditional))::boolean[], \(column(\.contentChanged))::boolean[], \(column(\.bodySize))::bigint[],
                 \(column(\.requests))::bigint[], \(column(\.notModified))::bigint[],
-                \(column(\.bytesReceived))::bigint[], \(column(\.bytesSaved))::bigint[]
+                \(column(\.bytesReceived))::bigint[], \(column(\.bytesSaved))::bigint[], \(column(\.hold))::boolean[]
             ) AS r(id, checked_at, next_check_at, status, error, replace_validators, etag, last_modified,
                    replace_version, version, replace_body_sha256, body_sha256, unconditional, content_changed,
-                   body_size, requests, not_modified, bytes_received, bytes_saved)
+                   body_size, requests, not_modified, bytes_received, bytes_saved, hold)
             WHERE t.id = r.id AND t.lease_owner = \(owner)
             """)
     }
@@ -275,6 +318,7 @@ package struct CheckStore: Sendable {
         let notModified: Int
         let bytesReceived: Int
         let bytesSaved: Int
+        let hold: Bool
 
         init(_ record: TargetCheckRecord) {
             id = record.targetID
@@ -298,6 +342,7 @@ package struct CheckStore: Sendable {
             contentChanged = record.contentChanged
             bodySize = record.fullBodySize
             requests = record.requests
+            hold = record.keepsHold
             notModified = record.notModified
             bytesReceived = record.bytesReceived
             bytesSaved = record.bytesSaved

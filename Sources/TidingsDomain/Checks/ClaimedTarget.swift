@@ -1,6 +1,6 @@
 package import FoundationEssentials
 
-/// A target this poller holds the lease of, with what a check needs: where
+/// A target this poller leases or holds, with what a check needs: where
 /// and how to fetch, the validators stored with the last full content, and
 /// the watches that compare it.
 package struct ClaimedTarget: Sendable {
@@ -33,6 +33,10 @@ package struct ClaimedTarget: Sendable {
     /// (decision 0027), nil when there is none.
     package let bodySHA256: String?
     package internal(set) var watches: [TargetWatch]
+    /// Read from this poller's hold (decision 0057), not leased by the
+    /// claim: no row was written, and the poller's own check of it may
+    /// still be in flight.
+    package internal(set) var isHeld = false
 }
 
 extension ClaimedTarget {

@@ -32,6 +32,10 @@ package struct TargetCheckRecord: Sendable {
     /// Some watch's content differs from its stored hash: the target's
     /// `content_changed_at` becomes `checkedAt` and its back-off restarts.
     package var contentChanged: Bool
+    /// The target stays held by the poller that writes this (decision
+    /// 0057), which then reads it as it falls due instead of claiming it;
+    /// false gives it back to every poller.
+    package var keepsHold: Bool
 
     package init(targetID: UUID, checkedAt: Date, nextCheckAt: Date) {
         self.targetID = targetID
@@ -46,5 +50,6 @@ package struct TargetCheckRecord: Sendable {
         self.bytesSaved = 0
         self.wasUnconditional = false
         self.contentChanged = false
+        self.keepsHold = true
     }
 }

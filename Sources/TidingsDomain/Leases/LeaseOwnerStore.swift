@@ -105,7 +105,7 @@ package struct LeaseOwnerStore: Sendable {
                 // scan of targets, once per dead poller.
                 reaped.targets = try connection.execute(
                     """
-                    UPDATE targets SET lease_owner = NULL, lease_until = NULL
+                    UPDATE targets SET lease_owner = NULL, lease_until = NULL, lease_held = false
                     WHERE lease_owner = ANY(\(PostgresArray(targetOwners))::text[])
                     """)
             }

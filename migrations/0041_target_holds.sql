@@ -1,0 +1,13 @@
+-- Targets stay held by the poller that checked them (decision 0057).
+--
+-- A result write used to clear the lease, so every check was two new
+-- versions of the target row: the claim's lease and the result. Now the
+-- write keeps the target held by its poller until a grace after its next
+-- check is due (lease_owner, lease_until) and marks it held; the poller
+-- then reads its held targets as they fall due without writing them, and
+-- only targets nobody holds (new, given back, or freed from a dead poller)
+-- are claimed with a write. lease_held tells a hold between checks from a
+-- lease of a check in flight: a check asked for through the API may take
+-- a held target over, never one in flight. No index covers it, so claims
+-- and writes that set it stay what they were (HOT or not).
+ALTER TABLE targets ADD COLUMN lease_held boolean NOT NULL DEFAULT false;
