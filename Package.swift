@@ -274,18 +274,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Swift 6 upcoming features on every Swift target (issue 31). Set here in
-// one place rather than in each target; system libraries take no Swift
-// settings.
-let upcomingFeatures: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-]
-for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
-}
-
 // Fuzz targets (docs/FUZZING.md): one libFuzzer binary that
 // runs the target named by TIDINGS_FUZZ_TARGET. Declared only when
 // TIDINGS_FUZZ is set (scripts/fuzz.sh does), so `swift build` and
@@ -331,4 +319,17 @@ if Context.environment["TIDINGS_BENCH_STREAMS"] != nil {
             path: "bench/stream-server",
             linkerSettings: [.linkedLibrary("jemalloc")]
         ))
+}
+
+// Swift 6 upcoming features on every Swift target (issue 31), the fuzz
+// and benchmark targets above included: this loop comes after every
+// declaration so that none is left out. Set here in one place rather than
+// in each target; system libraries take no Swift settings.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
 }

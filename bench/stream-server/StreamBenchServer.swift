@@ -26,7 +26,8 @@ enum StreamBenchServer {
             connectionLimit: limit,
             connectionsPerClient: limit
         )
-        configuration.shutdownGracePeriod = .seconds(2)
+        let gracePeriod = Duration.seconds(2)
+        configuration.shutdownGracePeriod = gracePeriod
         configuration.maxHeaderBytes = environment.integer("BENCH_STREAM_MAX_HEADER_BYTES", configuration.maxHeaderBytes)
         let open = AdaptiveMutex<[ObjectIdentifier: HTTPResponseStream]>([:])
         var router = Router()
@@ -63,7 +64,7 @@ enum StreamBenchServer {
         signal(SIGTERM, SIG_IGN)
         terminate.setEventHandler {
             heartbeat.cancel()
-            server.shutdown()
+            server.stop(deadline: .now + gracePeriod)
             exit(0)
         }
         terminate.resume()
