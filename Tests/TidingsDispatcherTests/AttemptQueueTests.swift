@@ -20,7 +20,7 @@ import TidingsTestSupport
         queue.start()
         queue.submit(1, key: 0)
         #expect(
-            try eventuallyBlocking(timeout: .seconds(10)) {
+            eventuallyBlocking(timeout: .seconds(10)) {
                 sink.lines.contains { $0.contains("could not record test items; they will be sent again") && $0.contains("22P02") }
             })
         queue.stop()

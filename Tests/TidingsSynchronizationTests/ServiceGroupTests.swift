@@ -44,7 +44,7 @@ import TidingsSynchronization
         func stop(deadline: ContinuousClock.Instant) {
             deadlines.withLock { $0.append(deadline) }
             journal.note("stop \(name)")
-            if let hangs { _ = hangs.wait() }
+            if let hangs { hangs.wait() }
         }
     }
 

@@ -48,7 +48,7 @@ import TidingsTestSupport
         let queue = Self.queue(store)
         queue.start()
         for item in ["a", "b", "c"] { queue.submit(item, key: "k") }
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.written.count == 3 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.written.count == 3 })
         queue.stop()
         #expect(store.written.sorted() == ["a", "b", "c"])
         #expect(store.dropped.isEmpty)
@@ -60,7 +60,7 @@ import TidingsTestSupport
         let queue = Self.queue(store) { $0.raceRetries = 5 }
         queue.start()
         queue.submit("a", key: "k")
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.dropped == [1] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.dropped == [1] })
         queue.stop()
         #expect(store.tries == 6)
         #expect(store.written.isEmpty && queue.written == 0)
@@ -71,9 +71,9 @@ import TidingsTestSupport
         let queue = Self.queue(store)
         queue.start()
         queue.submit("refused", key: "k")
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.dropped == [1] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.dropped == [1] })
         queue.submit("next", key: "k")
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.written == ["next"] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.written == ["next"] })
         queue.stop()
         #expect(store.tries == 2)
     }
@@ -86,7 +86,7 @@ import TidingsTestSupport
         queue.submit("a", key: "k")
         // Queued while the first batch waits for the store.
         queue.submit("b", key: "k")
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.written.sorted() == ["a", "b"] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.written.sorted() == ["a", "b"] })
         queue.stop()
         #expect(store.dropped.isEmpty)
         #expect(written.withLock { $0 } == 2)
@@ -97,7 +97,7 @@ import TidingsTestSupport
         let queue = Self.queue(store)
         queue.start()
         queue.submit("a", key: "k")
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.tries >= 1 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.tries >= 1 })
         for item in ["b", "c"] { queue.submit(item, key: "k") }
         let stopping = ContinuousClock.now
         queue.stop()
@@ -114,7 +114,7 @@ import TidingsTestSupport
         for item in ["a1", "a2", "a3", "a4"] { queue.submit(item, key: "a") }
         queue.submit("b1", key: "b")
         queue.start()
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.written.count == 5 })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.written.count == 5 })
         queue.stop()
         #expect(store.batches.first.map(Set.init) == ["a1", "b1"])
         #expect(store.batches.allSatisfy { $0.count <= 2 })
@@ -130,7 +130,7 @@ import TidingsTestSupport
         }
         queue.start()
         for item in ["a", "b", "c", "d"] { queue.submit(item, key: "k") }
-        #expect(try eventuallyBlocking(timeout: .seconds(10)) { store.batches == [["a", "b", "c"]] })
+        #expect(eventuallyBlocking(timeout: .seconds(10)) { store.batches == [["a", "b", "c"]] })
         queue.stop()
         #expect(store.batches == [["a", "b", "c"], ["d"]])
     }
