@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TidingsDomain
 import TidingsPostgres
+import TidingsSynchronization
 import TidingsTestSupport
 
 @testable import TidingsPoller
@@ -122,6 +123,27 @@ import TidingsTestSupport
         #expect(try fixture.row().owner == nil)
         let claimed = try fixture.store.claimDue(owner: "b", limit: 10, lease: .seconds(60))
         #expect(Set(claimed.map(\.id)) == [fixture.watch.targetID, other.targetID])
+    }
+
+    @Test func aPollerThatStartsLateGetsAShareOfTheHeldTargets() async throws {
+        let context = try PollerTestContext()
+        let origin = try TestOriginServer { _ in .text("page") }
+        defer { origin.stop(); context.close() }
+        let user = try context.user()
+        let count = 24
+        for index in 0..<count { _ = try context.watch(user: user, url: "\(origin.baseURL)/\(index)", interval: 1) }
+        func held(by owner: String) throws -> Int {
+            try context.database.query("SELECT count(*)::int AS n FROM targets WHERE lease_held AND lease_owner = \(owner)")[0]
+                .decode("n", as: Int.self)
+        }
+        let first = try context.poller(concurrency: 8) { $0.userConcurrency = 8 }
+        defer { first.stop() }
+        #expect(try await eventually { try held(by: first.owner) == count })
+
+        let second = try context.poller(concurrency: 8) { $0.userConcurrency = 8 }
+        defer { second.stop() }
+        #expect(try await eventually(timeout: .seconds(30)) { try held(by: second.owner) >= count / 4 })
+        #expect(try held(by: first.owner) < count)
     }
 
     @Test func alonePollerKeepsEveryHoldAndBesideOthersGivesBackEveryEighth() {
