@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+import Testing
+import TidingsPostgres
+import TidingsTestSupport
+
+/// The poller's holds (decision 0057) across SIGKILL: a killed process
+/// leaves its targets held, and the next process takes them over once the
+/// dead one's heartbeat is stale, long before the holds would run out, and
+/// records each change once.
+@Suite(.serialized) struct PollerResilienceTests {
+    @Test(.timeLimit(.minutes(2)))
+    func aKilledPollersHoldsAreTakenOverByTheNextProcessAndEachChangeRecordedOnce() async throws {
+        let version = Atomic<Int>(1)
+        let origin = try TestOriginServer { request in .text("page \(request.path) version \(version.load(ordering: .relaxed))") }
+        defer { origin.stop() }
+        let tidings = try await ProcessHarness()
+        defer { tidings.stop() }
+        let user = try await tidings.createUser()
+        let count = 20
+        for index in 0..<count {
+            try await tidings.api.expect(
+                201, "POST", "/v1/watches", token: user.key, json: ["url": "\(origin.baseURL)/\(index)", "interval_seconds": 60])
+        }
+        // Every baseline taken and every target held by the process.
+        #expect(
+            try await eventually(timeout: .seconds(30)) {
+                try tidings.scalar(
+                    "SELECT count(*)::int AS n FROM targets WHERE last_checked_at IS NOT NULL AND lease_held AND lease_owner IS NOT NULL")
+                    == count
+            })
+
+        let before = try tidings.scalar("SELECT count(*)::int AS n FROM changes")
+        tidings.kill()
+        version.store(2, ordering: .relaxed)
+        // Due now; the holds still run to a minute and more from now.
+        _ = try tidings.database.query("UPDATE targets SET next_check_at = now()")
+        #expect(try tidings.scalar("SELECT min(extract(epoch FROM lease_until - now()))::int AS n FROM targets") >= 60)
+
+        let restarted = ContinuousClock.now
+        try tidings.restart()
+        #expect(
+            try await eventually(timeout: .seconds(45), every: .milliseconds(100)) {
+                try tidings.scalar("SELECT count(*)::int AS n FROM changes") >= before + count
+            })
+        let recovery = ContinuousClock.now - restarted
+        #expect(recovery < .seconds(40), "took over in \(recovery), not when the holds ran out")
+        #expect(try tidings.scalar("SELECT count(*)::int AS n FROM changes") == before + count, "one change each")
+        #expect(try tidings.scalar("SELECT count(*)::int AS n FROM watches WHERE unread_count = 1") == count)
+        #expect(
+            try tidings.scalar(
+                """
+                SELECT count(*)::int AS n FROM targets t
+                WHERE NOT EXISTS (SELECT 1 FROM lease_owners o WHERE o.owner = t.lease_owner) AND t.lease_owner IS NOT NULL
+                """) == 0, "no target is left held by the killed process")
+    }
+}
