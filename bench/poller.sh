@@ -154,7 +154,7 @@ round() { # label count [figures file: median and spread of these rounds]
     start=$(sql "SELECT extract(epoch FROM clock_timestamp())")
     sql "UPDATE targets SET next_check_at = now()"
     while :; do
-        done_count=$(sql "SELECT count(*) FROM targets WHERE last_checked_at >= to_timestamp($start) AND lease_owner IS NULL")
+        done_count=$(sql "SELECT count(*) FROM targets WHERE last_checked_at >= to_timestamp($start) AND (lease_owner IS NULL OR lease_held)")
         [ "$done_count" -ge "$count" ] && break
         sleep 0.2
     done
