@@ -3,8 +3,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 
 struct MHD_Daemon *CTidingsShims_MHD_start_daemon(unsigned int flags,
                                                   uint16_t port,
@@ -159,49 +157,4 @@ CURLcode CTidingsShims_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, vo
 
 CURLMcode CTidingsShims_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
-}
-
-CURLMcode CTidingsShims_curl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value) {
-    return curl_multi_setopt(handle, option, value);
-}
-
-CURLMcode CTidingsShims_curl_multi_setopt_socket_function(CURLM *handle, curl_socket_callback callback) {
-    return curl_multi_setopt(handle, CURLMOPT_SOCKETFUNCTION, callback);
-}
-
-CURLMcode CTidingsShims_curl_multi_setopt_timer_function(CURLM *handle, curl_multi_timer_callback callback) {
-    return curl_multi_setopt(handle, CURLMOPT_TIMERFUNCTION, callback);
-}
-
-int CTidingsShims_epoll_create(void) {
-    return epoll_create1(EPOLL_CLOEXEC);
-}
-
-int CTidingsShims_eventfd(void) {
-    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-}
-
-int CTidingsShims_epoll_watch(int epoll, int fd, int readable, int writable, int modify) {
-    struct epoll_event event = { 0 };
-    event.events = (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0);
-    event.data.fd = fd;
-    return epoll_ctl(epoll, modify ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
-}
-
-int CTidingsShims_epoll_unwatch(int epoll, int fd) {
-    struct epoll_event event = { 0 };
-    return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event);
-}
-
-int CTidingsShims_epoll_wait(int epoll, int *fds, int *readiness, int capacity, int timeout_ms) {
-    struct epoll_event events[256];
-    if (capacity > 256) capacity = 256;
-    int count = epoll_wait(epoll, events, capacity, timeout_ms);
-    for (int i = 0; i < count; i++) {
-        uint32_t ready = events[i].events;
-        fds[i] = events[i].data.fd;
-        readiness[i] = ((ready & EPOLLIN) ? CURL_CSELECT_IN : 0) | ((ready & EPOLLOUT) ? CURL_CSELECT_OUT : 0)
-                       | ((ready & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
-    }
-    return count;
 }

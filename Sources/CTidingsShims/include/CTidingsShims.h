@@ -1,7 +1,6 @@
 // Fixed-signature wrappers for the C APIs Swift cannot call directly:
 // variadic functions (MHD_start_daemon, curl_easy_setopt, curl_easy_getinfo,
-// curl_multi_setopt), and epoll and eventfd, which Swift's Glibc module
-// leaves out.
+// curl_multi_setopt).
 // C has one namespace, so every symbol carries the CTidingsShims_ prefix.
 #ifndef CTIDINGS_SHIMS_H
 #define CTIDINGS_SHIMS_H
@@ -88,30 +87,5 @@ CURLcode CTidingsShims_curl_easy_getinfo_string(CURL *handle, CURLINFO info, cha
 CURLcode CTidingsShims_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 CURLMcode CTidingsShims_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
-CURLMcode CTidingsShims_curl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value);
-CURLMcode CTidingsShims_curl_multi_setopt_socket_function(CURLM *handle, curl_socket_callback callback);
-CURLMcode CTidingsShims_curl_multi_setopt_timer_function(CURLM *handle, curl_multi_timer_callback callback);
-
-// MARK: epoll and eventfd
-
-/// A new epoll set (close-on-exec), or -1 with errno set.
-int CTidingsShims_epoll_create(void);
-
-/// A new non-blocking, close-on-exec eventfd counting from 0, or -1 with errno set.
-int CTidingsShims_eventfd(void);
-
-/// Watches `fd` in `epoll` (level-triggered) for reading and/or writing,
-/// adding it or (`modify` non-zero) changing what it is watched for.
-/// Returns 0, or -1 with errno set.
-int CTidingsShims_epoll_watch(int epoll, int fd, int readable, int writable, int modify);
-
-/// Stops watching `fd`; returns 0, or -1 with errno set.
-int CTidingsShims_epoll_unwatch(int epoll, int fd);
-
-/// Waits up to `timeout_ms` (-1: no limit) for at most `capacity` ready
-/// descriptors, writing each one's fd and what it is ready for (bits as
-/// libcurl's CURL_CSELECT_IN 1, CURL_CSELECT_OUT 2, CURL_CSELECT_ERR 4).
-/// Returns their number, or -1 with errno set.
-int CTidingsShims_epoll_wait(int epoll, int *fds, int *readiness, int capacity, int timeout_ms);
 
 #endif

@@ -11,14 +11,14 @@ import Darwin
 #endif
 
 /// Runs every transfer of one client on a single thread that owns the libcurl
-/// multi handle and all easy handles, driven through libcurl's socket
-/// interface (`CurlSocketEvents`). Other threads only touch `inbox` (under
-/// its lock) and wake the thread through `events`.
+/// multi handle and all easy handles. Other threads only touch `inbox`
+/// (under its lock) and call curl_multi_wakeup, which libcurl documents as
+/// callable from any thread.
 ///
-/// `@unchecked Sendable`: `multi`, `events` and `transfers` are used by the
-/// driver thread alone (after `init` hands them over through
-/// pthread_create), and `events` is woken only under the inbox lock while
-/// `isShutDown` is false, i.e. before the driver thread can have closed it.
+/// `@unchecked Sendable`: `multi` and `transfers` are used by the driver
+/// thread alone (after `init` hands them over through pthread_create), and
+/// `multi` is woken only under the inbox lock while `isShutDown` is false,
+/// i.e. before the driver thread can have freed it.
 final class CurlMultiDriver: @unchecked Sendable {
     private struct Submission: Sendable {
         let id: UInt64
@@ -38,7 +38,6 @@ final class CurlMultiDriver: @unchecked Sendable {
     private let inbox = AdaptiveMutex(Inbox())
     private let nextID = Atomic<UInt64>(1)
     private let multi: UnsafeMutableRawPointer
-    private let events: CurlSocketEvents
     private var transfers: [UInt64: CurlEasyTransfer] = [:]
     /// Easy handles of finished transfers, reset, for the next ones: a new
     /// handle costs a large allocation and its buffers on every request.
@@ -50,31 +49,25 @@ final class CurlMultiDriver: @unchecked Sendable {
 
     init(configuration: HTTPClientConfiguration, logger: Logger) throws(HTTPClientError) {
         try CurlGlobal.ensureInitialized()
-        let events = try CurlSocketEvents(logger: logger)
         guard let multi = curl_multi_init() else {
-            events.close()
             throw HTTPClientError(code: .transport, message: "libcurl could not create a multi handle")
         }
         self.multi = multi
-        self.events = events
         self.idleHandleLimit = max(configuration.maxTotalConnections, 64)
         self.configuration = configuration
         self.logger = logger
         do {
             try Self.configure(multi, configuration)
-            try events.install(on: multi)
         } catch {
             curl_multi_cleanup(multi)
-            events.close()
             throw error
         }
         do {
-            // The driver blocks in epoll_wait: a thread of its own.
+            // The driver blocks in curl_multi_poll: a thread of its own.
             let thread = try JoinableThread(name: "tidings.curl") { [self] in run() }
             inbox.withLock { $0.thread = thread }
         } catch {
             curl_multi_cleanup(multi)
-            events.close()
             throw HTTPClientError(code: .transport, message: "could not start the HTTP client thread (\(error))")
         }
     }
@@ -126,7 +119,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         let thread = inbox.withLock { inbox -> JoinableThread? in
             guard !inbox.isShutDown else { return nil }
             inbox.isShutDown = true
-            events.wake()
+            curl_multi_wakeup(multi)
             defer { inbox.thread = nil }
             return inbox.thread
         }
@@ -136,7 +129,7 @@ final class CurlMultiDriver: @unchecked Sendable {
     private func wake(_ inbox: inout Inbox) {
         guard !inbox.wakeupPending else { return }
         inbox.wakeupPending = true
-        events.wake()
+        curl_multi_wakeup(multi)
     }
 
     // MARK: Driver thread
@@ -159,18 +152,11 @@ final class CurlMultiDriver: @unchecked Sendable {
             }
             submissions.forEach(start)
             cancellations.forEach(abort)
-            // Waits no longer than libcurl's timer, which a new transfer sets to now.
-            let timerExpired = events.wait(atMost: .seconds(1)) { socket, readiness in act(on: socket, readiness) }
-            if timerExpired { act(on: CURL_SOCKET_BAD, 0) }
-            collect()
+            performAndCollect()
+            var ready: Int32 = 0
+            // libcurl shortens the wait to its next internal timeout.
+            report(curl_multi_poll(multi, nil, 0, 1000, &ready), from: "curl_multi_poll")
         }
-    }
-
-    /// Lets libcurl handle a ready socket, or its expired timer (CURL_SOCKET_BAD,
-    /// which is CURL_SOCKET_TIMEOUT).
-    private func act(on socket: curl_socket_t, _ readiness: Int32) {
-        var running: Int32 = 0
-        report(curl_multi_socket_action(multi, socket, readiness, &running), from: "curl_multi_socket_action")
     }
 
     private func start(_ submission: Submission) {
@@ -221,7 +207,9 @@ final class CurlMultiDriver: @unchecked Sendable {
         idleHandles.append(handle)
     }
 
-    private func collect() {
+    private func performAndCollect() {
+        var running: Int32 = 0
+        report(curl_multi_perform(multi, &running), from: "curl_multi_perform")
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
@@ -252,7 +240,6 @@ final class CurlMultiDriver: @unchecked Sendable {
         idleHandles.forEach(curl_easy_cleanup)
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
-        events.close()
     }
 
     private func report(_ code: CURLMcode, from function: String) {
