@@ -38,6 +38,12 @@ package struct PollerParts: Sendable {
         // past the lease, as the dispatchers' pools already ensure.
         postgres.maxConnections = max(configuration.writerCount, 1) + 3
         postgres.applicationName = "tidings-poller"
+        // Every statement of the poller finds its rows by id or walks the
+        // due index from a cursor, whatever its values: one generic plan
+        // serves them all. Left to choose, PostgreSQL planned each claim
+        // anew and often worse; on the mix benchmark this setting took
+        // PostgreSQL from 90 to 46 µs per check (BENCHMARKS.md, issue 31 §6).
+        postgres.sessionSettings["plan_cache_mode"] = "force_generic_plan"
         let client = try HTTPClient(configuration: clientConfiguration, logger: logger)
         do {
             let extraction = try ThreadPool(
