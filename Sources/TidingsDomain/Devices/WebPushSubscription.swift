@@ -47,8 +47,9 @@ package struct WebPushSubscription: Sendable, Equatable {
     }
 
     /// An endpoint Tidings may post to: an https URL (the scheme in lower
-    /// case, as browsers write it) of at most 2048 bytes with a host, no user
-    /// name or password, no fragment, printable ASCII without spaces.
+    /// case, as browsers write it) of at most 2048 bytes with a host that
+    /// does not end in a dot, no user name or password, no fragment,
+    /// printable ASCII without spaces.
     static func endpoint(_ text: String) throws(Problem) -> NormalizedURL {
         func problem(_ message: String) -> Problem { Problem(field: "endpoint", message: message) }
         let bytes = text.utf8
@@ -70,6 +71,10 @@ package struct WebPushSubscription: Sendable, Equatable {
         guard url.scheme == "https", url.text.utf8.count <= maximumEndpointLength else {
             throw problem("must be an https URL of at most \(maximumEndpointLength) bytes")
         }
+        // `push.example.` names the same DNS host as `push.example`, but the
+        // VAPID audience is the origin without the dot, which the push
+        // service would not match; no push service hands one out.
+        guard !url.host.hasSuffix(".") else { throw problem("must not end its host name with a dot") }
         return url
     }
 

@@ -77,6 +77,13 @@ import TidingsTestSupport
                 "push_subscription.endpoint",
                 [
                     "platform": "web",
+                    "push_subscription": try Self.subscription(endpoint: "https://updates.push.services.mozilla.com./wpush/v2/1"),
+                ]
+            ),
+            (
+                "push_subscription.endpoint",
+                [
+                    "platform": "web",
                     "push_subscription": try Self.subscription(
                         endpoint: "https://93.184.215.14/wp/" + String(repeating: "a", count: 2048)),
                 ]
