@@ -858,7 +858,9 @@ def test_a_retry_flood_is_rate_limited_and_the_log_stays_small(tidings, peer, vi
     outcomes = [tidings.call("POST", f"/v1/deliveries/{deliveries[0]}/retry", attacker) for _ in range(50)]
     admitted = [status for status, _ in outcomes if status != 429]
     assert len(admitted) == 2 and set(admitted) <= {202, 409}, admitted
-    queued = admitted.count(202)
+    # Two retries before the dispatcher takes the delivery queue it once:
+    # what is owed is one more attempt per delivery queued, not per 202.
+    queued = 1 if 202 in admitted else 0
     refused = [body for status, body in outcomes if status == 429]
     assert all(body["limit"] == "retries_per_delivery" and body["retry_after"] >= 1 for body in refused), refused[0]
     request = urllib.request.Request(f"{tidings.base}/v1/deliveries/{deliveries[0]}/retry", method="POST",
@@ -876,10 +878,15 @@ def test_a_retry_flood_is_rate_limited_and_the_log_stays_small(tidings, peer, vi
     assert all(body["limit"] == "retries_per_user" for status, body in outcomes if status == 429)
     queued += admitted.count(202)
 
-    # Each queued retry is one more attempt (409: one was in flight, nothing queued).
+    # Each delivery queued is attempted once more (409: one was in flight,
+    # nothing queued).
     deadline = time.monotonic() + 30
-    while sum(delivery["attempt_count"] for delivery in tidings.call("GET", f"/v1/webhooks/{hook['id']}/deliveries?limit=200", attacker)[1]["data"]) < 40 + queued:
-        assert time.monotonic() < deadline, "the retries were not attempted"
+    while True:
+        listed = tidings.call("GET", f"/v1/webhooks/{hook['id']}/deliveries?limit=200", attacker)[1]["data"]
+        if sum(delivery["attempt_count"] for delivery in listed) >= 40 + queued:
+            break
+        states = [(delivery["status"], delivery["attempt_count"], delivery.get("next_attempt_at")) for delivery in listed]
+        assert time.monotonic() < deadline, f"the retries of {queued} deliveries were not attempted: {states}"
         time.sleep(0.2)
     status, _, raw = tidings.call_full("GET", f"/v1/webhooks/{hook['id']}/deliveries?limit=200", attacker)
     assert status == 200
