@@ -19,6 +19,9 @@ final class OutcomeWriter: Sendable {
     /// Content handed to this writer and not yet written (the poller adds,
     /// `write` removes).
     let contentBacklog = ContentBacklog()
+    /// When the targets this poller holds are next due (the scheduler
+    /// takes them, `write` puts them back).
+    let heldSchedule = AdaptiveMutex(HeldSchedule())
     private let holds = AdaptiveMutex(TargetHolds())
 
     init(store: CheckStore, owner: String, configuration: PollerConfiguration, logger: Logger, metrics: PollerMetrics) {
@@ -37,9 +40,23 @@ final class OutcomeWriter: Sendable {
 
     /// Writes outcomes: the eventful ones (`writeEventful`), then the quiet
     /// rest in one transaction. Returns what each watch's check came to.
+    ///
+    /// Every target of the batch goes back on `heldSchedule` at its next
+    /// check (an abandoned check's at once), written or not: the scheduler's
+    /// read of it then finds whether this poller still holds it, so neither
+    /// a failed write nor a given-back hold can leave a target held with
+    /// nobody to look at it.
     @discardableResult
     func write(_ outcomes: [CheckOutcome]) -> [UUID: WatchCheckResult] {
-        defer { contentBacklog.remove(outcomes) }
+        defer {
+            contentBacklog.remove(outcomes)
+            heldSchedule.withLock { schedule in
+                for outcome in outcomes {
+                    let due = outcome.abandoned ? outcome.record.checkedAt : outcome.record.nextCheckAt
+                    schedule.hold(outcome.target.id, due: due, users: outcome.target.watches.map(\.userID))
+                }
+            }
+        }
         var results: [UUID: WatchCheckResult] = [:]
         var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []

@@ -5,19 +5,21 @@ package import TidingsObservability
 import TidingsPostgres
 import TidingsSynchronization
 
-/// The change-detection engine: a scheduler thread claims due targets in
-/// batches (`CheckStore.claimDue`): the ones this poller holds from its
-/// last check of them are read, the rest leased (FOR UPDATE SKIP LOCKED);
-/// each claimed target is checked as a task (HTTP on the client's libcurl
-/// driver thread, extraction and hashing on the task), and results go to
-/// a `WriteBehindQueue` whose threads write them in batches
-/// (`OutcomeWriter`), each result in its tenant's turn. At most
+/// The change-detection engine: a scheduler thread takes due targets in
+/// batches: the ones this poller holds from its last check of them as
+/// they come up on its `HeldSchedule`, read by id (`CheckStore.readHeld`),
+/// and due ones nobody holds from the database's walk, leased (`claimDue`,
+/// FOR UPDATE SKIP LOCKED). Each is checked as a task (HTTP on the
+/// client's libcurl driver thread, extraction and hashing on the task),
+/// and results go to a `WriteBehindQueue` whose threads write them in
+/// batches (`OutcomeWriter`), each result in its tenant's turn. At most
 /// `concurrency` checks are in flight; a check frees its slot once its
 /// result is queued for writing (its lease or hold still guards the
 /// target until the write), so checking never waits for a commit. A
 /// written target stays held by this poller (decision 0057, `TargetHolds`)
-/// until shortly after its next check is due; shutdown gives every hold
-/// back. The writer's backlog is bounded by `writeBacklogLimit`
+/// and scheduled from its memory (decision 0058) until it gives the hold
+/// back, the API reschedules the target sooner, or shutdown gives every
+/// hold back. The writer's backlog is bounded by `writeBacklogLimit`
 /// results and `writeBacklogBytes` of content (`ContentBacklog`).
 ///
 /// A `LeaseHeartbeat` keeps this poller's row in `lease_owners` beating;
@@ -247,6 +249,7 @@ package final class Poller: TargetCheckRunner, Service {
         extraction.stop()
         results.stop()
         var released = 0
+        writer.heldSchedule.withLock { $0.removeAll() }
         do {
             released = try store.releaseAll(owner: owner)
         } catch {
@@ -285,10 +288,7 @@ package final class Poller: TargetCheckRunner, Service {
                     cursor = .start
                     walkStarted = .now
                 }
-                claimed = try store.claimDue(
-                    owner: owner, limit: min(free, configuration.claimBatchSize), lease: configuration.lease,
-                    excludingUsers: saturated, cursor: &cursor
-                )
+                claimed = try takeDue(limit: min(free, configuration.claimBatchSize), saturated: saturated, cursor: &cursor)
             } catch {
                 cursor = .start
                 logger.error("could not claim due targets", metadata: ["error": "\(error)"])
@@ -299,18 +299,28 @@ package final class Poller: TargetCheckRunner, Service {
                 waitForCapacity(timeout: configuration.idlePollInterval)
                 continue
             }
+            var heldOverShare: [ClaimedTarget] = []
             let (started, overShare) = state.withLock { state in
                 var started: [ClaimedTarget] = []
                 var overShare: [UUID] = []
                 for target in claimed {
                     switch state.start(target, limit: configuration.userConcurrency) {
                     case .started: started.append(target)
-                    // A held one stays held and due: nothing to give back.
                     case .overShare where !target.isHeld: overShare.append(target.id)
-                    case .overShare, .inFlight: break
+                    // A held one stays held and due, taken again once its
+                    // user has room.
+                    case .overShare: heldOverShare.append(target)
+                    // Checked right now on request: its result holds it again.
+                    case .inFlight: break
                     }
                 }
                 return (started, overShare)
+            }
+            if !heldOverShare.isEmpty {
+                let now = Date()
+                writer.heldSchedule.withLock { schedule in
+                    for target in heldOverShare { schedule.hold(target.id, due: now, users: target.watches.map(\.userID)) }
+                }
             }
             if !overShare.isEmpty {
                 // Still due: claimed again once their user has room.
@@ -323,6 +333,49 @@ package final class Poller: TargetCheckRunner, Service {
                 }
             }
             for target in started { launch(target) }
+        }
+    }
+
+    /// Up to `limit` due targets, held ones and the walk's taking turns by
+    /// due time as one queue: held ones due fill the batch first; the walk
+    /// claims targets nobody holds that are due no later than the last of
+    /// them (every due one when the batch has room), which take the places
+    /// of the latest held ones. Held targets are read, not written, and the
+    /// read drops any no longer held here; those whose next check was put
+    /// off go back on the schedule at its new time. Throws only when
+    /// nothing was leased.
+    private func takeDue(limit: Int, saturated: [UUID], cursor: inout ClaimCursor) throws -> [ClaimedTarget] {
+        var held = writer.heldSchedule.withLock { $0.takeDue(now: Date(), limit: limit, saturated: Set(saturated)) }
+        let leased: [ClaimedTarget]
+        do {
+            leased = try store.claimDue(
+                owner: owner, limit: limit, lease: configuration.lease, excludingUsers: saturated,
+                dueBy: held.count < limit ? nil : held.last?.due, cursor: &cursor
+            )
+        } catch {
+            writer.heldSchedule.withLock { $0.putBack(held) }
+            throw error
+        }
+        let kept = max(limit - leased.count, 0)
+        if held.count > kept {
+            let late = held[kept...]
+            writer.heldSchedule.withLock { $0.putBack(late) }
+            held.removeSubrange(kept...)
+        }
+        guard !held.isEmpty else { return leased }
+        do {
+            let read = try store.readHeld(owner: owner, ids: held.map(\.id))
+            if !read.later.isEmpty {
+                writer.heldSchedule.withLock { schedule in
+                    for target in read.later { schedule.hold(target.id, due: target.nextCheckAt, users: []) }
+                }
+            }
+            return leased + read.due
+        } catch {
+            // Still held here: taken again on the scheduler's next turn.
+            writer.heldSchedule.withLock { $0.putBack(held) }
+            logger.error("could not read held targets", metadata: ["error": "\(error)"])
+            return leased
         }
     }
 

@@ -7,10 +7,12 @@ import TidingsTestSupport
 
 @testable import TidingsPoller
 
-/// A written target stays held by the poller that wrote it (decision 0057):
-/// it is read, not written, when it falls due again; other pollers leave it
-/// until its hold runs out; a check asked for through the API takes it over;
-/// shutdown gives holds back.
+/// A written target stays held by the poller that wrote it (decision 0057)
+/// and leaves the database's walk of due targets (decision 0058): its
+/// holder reads it by id, without a write, when it falls due, and its
+/// result writes are HOT updates; other pollers leave it; a check asked for
+/// through the API takes it over; moving its next check earlier ends the
+/// hold; shutdown gives holds back.
 @Suite struct TargetHoldTests {
     private struct Fixture {
         let context: PollerTestContext
@@ -23,11 +25,15 @@ import TidingsTestSupport
             watch = try context.watch(user: try context.user(), url: "https://93.184.215.14/held")
         }
 
-        /// Writes a quiet result as `owner` and makes the target due again.
-        func writeQuiet(owner: String, keepsHold: Bool = true) throws {
-            var record = TargetCheckRecord(targetID: watch.targetID, checkedAt: Date(), nextCheckAt: Date().addingTimeInterval(-1))
+        /// Writes a quiet result as `owner`, due again `dueIn` from now.
+        func writeQuiet(owner: String, keepsHold: Bool = true, dueIn: TimeInterval = -1) throws {
+            var record = TargetCheckRecord(targetID: watch.targetID, checkedAt: Date(), nextCheckAt: Date().addingTimeInterval(dueIn))
             record.keepsHold = keepsHold
             try store.writeQuiet(owner: owner, targets: [record], watches: [])
+        }
+
+        func readHeld(owner: String) throws -> (due: [ClaimedTarget], later: [(id: UUID, nextCheckAt: Date)]) {
+            try store.readHeld(owner: owner, ids: [watch.targetID])
         }
 
         struct Row: Equatable {
@@ -35,6 +41,7 @@ import TidingsTestSupport
             let held: Bool
             let version: String
             let holdPastDue: Int?
+            let claimAtInfinity: Bool
         }
 
         /// The target's lease columns and row version (ctid and xmin: a new
@@ -43,52 +50,92 @@ import TidingsTestSupport
             let row = try context.database.query(
                 """
                 SELECT lease_owner, lease_held, ctid::text || '/' || xmin::text AS version,
-                       round(extract(epoch FROM lease_until - next_check_at))::int AS hold_past_due
+                       round(extract(epoch FROM lease_until - next_check_at))::int AS hold_past_due,
+                       claim_at = 'infinity' AS claim_at_infinity
                 FROM targets WHERE id = \(watch.targetID)
                 """)[0]
             return Row(
                 owner: try row.decode("lease_owner"), held: try row.decode("lease_held"), version: try row.decode("version"),
-                holdPastDue: try row.decode("hold_past_due"))
+                holdPastDue: try row.decode("hold_past_due"), claimAtInfinity: try row.decode("claim_at_infinity"))
+        }
+
+        /// Entries in the one leaf page of the targets' primary key, dead
+        /// ones included: a non-HOT update adds one, a HOT update none.
+        func primaryKeyEntries() throws -> Int {
+            try context.database.withConnection { connection in
+                try connection.execute("CREATE EXTENSION IF NOT EXISTS pageinspect")
+                return try connection.query("SELECT count(*)::int AS n FROM bt_page_items('targets_pkey', 1)")[0].decode("n")
+            }
         }
     }
 
-    @Test func aWrittenTargetIsHeldAndReadNotWrittenWhenItFallsDue() throws {
+    @Test func aWrittenTargetLeavesTheWalkAndIsReadNotWrittenByItsHolder() throws {
         let fixture = try Fixture()
         defer { fixture.context.close() }
         let leased = try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60))
         #expect(leased.map(\.id) == [fixture.watch.targetID])
         #expect(leased.map(\.isHeld) == [false])
+        #expect(try fixture.row().claimAtInfinity == false)
         try fixture.writeQuiet(owner: "a")
         let held = try fixture.row()
-        #expect(held.owner == "a" && held.held)
+        #expect(held.owner == "a" && held.held && held.claimAtInfinity)
         #expect(held.holdPastDue == 30)
 
-        let again = try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60))
-        #expect(again.map(\.id) == [fixture.watch.targetID])
-        #expect(again.map(\.isHeld) == [true])
-        #expect(again.first?.watches.map(\.id) == [fixture.watch.id])
-        #expect(try fixture.row() == held, "reading a held target writes no new row version")
+        #expect(try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).isEmpty, "held: not in the walk")
         #expect(try fixture.store.claimDue(owner: "b", limit: 10, lease: .seconds(60)).isEmpty)
+        let read = try fixture.readHeld(owner: "a")
+        #expect(read.due.map(\.id) == [fixture.watch.targetID])
+        #expect(read.due.map(\.isHeld) == [true])
+        #expect(read.due.first?.watches.map(\.id) == [fixture.watch.id])
+        #expect(read.later.isEmpty)
+        #expect(try fixture.row() == held, "reading a held target writes no new row version")
+        #expect(try fixture.readHeld(owner: "b").due.isEmpty, "only its holder reads it")
     }
 
-    @Test func anExpiredHoldIsClaimedByAnotherPollerAndFencesTheHolderOut() throws {
+    @Test func aHeldTargetsResultWritesAreHOTUpdates() throws {
         let fixture = try Fixture()
         defer { fixture.context.close() }
         _ = try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60))
-        try fixture.writeQuiet(owner: "a")
-        try fixture.context.database.withConnection {
-            try $0.execute("UPDATE targets SET lease_until = now() - interval '1 second' WHERE id = \(fixture.watch.targetID)")
-        }
-        let taken = try fixture.store.claimDue(owner: "b", limit: 10, lease: .seconds(60))
-        #expect(taken.map(\.isHeld) == [false])
-        #expect(try fixture.row().owner == "b")
-        #expect(try fixture.row().held == false)
+        let leased = try fixture.primaryKeyEntries()
+        try fixture.writeQuiet(owner: "a", dueIn: 60)
+        let held = try fixture.primaryKeyEntries()
+        #expect(held == leased + 1, "taking the hold moves the target out of the walk: a new index entry")
+        for step in 1...5 { try fixture.writeQuiet(owner: "a", dueIn: 60 + Double(step)) }
+        #expect(try fixture.row().held)
+        #expect(try fixture.primaryKeyEntries() == held, "no write of a held target adds an index entry")
+        try fixture.writeQuiet(owner: "a", keepsHold: false)
+        #expect(try fixture.primaryKeyEntries() == held + 1, "giving it back does: the walk finds it again")
+    }
 
-        // The old holder's result of a check it began from its hold is not written.
+    @Test func aHoldEndsWhenItsNextCheckIsMovedEarlierAndNotWhenPutOff() throws {
+        let fixture = try Fixture()
+        defer { fixture.context.close() }
+        _ = try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60))
+        try fixture.writeQuiet(owner: "a", dueIn: 600)
+
+        // Put off by something other than its holder: still held, and the
+        // holder's read says when it is due now.
+        try fixture.context.database.withConnection {
+            try $0.execute("UPDATE targets SET next_check_at = next_check_at + interval '1 hour' WHERE id = \(fixture.watch.targetID)")
+        }
+        #expect(try fixture.row().held)
+        let putOff = try fixture.readHeld(owner: "a")
+        #expect(putOff.due.isEmpty)
+        #expect(putOff.later.map(\.id) == [fixture.watch.targetID])
+        #expect(putOff.later.first.map { $0.nextCheckAt.timeIntervalSinceNow > 3_600 } == true)
+
+        // Due now (a watch joined, a rule changed): the hold ends, the walk
+        // finds it, and the old holder can neither read nor write it.
+        try fixture.context.database.withConnection {
+            try $0.execute("UPDATE targets SET next_check_at = now() WHERE id = \(fixture.watch.targetID)")
+        }
+        let ended = try fixture.row()
+        #expect(ended.owner == nil && !ended.held && !ended.claimAtInfinity)
+        #expect(try fixture.readHeld(owner: "a").due.isEmpty)
+        #expect(try fixture.store.claimDue(owner: "b", limit: 10, lease: .seconds(60)).map(\.id) == [fixture.watch.targetID])
         let before = try fixture.row().version
         try fixture.writeQuiet(owner: "a")
-        #expect(try fixture.row().version == before)
-        #expect(try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).isEmpty)
+        #expect(try fixture.row().version == before, "the old holder's result is not written")
     }
 
     @Test func aCheckAskedForTakesOverAHoldButNotALease() throws {
@@ -100,6 +147,8 @@ import TidingsTestSupport
         #expect(try fixture.store.claim(targetID: fixture.watch.targetID, owner: "b", lease: .seconds(60))?.id == fixture.watch.targetID)
         #expect(try fixture.row().owner == "b")
         #expect(try fixture.row().held == false)
+        #expect(try fixture.row().claimAtInfinity == false)
+        #expect(try fixture.readHeld(owner: "a").due.isEmpty, "the old holder drops it")
         #expect(try fixture.store.claim(targetID: fixture.watch.targetID, owner: "a", lease: .seconds(60)) == nil)
     }
 
@@ -142,7 +191,20 @@ import TidingsTestSupport
 
         let second = try context.poller(concurrency: 8) { $0.userConcurrency = 8 }
         defer { second.stop() }
-        #expect(try await eventually(timeout: .seconds(30)) { try held(by: second.owner) >= count / 4 })
+        let shared = try await eventually(timeout: .seconds(60)) { try held(by: second.owner) >= count / 4 }
+        let state = try context.database.query(
+            """
+            SELECT count(*) FILTER (WHERE lease_owner = \(first.owner) AND lease_held)::int AS first_held,
+                   count(*) FILTER (WHERE lease_owner = \(second.owner) AND lease_held)::int AS second_held,
+                   count(*) FILTER (WHERE lease_owner IS NOT NULL AND NOT lease_held)::int AS leased,
+                   count(*) FILTER (WHERE lease_owner IS NULL)::int AS free,
+                   coalesce(round(extract(epoch FROM now() - min(next_check_at))), 0)::int AS most_overdue
+            FROM targets
+            """)[0]
+        let summary = try ["first_held", "second_held", "leased", "free", "most_overdue"].map {
+            "\($0) \(try state.decode($0, as: Int.self))"
+        }
+        #expect(shared, "\(summary.joined(separator: ", ")); \(origin.receivedRequests) requests")
         #expect(try held(by: first.owner) < count)
     }
 

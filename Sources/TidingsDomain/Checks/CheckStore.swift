@@ -12,10 +12,11 @@ package struct CheckStore: Sendable {
     let database: PostgresClient
     /// Consecutive failed checks after which a watch is `failing`.
     package let failureThreshold: Int
-    /// How long past its next check a target stays held by the poller that
-    /// wrote its last result, should that poller not come back to it: then
-    /// any poller claims it. A poller found dead gives its holds up sooner
-    /// (`LeaseOwnerStore.reapDead`).
+    /// How far past its next check a held target's `lease_until` is set:
+    /// the hold's nominal end, for operators reading the row. Holds end
+    /// when given back, taken over, rescheduled sooner, or freed with a
+    /// dead poller (`LeaseOwnerStore.reapDead`), not by this time: held
+    /// targets are out of the walk of due targets (decision 0058).
     package let holdGrace: Duration
 
     package init(database: PostgresClient, failureThreshold: Int, holdGrace: Duration = .seconds(15)) {
@@ -26,23 +27,22 @@ package struct CheckStore: Sendable {
 
     // MARK: Claiming
 
-    /// Up to `limit` due targets, in due order, for this owner to check:
-    /// the ones it holds from its last check of them (read, not written:
-    /// `isHeld`), and ones nobody holds, or whose lease or hold expired,
-    /// which it leases (a HOT update: no index covers the lease columns,
-    /// migration 0012). SKIP LOCKED lets replicas claim side by side
-    /// without waiting for, or taking, each other's rows. A held target
-    /// comes back while this owner's check of it is still in flight, as it
-    /// stays due until its result is written: the scheduler knows which
-    /// are in flight. The scan starts after `cursor`, which moves to the
-    /// last target returned, or back to the start when fewer than `limit`
-    /// were; writing a result sets the next check.
+    /// Up to `limit` due targets nobody holds, or whose lease expired, in
+    /// due order, leased to this owner (a HOT update: no index covers the
+    /// lease columns, migration 0012). SKIP LOCKED lets replicas claim side
+    /// by side without waiting for, or taking, each other's rows. Targets
+    /// held between checks are not among them: their `claim_at` is
+    /// 'infinity' (migration 0042) and their holder reads them as they fall
+    /// due (`readHeld`). The walk of `claim_at` starts after `cursor`, which
+    /// moves to the last target returned, or back to the start when fewer
+    /// than `limit` were; writing a result sets the next check.
     ///
     /// A target that only users in `excludingUsers` watch is passed over
-    /// (users at their share of checks in flight). Each claim is planned
-    /// for its own values, so with none the condition folds away.
+    /// (users at their share of checks in flight), and so is one due after
+    /// `dueBy`, when given (the caller has held targets due before it).
     package func claimDue(
-        owner: String, limit: Int, lease: Duration, excludingUsers: [UUID] = [], cursor: inout ClaimCursor
+        owner: String, limit: Int, lease: Duration, excludingUsers: [UUID] = [], dueBy: Date? = nil,
+        cursor: inout ClaimCursor
     ) throws -> [ClaimedTarget] {
         guard limit > 0 else { return [] }
         let after = cursor
@@ -51,35 +51,27 @@ package struct CheckStore: Sendable {
             let rows = try connection.query(
                 """
                 WITH due AS (
-                    SELECT \(unsafeSQL: Self.targetColumns), t.next_check_at::text AS due_at,
-                           extract(epoch FROM t.next_check_at) AS due_epoch,
-                           t.lease_held AND t.lease_owner IS NOT DISTINCT FROM \(owner) AS held
+                    SELECT t.id, t.claim_at
                     FROM targets t
-                    WHERE t.interval_seconds IS NOT NULL AND t.next_check_at <= now()
-                      AND (t.next_check_at, t.id) > (\(after.dueAt)::timestamptz, \(after.id)::uuid)
-                      AND (t.lease_until IS NULL OR t.lease_until < now() OR (t.lease_held AND t.lease_owner = \(owner)))
+                    WHERE t.interval_seconds IS NOT NULL AND t.claim_at <= least(now(), \(dueBy)::timestamptz)
+                      AND (t.claim_at, t.id) > (\(after.dueAt)::timestamptz, \(after.id)::uuid)
+                      AND (t.lease_until IS NULL OR t.lease_until < now())
                       AND (cardinality(\(excluded)::uuid[]) = 0 OR EXISTS (
                           SELECT 1 FROM watches w WHERE w.target_id = t.id AND w.user_id <> ALL(\(excluded)::uuid[])))
-                    ORDER BY t.next_check_at, t.id
+                    ORDER BY t.claim_at, t.id
                     LIMIT \(limit)
-                ), free AS (
-                    SELECT t.id FROM targets t JOIN due ON due.id = t.id
-                    WHERE NOT due.held AND (t.lease_until IS NULL OR t.lease_until < now())
                     FOR UPDATE OF t SKIP LOCKED
-                ), leased AS (
-                    UPDATE targets t
-                    SET lease_owner = \(owner), lease_until = now() + \(lease)::interval, lease_held = false
-                    FROM free WHERE t.id = free.id
-                    RETURNING t.id
                 )
-                SELECT * FROM due WHERE held OR id IN (SELECT id FROM leased)
+                UPDATE targets t
+                SET lease_owner = \(owner), lease_until = now() + \(lease)::interval, lease_held = false
+                FROM due WHERE t.id = due.id
+                RETURNING \(unsafeSQL: Self.targetColumns), due.claim_at::text AS due_at, extract(epoch FROM due.claim_at) AS due_epoch
                 """)
             var last: (epoch: Double, high: UInt64, low: UInt64, cursor: ClaimCursor)?
             var targets: [ClaimedTarget] = []
             targets.reserveCapacity(rows.count)
             for row in rows {
-                var target = try Self.target(from: row)
-                target.isHeld = try row.decode("held")
+                let target = try Self.target(from: row)
                 let epoch: Double = try row.decode("due_epoch")
                 // The rows come in no set order: keep the largest (due, id).
                 let (high, low) = ClaimCursor.order(target.id)
@@ -92,6 +84,36 @@ package struct CheckStore: Sendable {
         }
         cursor = targets.count < limit ? .start : last ?? .start
         return targets
+    }
+
+    /// The targets among `ids` that this owner still holds between checks
+    /// (`isHeld`), read without a write: `due` are those whose next check
+    /// has come, `later` the rest with their next check, should something
+    /// other than their holder have put it off. Targets no longer held by
+    /// this owner (given back, taken over, rescheduled sooner by the API,
+    /// deleted) are in neither.
+    package func readHeld(owner: String, ids: [UUID]) throws -> (due: [ClaimedTarget], later: [(id: UUID, nextCheckAt: Date)]) {
+        guard !ids.isEmpty else { return ([], []) }
+        return try database.withConnection { connection in
+            let rows = try connection.query(
+                """
+                SELECT \(unsafeSQL: Self.targetColumns), t.next_check_at, t.next_check_at <= now() AS due
+                FROM targets t
+                WHERE t.id = ANY(\(PostgresArray(ids))::uuid[]) AND t.lease_owner = \(owner) AND t.lease_held
+                """)
+            var due: [ClaimedTarget] = []
+            var later: [(id: UUID, nextCheckAt: Date)] = []
+            for row in rows {
+                var target = try Self.target(from: row)
+                guard try row.decode("due", as: Bool.self) else {
+                    later.append((target.id, try row.decode("next_check_at")))
+                    continue
+                }
+                target.isHeld = true
+                due.append(target)
+            }
+            return (try Self.withWatches(due, on: connection), later)
+        }
     }
 
     /// `claimDue` from the start of the due targets (tests, one-off claims).
@@ -176,8 +198,9 @@ package struct CheckStore: Sendable {
     }
 
     /// Writes the targets this owner still leases or holds; each one stays
-    /// held by it (`TargetCheckRecord.keepsHold`) until `holdGrace` after
-    /// its next check is due, or is given back.
+    /// held by it (`TargetCheckRecord.keepsHold`), or is given back. A held
+    /// target's write changes no indexed column (its `claim_at` stays
+    /// 'infinity'): a HOT update.
     static func writeTargets(
         _ records: [TargetCheckRecord], owner: String, holdGrace: Duration, on connection: PostgresConnection
     ) throws {

@@ -33,9 +33,8 @@ package struct ClaimedTarget: Sendable {
     /// (decision 0027), nil when there is none.
     package let bodySHA256: String?
     package internal(set) var watches: [TargetWatch]
-    /// Read from this poller's hold (decision 0057), not leased by the
-    /// claim: no row was written, and the poller's own check of it may
-    /// still be in flight.
+    /// Read from this poller's hold (`CheckStore.readHeld`, decisions 0057
+    /// and 0058), not leased by a claim: no row was written.
     package internal(set) var isHeld = false
 }
 

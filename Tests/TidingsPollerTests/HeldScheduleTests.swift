@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import TidingsPoller
+
+/// The schedule a poller keeps of the targets it holds (decision 0058).
+@Suite struct HeldScheduleTests {
+    private let start = Date(timeIntervalSince1970: 1_000_000)
+    private let ids = (0..<6).map { _ in UUID() }
+    private let users = (0..<2).map { _ in UUID() }
+
+    @Test func takesDueTargetsSoonestFirstUpToTheLimitAndLeavesTheRest() {
+        var schedule = HeldSchedule()
+        for (offset, id) in ids.enumerated().reversed() { schedule.hold(id, due: start + Double(offset), users: []) }
+        #expect(schedule.count == 6)
+        #expect(schedule.takeDue(now: start - 1, limit: 10).map(\.id).isEmpty, "nothing due yet")
+        #expect(schedule.takeDue(now: start + 3, limit: 2).map(\.id) == [ids[0], ids[1]])
+        #expect(schedule.takeDue(now: start + 3, limit: 10).map(\.id) == [ids[2], ids[3]])
+        #expect(schedule.count == 2, "taken targets leave until a result holds them again")
+        #expect(schedule.takeDue(now: start + 100, limit: 10).map(\.id) == [ids[4], ids[5]])
+        #expect(schedule.count == 0)
+    }
+
+    @Test func takenTargetsPutBackComeUpAgainAtTheirTimes() {
+        var schedule = HeldSchedule()
+        for (offset, id) in ids.prefix(3).enumerated() { schedule.hold(id, due: start + Double(offset), users: [users[0]]) }
+        let taken = schedule.takeDue(now: start + 10, limit: 3)
+        #expect(schedule.count == 0)
+        schedule.putBack(taken.suffix(2))
+        #expect(schedule.count == 2)
+        #expect(schedule.takeDue(now: start + 1, limit: 10).map(\.id) == [ids[1]])
+        #expect(schedule.takeDue(now: start + 10, limit: 10, saturated: [users[0]]).isEmpty, "users kept")
+        #expect(schedule.takeDue(now: start + 10, limit: 10).map(\.id) == [ids[2]])
+    }
+
+    @Test func holdingATargetAgainReplacesItsTime() {
+        var schedule = HeldSchedule()
+        schedule.hold(ids[0], due: start, users: [])
+        schedule.hold(ids[1], due: start + 1, users: [])
+        schedule.hold(ids[0], due: start + 10, users: [])
+        #expect(schedule.count == 2)
+        #expect(schedule.takeDue(now: start + 5, limit: 10).map(\.id) == [ids[1]], "the earlier time is stale")
+        #expect(schedule.takeDue(now: start + 10, limit: 10).map(\.id) == [ids[0]])
+        #expect(schedule.takeDue(now: start + 100, limit: 10).map(\.id).isEmpty, "each target once")
+    }
+
+    @Test func targetsOfSaturatedUsersStayDueInPlace() {
+        var schedule = HeldSchedule()
+        schedule.hold(ids[0], due: start, users: [users[0]])
+        schedule.hold(ids[1], due: start + 1, users: [users[0], users[1]])
+        schedule.hold(ids[2], due: start + 2, users: [users[1]])
+        schedule.hold(ids[3], due: start + 3, users: [])
+        #expect(schedule.takeDue(now: start + 5, limit: 10, saturated: [users[0]]).map(\.id) == [ids[1], ids[2], ids[3]])
+        #expect(schedule.count == 1)
+        #expect(schedule.takeDue(now: start + 5, limit: 10).map(\.id) == [ids[0]])
+    }
+
+    @Test func passesOverAtMostTheLimitOfSaturatedTargetsPerTake() {
+        var schedule = HeldSchedule()
+        for (offset, id) in ids.enumerated() { schedule.hold(id, due: start + Double(offset), users: [users[0]]) }
+        #expect(schedule.takeDue(now: start + 10, limit: 2, saturated: [users[0]]).map(\.id).isEmpty)
+        #expect(schedule.count == 6, "passed over, not dropped")
+        #expect(schedule.takeDue(now: start + 10, limit: 10).map(\.id).count == 6)
+    }
+
+    @Test func keepsOrderThroughManyHoldsAndTakes() {
+        var schedule = HeldSchedule()
+        var generator = SystemRandomNumberGenerator()
+        var expected: [UUID: Date] = [:]
+        for _ in 0..<500 {
+            let id = UUID()
+            let due = start + Double(Int.random(in: 0..<1_000, using: &generator))
+            schedule.hold(id, due: due, users: [])
+            expected[id] = due
+        }
+        var taken: [UUID] = []
+        var now = start
+        while taken.count < 500 {
+            now += 50
+            taken += schedule.takeDue(now: now, limit: 37).map(\.id)
+        }
+        #expect(Set(taken) == Set(expected.keys))
+        let dues = taken.map { expected[$0]! }
+        #expect(zip(dues, dues.dropFirst()).allSatisfy { $0 <= $1 }, "soonest first")
+    }
+}
