@@ -174,6 +174,25 @@ import TidingsTestSupport
         #expect(Set(claimed.map(\.id)) == [fixture.watch.targetID, other.targetID])
     }
 
+    @Test func aWatchJoiningAHeldTargetGetsItsBaselineNowNotAtTheHoldersNextCheck() async throws {
+        let context = try PollerTestContext()
+        let origin = try TestOriginServer { _ in .text("page") }
+        defer { origin.stop(); context.close() }
+        let first = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared", interval: 3600)
+        let poller = try context.poller(concurrency: 4)
+        defer { poller.stop() }
+        #expect(try await eventually { try context.reload(first).contentHash != nil })
+        let held = try context.database.query("SELECT lease_held FROM targets WHERE id = \(first.targetID)")[0]
+        #expect(try held.decode("lease_held", as: Bool.self), "held, next due in an hour, in the poller's schedule only")
+
+        // The holder would look in an hour; the new watch's baseline is due
+        // now, which ends the hold and puts the target back in the walk.
+        let second = try context.watch(user: try context.user(), url: "\(origin.baseURL)/shared", interval: 3600)
+        #expect(second.targetID == first.targetID)
+        #expect(try await eventually(timeout: .seconds(10)) { try context.reload(second).contentHash != nil })
+        #expect(origin.receivedRequests == 2)
+    }
+
     @Test func aPollerThatStartsLateGetsAShareOfTheHeldTargets() async throws {
         let context = try PollerTestContext()
         let origin = try TestOriginServer { _ in .text("page") }

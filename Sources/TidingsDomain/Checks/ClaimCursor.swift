@@ -1,15 +1,16 @@
 import FoundationEssentials
 
-/// Where a scheduler's walk of the due targets stands: the (next_check_at,
-/// id) of the last target it claimed, in the due index's order. Claims do
-/// not move a claimed target in that index (they stay HOT updates, see
-/// migration 0012), so starting after the cursor skips every target this
-/// scheduler has in flight instead of re-reading them on each claim.
+/// Where a scheduler's walk of the due targets stands: the (claim_at, id)
+/// of the last target it claimed, in the due index's order (migration
+/// 0042). Claims do not move a claimed target in that index (they stay
+/// HOT updates, see migration 0012), so starting after the cursor skips
+/// every target this scheduler has in flight instead of re-reading them
+/// on each claim.
 /// Targets passed over (locked or leased by another replica at the time,
 /// released, or whose lease expired) are found once the walk starts over:
 /// when a claim comes back short, or when the scheduler restarts it.
 package struct ClaimCursor: Sendable, Equatable {
-    /// `next_check_at` as PostgreSQL printed it, read back the same way, so
+    /// `claim_at` as PostgreSQL printed it, read back the same way, so
     /// ties at the microsecond compare exactly.
     let dueAt: String
     let id: UUID
