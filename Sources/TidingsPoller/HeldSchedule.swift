@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TidingsSynchronization
 
 /// When each target this poller holds between checks is next due (decision
 /// 0058): the database's walk of due targets leaves held ones out, so their
@@ -9,17 +10,22 @@ import FoundationEssentials
 /// A min-heap of (due, target) with the latest time of each target beside
 /// it; an entry whose time is no longer its target's latest is stale and
 /// skipped when it comes up, so holding a target again costs one push.
-/// Each entry keeps the users its check would be charged to, so targets of
-/// users at their share stay in place instead of being read and put back.
+/// Once stale entries are most of the heap it is rebuilt without them, so
+/// memory follows the targets held. Each entry keeps the users its check
+/// would be charged to, so targets of users at their share stay in place
+/// instead of being read and put back.
 struct HeldSchedule: Sendable {
     /// A held target, when it is due and who its check would be charged to.
-    struct Entry: Sendable {
+    struct Entry: Sendable, Comparable {
         let due: Date
         let id: UUID
         let users: [UUID]
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.due < rhs.due }
+        static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.due == rhs.due && lhs.id == rhs.id }
     }
 
-    private var heap: [Entry] = []
+    private var heap = MinHeap<Entry>()
     private var latest: [UUID: Date] = [:]
 
     /// Targets held here.
@@ -29,7 +35,10 @@ struct HeldSchedule: Sendable {
     /// `users`; replaces what was known of it.
     mutating func hold(_ id: UUID, due: Date, users: [UUID]) {
         latest[id] = due
-        push(Entry(due: due, id: id, users: users))
+        heap.push(Entry(due: due, id: id, users: users))
+        if heap.count >= 64 && latest.count * 2 < heap.count {
+            heap.removeAll { latest[$0.id] != $0.due }
+        }
     }
 
     /// Up to `limit` held targets due at `now`, soonest first, passing over
@@ -40,16 +49,16 @@ struct HeldSchedule: Sendable {
         var taken: [Entry] = []
         var passedOver: [Entry] = []
         while taken.count < limit, passedOver.count < limit, let top = heap.first, top.due <= now {
-            let entry = popFirst()
-            guard latest[entry.id] == entry.due else { continue }
-            if !saturated.isEmpty, !entry.users.isEmpty, entry.users.allSatisfy(saturated.contains) {
-                passedOver.append(entry)
+            heap.popFirst()
+            guard latest[top.id] == top.due else { continue }
+            if !saturated.isEmpty, !top.users.isEmpty, top.users.allSatisfy(saturated.contains) {
+                passedOver.append(top)
                 continue
             }
-            latest[entry.id] = nil
-            taken.append(entry)
+            latest[top.id] = nil
+            taken.append(top)
         }
-        for entry in passedOver { push(entry) }
+        for entry in passedOver { heap.push(entry) }
         return taken
     }
 
@@ -60,38 +69,10 @@ struct HeldSchedule: Sendable {
 
     /// Forgets every held target (shutdown gives the holds back).
     mutating func removeAll() {
-        heap.removeAll()
+        heap = MinHeap()
         latest.removeAll()
     }
 
-    // MARK: Heap
-
-    private mutating func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].due < heap[parent].due else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func popFirst() -> Entry {
-        let first = heap[0]
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return first }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].due < heap[smallest].due { smallest = left }
-            if right < heap.count, heap[right].due < heap[smallest].due { smallest = right }
-            guard smallest != parent else { return first }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
-    }
+    /// Heap entries kept, stale ones included: what its memory follows.
+    var heldEntries: Int { heap.count }
 }

@@ -9,12 +9,14 @@
 struct DeadlineSchedule<Action> {
     typealias Instant = ContinuousClock.Instant
 
-    private struct Entry {
+    private struct Entry: Comparable {
         let deadline: Instant
         let id: UInt64
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.deadline < rhs.deadline }
     }
 
-    private var heap: [Entry] = []
+    private var heap = MinHeap<Entry>()
     private var actions: [UInt64: Action] = [:]
     private var lastID: UInt64 = 0
     /// When the thread will look next: the earliest deadline it knew of at
@@ -34,7 +36,7 @@ struct DeadlineSchedule<Action> {
     mutating func add(_ action: Action, at deadline: Instant) -> (id: UInt64, isEarliest: Bool) {
         lastID &+= 1
         actions[lastID] = action
-        push(Entry(deadline: deadline, id: lastID))
+        heap.push(Entry(deadline: deadline, id: lastID))
         let isEarliest = wakesAt.map { deadline < $0 } ?? true
         if isEarliest { wakesAt = deadline }
         return (lastID, isEarliest)
@@ -43,7 +45,7 @@ struct DeadlineSchedule<Action> {
     /// Unschedules an action; nil when it was taken (or removed) already.
     mutating func remove(_ id: UInt64) -> Action? {
         guard let action = actions.removeValue(forKey: id) else { return nil }
-        if heap.count >= 64 && actions.count * 2 < heap.count { rebuild() }
+        if heap.count >= 64 && actions.count * 2 < heap.count { heap.removeAll { actions[$0.id] == nil } }
         return action
     }
 
@@ -52,53 +54,13 @@ struct DeadlineSchedule<Action> {
     mutating func takeDue(at now: Instant) -> [Action] {
         var due: [Action] = []
         while let top = heap.first, top.deadline <= now {
-            popTop()
+            heap.popFirst()
             if let action = actions.removeValue(forKey: top.id) { due.append(action) }
         }
         // Leftovers of removed actions on top would wake the thread for
         // nothing.
-        while let top = heap.first, actions[top.id] == nil { popTop() }
+        while let top = heap.first, actions[top.id] == nil { heap.popFirst() }
         wakesAt = heap.first?.deadline
         return due
-    }
-
-    private mutating func rebuild() {
-        heap.removeAll { actions[$0.id] == nil }
-        var index = heap.count / 2
-        while index > 0 {
-            index -= 1
-            siftDown(from: index)
-        }
-    }
-
-    private mutating func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].deadline < heap[parent].deadline else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func popTop() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        siftDown(from: 0)
-    }
-
-    private mutating func siftDown(from start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            let right = left + 1
-            let child = right < heap.count && heap[right].deadline < heap[left].deadline ? right : left
-            guard heap[child].deadline < heap[parent].deadline else { return }
-            heap.swapAt(child, parent)
-            parent = child
-        }
     }
 }

@@ -44,6 +44,15 @@ import Testing
         #expect(schedule.takeDue(now: start + 100, limit: 10).map(\.id).isEmpty, "each target once")
     }
 
+    @Test func staleEntriesAreDroppedOnceTheyAreMostOfTheHeap() {
+        var schedule = HeldSchedule()
+        let id = UUID()
+        for step in 0..<1_000 { schedule.hold(id, due: start + Double(step), users: []) }
+        #expect(schedule.count == 1)
+        #expect(schedule.heldEntries < 64, "memory follows the targets held, not the holds ever made")
+        #expect(schedule.takeDue(now: start + 2_000, limit: 10).map { $0.due } == [start + 999])
+    }
+
     @Test func targetsOfSaturatedUsersStayDueInPlace() {
         var schedule = HeldSchedule()
         schedule.hold(ids[0], due: start, users: [users[0]])
