@@ -15,9 +15,10 @@
 -- over by a check asked for through the API, freed with a dead poller's
 -- leases (LeaseOwnerStore.reapDead) or at shutdown. Each sets lease_held
 -- to false, and claim_at follows. A held target whose next check is moved
--- earlier by anything but its holder (a watch added, a rule changed) is
--- given back by a trigger (schema/functions/targets_end_hold_when_due_sooner.sql),
--- as its holder would look at it too late.
+-- earlier by anything but its holder (a watch added, a rule changed), or
+-- whose interval changes (watches paused, resumed, edited), is given back
+-- by a trigger (schema/functions/targets_end_hold_on_reschedule.sql), as
+-- its holder would look at it too late or on the old interval.
 ALTER TABLE targets ADD COLUMN claim_at timestamptz NOT NULL GENERATED ALWAYS AS (
     CASE WHEN lease_held AND lease_owner IS NOT NULL THEN 'infinity'::timestamptz ELSE next_check_at END
 ) STORED;

@@ -50,20 +50,18 @@ final class OutcomeWriter: Sendable {
     func write(_ outcomes: [CheckOutcome]) -> [UUID: WatchCheckResult] {
         defer {
             contentBacklog.remove(outcomes)
-            heldSchedule.withLock { schedule in
-                for outcome in outcomes {
-                    let due = outcome.abandoned ? outcome.record.checkedAt : outcome.record.nextCheckAt
-                    schedule.hold(outcome.target.id, due: due, users: outcome.target.watches.map(\.userID))
-                }
-            }
+            if configuration.concurrency > 0 { holdAgain(outcomes) }
         }
         var results: [UUID: WatchCheckResult] = [:]
         var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
         var eventful: [CheckOutcome] = []
         var live = outcomes.filter { !$0.abandoned }
+        // Without a scheduler (concurrency 0: checks asked for through the
+        // API only) nothing would come back to a held target.
+        let schedules = configuration.concurrency > 0
         holds.withLock { holds in
-            for index in live.indices { live[index].record.keepsHold = holds.keepsNext() }
+            for index in live.indices { live[index].record.keepsHold = schedules && holds.keepsNext() }
         }
         metrics.record(live)
         for outcome in live {
@@ -91,6 +89,15 @@ final class OutcomeWriter: Sendable {
             logger.error("could not write check results", metadata: ["targets": "\(quietTargets.count)", "error": "\(error)"])
         }
         return results
+    }
+
+    private func holdAgain(_ outcomes: [CheckOutcome]) {
+        heldSchedule.withLock { schedule in
+            for outcome in outcomes {
+                let due = outcome.abandoned ? outcome.record.checkedAt : outcome.record.nextCheckAt
+                schedule.hold(outcome.target.id, due: due, users: outcome.target.watches.map(\.userID))
+            }
+        }
     }
 
     /// The eventful targets of the batch in transactions of at most

@@ -24,8 +24,9 @@ import TidingsSynchronization
 ///
 /// A `LeaseHeartbeat` keeps this poller's row in `lease_owners` beating;
 /// should the process die, any other (or the next to start) frees its
-/// targets' leases and holds a few seconds after its last beat instead of
-/// when they run out. A live poller whose heartbeat stalled that long may
+/// targets' leases and holds a few seconds after its last beat (holds
+/// never run out by themselves, and leases only after `lease`). A live
+/// poller whose heartbeat stalled that long may
 /// find a target checked by another meanwhile: its own result is then not
 /// written (result writes need the lease), so nothing is recorded twice.
 package final class Poller: TargetCheckRunner, Service {
@@ -33,6 +34,9 @@ package final class Poller: TargetCheckRunner, Service {
     /// the staleness itself: nothing a poller starts needs its lease to be
     /// exclusive, only its result write, which checks the lease.
     static let inFlightGrace: Duration = .seconds(2)
+    /// When a held target found in flight here (a check asked for through
+    /// the API) is looked at again, should that check not hold it anew.
+    static let inFlightRecheck: Duration = .seconds(1)
     /// Abandoned extractions (past their time limit, see `TargetChecker`)
     /// that get a thread started in their place, per extraction thread.
     /// Each holds a response body (up to the 5 MiB cap) and its parsed
@@ -248,17 +252,22 @@ package final class Poller: TargetCheckRunner, Service {
         client.stop()
         extraction.stop()
         results.stop()
-        var released = 0
+        var released: Int?
         writer.heldSchedule.withLock { $0.removeAll() }
         do {
             released = try store.releaseAll(owner: owner)
         } catch {
-            logger.error("could not release leases and holds; they expire on their own", metadata: ["error": "\(error)"])
+            logger.error(
+                "could not release leases and holds; they are freed once this poller's heartbeat row goes stale",
+                metadata: ["error": "\(error)"])
         }
-        heartbeat.stop()
+        // Without the release the row must stay: reaping it frees the
+        // holds, which never run out by themselves (decision 0058).
+        heartbeat.stop(leasesReleased: released != nil)
         pool.stop()
         logger.notice(
-            "poller stopped", metadata: ["poller.unfinished_checks": String(unfinished), "poller.released_targets": String(released)])
+            "poller stopped",
+            metadata: ["poller.unfinished_checks": String(unfinished), "poller.released_targets": released.map(String.init) ?? "none"])
     }
 
     // MARK: Scheduler
@@ -300,6 +309,7 @@ package final class Poller: TargetCheckRunner, Service {
                 continue
             }
             var heldOverShare: [ClaimedTarget] = []
+            var heldInFlight: [ClaimedTarget] = []
             let (started, overShare) = state.withLock { state in
                 var started: [ClaimedTarget] = []
                 var overShare: [UUID] = []
@@ -310,16 +320,21 @@ package final class Poller: TargetCheckRunner, Service {
                     // A held one stays held and due, taken again once its
                     // user has room.
                     case .overShare: heldOverShare.append(target)
-                    // Checked right now on request: its result holds it again.
+                    // Checked right now on request: its result holds it
+                    // again; should that check fail to claim it, this
+                    // keeps it on the schedule (the read drops it if not).
+                    case .inFlight where target.isHeld: heldInFlight.append(target)
                     case .inFlight: break
                     }
                 }
                 return (started, overShare)
             }
-            if !heldOverShare.isEmpty {
+            if !heldOverShare.isEmpty || !heldInFlight.isEmpty {
                 let now = Date()
+                let recheck = now.addingTimeInterval(Self.inFlightRecheck.inSeconds)
                 writer.heldSchedule.withLock { schedule in
                     for target in heldOverShare { schedule.hold(target.id, due: now, users: target.watches.map(\.userID)) }
+                    for target in heldInFlight { schedule.hold(target.id, due: recheck, users: target.watches.map(\.userID)) }
                 }
             }
             if !overShare.isEmpty {

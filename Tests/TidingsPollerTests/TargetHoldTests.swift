@@ -138,6 +138,53 @@ import TidingsTestSupport
         #expect(try fixture.row().version == before, "the old holder's result is not written")
     }
 
+    @Test func pausingOrResumingEndsAHoldAndAPausedTargetIsNotChecked() throws {
+        let fixture = try Fixture()
+        defer { fixture.context.close() }
+        func setPaused(_ paused: Bool) throws {
+            try fixture.context.database.withConnection {
+                try $0.execute("UPDATE watches SET paused = \(paused) WHERE id = \(fixture.watch.id)")
+            }
+        }
+        _ = try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60))
+        try fixture.writeQuiet(owner: "a", dueIn: -5)
+        #expect(try fixture.row().held)
+
+        try setPaused(true)
+        #expect(try fixture.row().owner == nil && !fixture.row().held, "the interval went: the hold ends")
+        #expect(try fixture.readHeld(owner: "a").due.isEmpty)
+        #expect(try fixture.store.claimDue(owner: "b", limit: 10, lease: .seconds(60)).isEmpty, "paused: nobody checks it")
+
+        try setPaused(false)
+        #expect(try fixture.store.claimDue(owner: "b", limit: 10, lease: .seconds(60)).map(\.id) == [fixture.watch.targetID])
+        try fixture.writeQuiet(owner: "b", dueIn: 600)
+        try fixture.context.database.withConnection {
+            try $0.execute("UPDATE watches SET interval_seconds = 30 WHERE id = \(fixture.watch.id)")
+        }
+        #expect(try fixture.row().owner == nil, "a new interval ends the hold too")
+        let walked = try fixture.context.database.query(
+            """
+            SELECT claim_at = next_check_at AND next_check_at < now() + interval '31 seconds' AS walked
+            FROM targets WHERE id = \(fixture.watch.targetID)
+            """)[0]
+        #expect(try walked.decode("walked", as: Bool.self), "back in the walk at the shorter interval")
+    }
+
+    @Test func aPollerWithoutASchedulerKeepsNoHolds() async throws {
+        let context = try PollerTestContext()
+        let origin = try TestOriginServer { _ in .text("page") }
+        defer { origin.stop(); context.close() }
+        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/asked", interval: 60)
+        let poller = try context.poller(concurrency: 0)
+        defer { poller.stop() }
+        _ = try await context.check(watch, with: poller)
+        let row = try context.database.query(
+            "SELECT lease_owner, lease_held, claim_at = next_check_at AS walked FROM targets WHERE id = \(watch.targetID)")[0]
+        #expect(try row.decode("lease_owner", as: String?.self) == nil)
+        #expect(try row.decode("lease_held", as: Bool.self) == false)
+        #expect(try row.decode("walked", as: Bool.self), "left to pollers that schedule")
+    }
+
     @Test func aCheckAskedForTakesOverAHoldButNotALease() throws {
         let fixture = try Fixture()
         defer { fixture.context.close() }

@@ -90,8 +90,8 @@ package struct CheckStore: Sendable {
     /// (`isHeld`), read without a write: `due` are those whose next check
     /// has come, `later` the rest with their next check, should something
     /// other than their holder have put it off. Targets no longer held by
-    /// this owner (given back, taken over, rescheduled sooner by the API,
-    /// deleted) are in neither.
+    /// this owner (given back, taken over, rescheduled sooner or paused
+    /// through the API, deleted) are in neither.
     package func readHeld(owner: String, ids: [UUID]) throws -> (due: [ClaimedTarget], later: [(id: UUID, nextCheckAt: Date)]) {
         guard !ids.isEmpty else { return ([], []) }
         return try database.withConnection { connection in
@@ -100,6 +100,7 @@ package struct CheckStore: Sendable {
                 SELECT \(unsafeSQL: Self.targetColumns), t.next_check_at, t.next_check_at <= now() AS due
                 FROM targets t
                 WHERE t.id = ANY(\(PostgresArray(ids))::uuid[]) AND t.lease_owner = \(owner) AND t.lease_held
+                  AND t.interval_seconds IS NOT NULL
                 """)
             var due: [ClaimedTarget] = []
             var later: [(id: UUID, nextCheckAt: Date)] = []

@@ -58,9 +58,12 @@ package final class LeaseHeartbeat: Sendable {
     }
 
     /// Stops beating and deletes the owner's row: call after the owner has
-    /// released its leases. Safe to call more than once.
-    package func stop() {
+    /// released its leases. When it could not (`leasesReleased` false) the
+    /// row stays, goes stale, and whoever reaps it frees them. Safe to call
+    /// more than once.
+    package func stop(leasesReleased: Bool = true) {
         guard loop.stop() else { return }
+        guard leasesReleased else { return }
         do {
             try store.unregister(owner: owner)
         } catch {
