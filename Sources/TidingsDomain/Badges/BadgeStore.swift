@@ -56,9 +56,10 @@ package struct BadgeStore: Sendable {
 
     /// Marks every unread change of the user read: one statement, so the
     /// badge drops to zero in one step and one badge.updated announces it.
-    /// Nil only for a user that does not exist.
+    /// Nil only for a user that does not exist. Run again should it lose a
+    /// deadlock to a change being recorded: it is idempotent.
     package func readAll(userID: UUID) throws -> Badge? {
-        try database.withTransaction { connection in
+        try database.withRetryingTransaction { connection in
             try connection.execute("UPDATE changes SET read_at = now() WHERE user_id = \(userID) AND read_at IS NULL")
             return try connection.query("SELECT count, sequence, updated_at FROM badges WHERE user_id = \(userID)").first
                 .map(Self.badge(from:))

@@ -37,9 +37,11 @@ package struct ChangeStore: Sendable {
 
     /// Marks the watch's unread changes read: all of them, or only those up
     /// to and including `upTo`, so that a read racing a newer change does
-    /// not swallow it. Nil when the user has no such watch.
+    /// not swallow it. Nil when the user has no such watch. Run again
+    /// should it lose a deadlock to a change being recorded: it is
+    /// idempotent.
     package func markRead(userID: UUID, watchID: UUID, upTo: UUID?) throws -> ReadReceipt? {
-        try database.withTransaction { connection in
+        try database.withRetryingTransaction { connection in
             guard try Self.watchExists(userID: userID, watchID: watchID, on: connection) else { return nil }
             var bound: Int64?
             if let upTo {

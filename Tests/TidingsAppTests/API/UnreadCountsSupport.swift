@@ -24,23 +24,28 @@ extension APITestServer {
         return (userID, key, watchIDs)
     }
 
-    /// Records new content for a watch; returns the change id, nil for a
-    /// baseline or unchanged content.
+    /// Records new content for a watch as the poller's eventful write does
+    /// (the watch locked first, the transaction run again should it lose a
+    /// deadlock); returns the change id, nil for a baseline or unchanged
+    /// content.
     @discardableResult
     func recordChange(watchID: String, text: String) throws -> String? {
         let hash = SHA256.hash(text).hex
-        return try application.database.query(
-            """
-            SELECT (
-                SELECT change_id FROM record_changes(
-                    ARRAY[\(watchID)::uuid],
-                    ARRAY[(SELECT CASE WHEN w.content_hash = \(hash) THEN 'unchanged'
-                                       WHEN w.content_hash IS NULL OR w.quiet_rebaseline THEN 'baseline' ELSE 'changed' END
-                           FROM watches w WHERE w.id = \(watchID)::uuid)],
-                    ARRAY[\(hash)::text], ARRAY[\(text)::text], ARRAY[false],
-                    ARRAY[\("-old\n+" + text)::text], ARRAY[200], ARRAY[\(Int64(text.utf8.count))::bigint])
-            )::text AS id
-            """)[0].decode("id", as: String?.self)
+        return try application.database.withRetryingTransaction { connection in
+            try connection.execute("SELECT 1 FROM watches WHERE id = \(watchID)::uuid FOR UPDATE")
+            return try connection.query(
+                """
+                SELECT (
+                    SELECT change_id FROM record_changes(
+                        ARRAY[\(watchID)::uuid],
+                        ARRAY[(SELECT CASE WHEN w.content_hash = \(hash) THEN 'unchanged'
+                                           WHEN w.content_hash IS NULL OR w.quiet_rebaseline THEN 'baseline' ELSE 'changed' END
+                               FROM watches w WHERE w.id = \(watchID)::uuid)],
+                        ARRAY[\(hash)::text], ARRAY[\(text)::text], ARRAY[false],
+                        ARRAY[\("-old\n+" + text)::text], ARRAY[200], ARRAY[\(Int64(text.utf8.count))::bigint])
+                )::text AS id
+                """)[0].decode("id", as: String?.self)
+        }
     }
 
     /// Fails the test unless every watch's unread count equals its unread
