@@ -48,18 +48,18 @@ final class OutcomeWriter: Sendable {
     /// nobody to look at it.
     @discardableResult
     func write(_ outcomes: [CheckOutcome]) -> [UUID: WatchCheckResult] {
+        // Without a scheduler (concurrency 0: checks asked for through the
+        // API only) nothing would come back to a held target.
+        let schedules = configuration.concurrency > 0
         defer {
             contentBacklog.remove(outcomes)
-            if configuration.concurrency > 0 { holdAgain(outcomes) }
+            if schedules { holdAgain(outcomes) }
         }
         var results: [UUID: WatchCheckResult] = [:]
         var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
         var eventful: [CheckOutcome] = []
         var live = outcomes.filter { !$0.abandoned }
-        // Without a scheduler (concurrency 0: checks asked for through the
-        // API only) nothing would come back to a held target.
-        let schedules = configuration.concurrency > 0
         holds.withLock { holds in
             for index in live.indices { live[index].record.keepsHold = schedules && holds.keepsNext() }
         }
