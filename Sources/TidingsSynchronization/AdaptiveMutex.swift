@@ -21,7 +21,11 @@ import Glibc
 ///
 /// Like `Mutex`, the value goes in and results come out as `sending`, so
 /// region checking treats it the same way.
-package final class AdaptiveMutex<Value>: @unchecked Sendable {
+///
+/// Public, with `withLock` inlinable, so that each caller's critical
+/// section is specialized and inlined in its own module: Swift 6.3
+/// specializes no generic `package` type across modules (decision 0060).
+public final class AdaptiveMutex<Value>: @unchecked Sendable {
     // Unchecked: `value` is touched only with `mutex` held. It lives behind
     // a pointer, as Mutex's does, not in a stored property: an inout access
     // to a class's stored property is an exclusivity check at run time,
@@ -30,7 +34,7 @@ package final class AdaptiveMutex<Value>: @unchecked Sendable {
     // object's header, which every caller reads before it locks (a false
     // report from the launched tidings under make test-sanitize).
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let value: UnsafeMutablePointer<Value>
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
     package init(_ initialValue: sending Value) {
         value = .allocate(capacity: 1)
@@ -51,12 +55,22 @@ package final class AdaptiveMutex<Value>: @unchecked Sendable {
         value.deallocate()
     }
 
+    @inlinable
     package func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
-        defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
+        lock()
+        defer { unlock() }
         return try body(&value.pointee)
+    }
+
+    // Not inlinable: glibc is this module's own import.
+    @usableFromInline func lock() {
+        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+    }
+
+    @usableFromInline func unlock() {
+        Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
     }
 
     /// These calls fail only on a corrupt or misused mutex (EINVAL, EDEADLK,

@@ -1,8 +1,9 @@
 /// A binary min-heap: the one priority queue of the timers and schedules
 /// (`DeadlineSchedule`, the poller's `HeldSchedule`). Pure and unlocked;
-/// its owner keeps it behind a lock. Inlinable, so each user's element
-/// type is compared directly rather than through a witness table.
-package struct MinHeap<Element: Comparable> {
+/// its owner keeps it behind a lock. Public and inlinable, so each user's
+/// element type is compared directly rather than through a witness table
+/// (decision 0060).
+public struct MinHeap<Element: Comparable> {
     @usableFromInline var elements: [Element] = []
 
     @inlinable package init() {}
@@ -46,7 +47,7 @@ package struct MinHeap<Element: Comparable> {
         }
     }
 
-    @usableFromInline mutating func siftDown(from start: Int) {
+    @inlinable mutating func siftDown(from start: Int) {
         var parent = start
         while true {
             let left = 2 * parent + 1

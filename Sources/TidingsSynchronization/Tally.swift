@@ -4,9 +4,10 @@
 /// something in progress and never grows with keys that have gone quiet.
 /// A value type: callers keep it under their own lock.
 ///
-/// Inlinable, so the engines get it specialized for their key types: it
-/// runs under their locks for every request started and finished.
-package struct Tally<Key: Hashable & Sendable>: Sendable {
+/// Public and inlinable, so the engines get it specialized for their key
+/// types (decision 0060): it runs under their locks for every request
+/// started and finished.
+public struct Tally<Key: Hashable & Sendable>: Sendable {
     @usableFromInline var storage: [Key: Int] = [:]
     @usableFromInline var sum = 0
 
