@@ -35,6 +35,37 @@ import TidingsPostgres
         #expect(Date(timeIntervalSince1970: 951_782_400).postgresText == "2000-02-29T00:00:00.000000Z")
     }
 
+    /// UUIDs and timestamps write their bytes into batches directly
+    /// (`appendPostgresText`); those bytes must be their text exactly,
+    /// Foundation's spelling for UUIDs, the edges of the years for dates.
+    @Test func bytesAppendedForBatchesAreTheText() {
+        var ids = (0..<200).map { _ in UUID() }
+        ids.append(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        ids.append(UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)))
+        for id in ids {
+            var bytes: [UInt8] = [0x7B]
+            id.appendPostgresText(to: &bytes)
+            #expect(id.postgresText == id.uuidString.lowercased())
+            #expect(bytes == [0x7B] + Array(id.uuidString.lowercased().utf8))
+        }
+        let dates = [
+            Date(timeIntervalSince1970: 1_795_965_576.123456), Date(timeIntervalSince1970: -62_135_596_800),
+            Date(timeIntervalSince1970: 253_402_300_799.5), .distantFuture, .distantPast,
+            Date(timeIntervalSince1970: 1e15), Date(timeIntervalSince1970: -1e15),
+        ]
+        let texts = dates.map(\.postgresText)
+        #expect(
+            texts == [
+                "2026-11-29T15:19:36.123456Z", "0001-01-01T00:00:00.000000Z", "9999-12-31T23:59:59.500000Z",
+                "infinity", "-infinity", "infinity", "-infinity",
+            ])
+        for (date, text) in zip(dates, texts) {
+            var bytes: [UInt8] = []
+            date.appendPostgresText(to: &bytes)
+            #expect(bytes == Array(text.utf8))
+        }
+    }
+
     @Test(arguments: [
         ("2026-11-29 15:19:36.123456+00", 1_795_965_576.123456),
         ("2026-11-29 15:19:36+00", 1_795_965_576),

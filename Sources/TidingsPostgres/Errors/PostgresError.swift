@@ -3,7 +3,7 @@
 /// `description` is a short fixed text (the code and the SQLSTATE) that is
 /// safe for logs, metric labels and HTTP responses; the server's message and
 /// other details, which may quote data, are only in `debugDescription`.
-package struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Spelt in snake_case, as every error code of Tidings is (decision 0053).
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -31,7 +31,7 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDe
         /// A command managing the local PostgreSQL server failed.
         package static let localCluster = Code("local_cluster")
 
-        package var description: String {
+        public var description: String {
             name
         }
     }
@@ -48,14 +48,14 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDe
         self.message = message
     }
 
-    package var description: String {
+    public var description: String {
         if let sqlState {
             return "PostgresError.\(code) (SQLSTATE \(sqlState))"
         }
         return "PostgresError.\(code)"
     }
 
-    package var debugDescription: String {
+    public var debugDescription: String {
         "\(description): \(message)"
     }
 

@@ -8,36 +8,73 @@
 /// NUL characters are left out: PostgreSQL text cannot hold them, and a
 /// bound value with one is refused (upstream text, such as a page's
 /// snapshot, may carry them).
-package struct PostgresArray: PostgresEncodable {
-    package let postgresText: String
+///
+/// Elements write their text straight into the literal
+/// (`appendPostgresText`), and the initializers are inlinable so that
+/// happens without a witness table per element: the poller's writers
+/// build twenty of these per batch.
+public struct PostgresArray: PostgresEncodable {
+    public let postgresText: String
 
-    package init<Element: PostgresEncodable>(_ elements: [Element]) {
-        self.init(texts: elements.map { Optional($0.postgresText) })
+    @inlinable package init<Element: PostgresEncodable>(_ elements: [Element]) {
+        var literal = Literal(capacity: elements.count * 40)
+        for element in elements { literal.append(element) }
+        self.init(literal: literal)
     }
 
-    package init<Element: PostgresEncodable>(_ elements: [Element?]) {
-        self.init(texts: elements.map { $0?.postgresText })
+    @inlinable package init<Element: PostgresEncodable>(_ elements: [Element?]) {
+        var literal = Literal(capacity: elements.count * 40)
+        for element in elements { literal.append(element) }
+        self.init(literal: literal)
     }
 
-    private init(texts: [String?]) {
-        // Bytes, not characters: snapshots make batches of megabytes, and no
-        // byte of a multi-byte UTF-8 sequence is `"`, `\` or NUL.
-        var literal: [UInt8] = [UInt8(ascii: "{")]
-        literal.reserveCapacity(texts.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
-        for (index, text) in texts.enumerated() {
-            if index > 0 { literal.append(UInt8(ascii: ",")) }
-            guard let text else {
-                literal.append(contentsOf: "NULL".utf8)
-                continue
-            }
-            literal.append(UInt8(ascii: "\""))
-            for byte in text.utf8 where byte != 0 {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { literal.append(UInt8(ascii: "\\")) }
-                literal.append(byte)
-            }
-            literal.append(UInt8(ascii: "\""))
+    @usableFromInline init(literal: consuming Literal) {
+        postgresText = literal.finish()
+    }
+
+    /// The literal's UTF-8 as it is built. Bytes, not characters:
+    /// snapshots make batches of megabytes, and no byte of a multi-byte
+    /// UTF-8 sequence is `"`, `\` or NUL.
+    @usableFromInline struct Literal {
+        @usableFromInline var bytes: [UInt8]
+
+        @inlinable init(capacity: Int) {
+            bytes = [UInt8(ascii: "{")]
+            bytes.reserveCapacity(capacity + 2)
         }
-        literal.append(UInt8(ascii: "}"))
-        postgresText = String(decoding: literal, as: UTF8.self)
+
+        @inlinable mutating func append<Element: PostgresEncodable>(_ element: Element?) {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            guard let element else {
+                bytes.append(contentsOf: "NULL".utf8)
+                return
+            }
+            bytes.append(UInt8(ascii: "\""))
+            let start = bytes.count
+            element.appendPostgresText(to: &bytes)
+            escape(from: start)
+            bytes.append(UInt8(ascii: "\""))
+        }
+
+        /// Escapes `"` and `\` and drops NUL in the element text from
+        /// `start` on; most texts have none, and are only scanned.
+        @usableFromInline mutating func escape(from start: Int) {
+            guard let first = bytes[start...].firstIndex(where: Self.needsEscape) else { return }
+            let tail = bytes[first...]
+            bytes.removeSubrange(first...)
+            for byte in tail where byte != 0 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+        }
+
+        private static func needsEscape(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0
+        }
+
+        @usableFromInline consuming func finish() -> String {
+            bytes.append(UInt8(ascii: "}"))
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 }

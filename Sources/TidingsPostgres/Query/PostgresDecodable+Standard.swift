@@ -1,32 +1,32 @@
-package import FoundationEssentials
+public import FoundationEssentials
 import TidingsCrypto
 
 extension String: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = postgresText
     }
 }
 
 extension Int: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: Int.self) { Int($0) }
     }
 }
 
 extension Int32: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: Int32.self) { Int32($0) }
     }
 }
 
 extension Int64: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: Int64.self) { Int64($0) }
     }
 }
 
 extension Double: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: Double.self) { text in
             switch text {
             case "NaN": .nan
@@ -39,7 +39,7 @@ extension Double: PostgresDecodable {
 }
 
 extension Bool: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: Bool.self) { text in
             switch text {
             case "t", "true": true
@@ -51,7 +51,7 @@ extension Bool: PostgresDecodable {
 }
 
 extension UUID: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: UUID.self) { parseCanonicalUUID($0) ?? UUID(uuidString: $0) }
     }
 }
@@ -92,14 +92,14 @@ private func lowerHexValue(_ byte: UInt8) -> UInt8? {
 
 extension Date: PostgresDecodable {
     /// Reads `timestamptz` (and `timestamp`, taken as UTC) in PostgreSQL's ISO output style.
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: Date.self) { PostgresTimestamp.parse($0) }
     }
 }
 
 extension Array: PostgresDecodable where Element == UInt8 {
     /// Reads `bytea` in hex output format ("\x0aff").
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try decodeText(postgresText, as: [UInt8].self) { text in
             guard text.hasPrefix("\\x") else { return nil }
             return Hex.decode(String(text.dropFirst(2)))

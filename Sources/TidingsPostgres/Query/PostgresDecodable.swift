@@ -1,5 +1,5 @@
 /// A Swift value that can be read from a column in PostgreSQL's text format.
-package protocol PostgresDecodable {
+public protocol PostgresDecodable {
     init(postgresText: String) throws(PostgresError)
 
     /// What SQL NULL decodes to; nil (the default) makes NULL an error.
@@ -7,17 +7,17 @@ package protocol PostgresDecodable {
 }
 
 extension PostgresDecodable {
-    package static var postgresNullValue: Self? {
+    public static var postgresNullValue: Self? {
         nil
     }
 }
 
 extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
-    package init(postgresText: String) throws(PostgresError) {
+    public init(postgresText: String) throws(PostgresError) {
         self = try Wrapped(postgresText: postgresText)
     }
 
-    package static var postgresNullValue: Self? {
+    public static var postgresNullValue: Self? {
         .some(nil)
     }
 }

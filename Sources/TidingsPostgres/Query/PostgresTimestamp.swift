@@ -12,17 +12,53 @@ enum PostgresTimestamp {
     /// "-infinity" and "infinity", mirroring `parse`, and so does any date
     /// outside years 1-9999 (or NaN), which could not be written otherwise.
     static func format(_ date: Date) -> String {
-        if date == .distantFuture || !date.isSupported && date.timeIntervalSince1970 > 0 { return "infinity" }
-        if date == .distantPast || !date.isSupported { return "-infinity" }
+        String(unsafeUninitializedCapacity: maximumLength) { write(date, into: $0) }
+    }
+
+    /// `format`'s UTF-8 appended to `buffer`, with no `String` between.
+    static func append(_ date: Date, to buffer: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { scratch in
+            buffer.append(contentsOf: scratch.prefix(write(date, into: scratch)))
+        }
+    }
+
+    /// The longest text `format` writes.
+    private static let maximumLength = 27
+
+    /// Writes `format`'s UTF-8 to the start of `output` (at least
+    /// `maximumLength` bytes) and returns its length.
+    private static func write(_ date: Date, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        if date == .distantFuture || !date.isSupported && date.timeIntervalSince1970 > 0 {
+            return output.initialize(fromContentsOf: "infinity".utf8)
+        }
+        if date == .distantPast || !date.isSupported {
+            return output.initialize(fromContentsOf: "-infinity".utf8)
+        }
         let microseconds = date.unitsSince1970(perSecond: 1_000_000, rounding: .toNearestOrAwayFromZero)
         let seconds = CivilCalendar.floorDivide(microseconds, microsecondsPerSecond)
         let fraction = microseconds - seconds * microsecondsPerSecond
         let days = CivilCalendar.floorDivide(seconds, secondsPerDay)
         let secondOfDay = seconds - days * secondsPerDay
         let (year, month, day) = CivilCalendar.date(daysSinceEpoch: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-            + "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
-            + "." + pad(fraction, 6) + "Z"
+        var position = 0
+        func put(_ value: Int64, digits: Int, then separator: Unicode.Scalar) {
+            var value = value
+            for offset in stride(from: digits - 1, through: 0, by: -1) {
+                output[position + offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            output[position + digits] = UInt8(ascii: separator)
+            position += digits + 1
+        }
+        // Years 1-9999 (`isSupported`): every field has a fixed width.
+        put(year, digits: 4, then: "-")
+        put(month, digits: 2, then: "-")
+        put(day, digits: 2, then: "T")
+        put(secondOfDay / 3600, digits: 2, then: ":")
+        put(secondOfDay % 3600 / 60, digits: 2, then: ":")
+        put(secondOfDay % 60, digits: 2, then: ".")
+        put(fraction, digits: 6, then: "Z")
+        return position
     }
 
     /// Reads "YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM[:SS]]]" (a "T" separator
@@ -58,11 +94,6 @@ enum PostgresTimestamp {
         // microsecond wherever a Double tells microseconds apart (about
         // years 1729-2273). From 1970 it rounded twice.
         return Date(timeIntervalSinceReferenceDate: Double(seconds - Date.secondsFrom1970To2001) + Double(microseconds) / 1_000_000)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     private struct Scanner {

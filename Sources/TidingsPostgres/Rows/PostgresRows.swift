@@ -1,6 +1,6 @@
 /// The materialized result of one statement: every value was copied out of
 /// libpq's result, which is already freed.
-package struct PostgresRows: Sendable, RandomAccessCollection {
+public struct PostgresRows: Sendable, RandomAccessCollection {
     /// Rows returned, inserted, updated or deleted, as the server's command tag reports.
     package var affectedRows: Int
     package var columns: [String] {
@@ -14,15 +14,15 @@ package struct PostgresRows: Sendable, RandomAccessCollection {
         self.affectedRows = affectedRows
     }
 
-    package var startIndex: Int {
+    public var startIndex: Int {
         0
     }
 
-    package var endIndex: Int {
+    public var endIndex: Int {
         storage.rowCount
     }
 
-    package subscript(position: Int) -> PostgresRow {
+    public subscript(position: Int) -> PostgresRow {
         precondition(indices.contains(position), "row index out of range")
         return PostgresRow(storage: storage, row: position)
     }
@@ -39,7 +39,7 @@ package struct PostgresRows: Sendable, RandomAccessCollection {
     }
 
     /// Values of all rows in one flat row-major array, shared by every row.
-    final class Storage: Sendable {
+    @usableFromInline final class Storage: Sendable {
         /// Up to this many columns, comparing names one by one finds a column
         /// sooner than hashing the name, and the result needs no table.
         private static let maxColumnsScanned = 8
