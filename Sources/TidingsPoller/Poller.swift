@@ -83,10 +83,19 @@ package final class Poller: TargetCheckRunner, Service {
             return .started
         }
 
-        mutating func finish(_ targetID: UUID) {
+        /// Ends the target's check; whether that gives the scheduler
+        /// something to do: the free slots just reached `lowWater` (the
+        /// fewest it starts a claim for), the user charged was at their
+        /// share `userLimit`, or the poller is stopping. Waking it on every
+        /// other finish would cost a context switch per check for nothing.
+        mutating func finish(_ targetID: UUID, concurrency: Int, lowWater: Int, userLimit: Int) -> Bool {
             inFlight.remove(targetID)
-            guard let user = chargedUser.removeValue(forKey: targetID) else { return }
-            inFlightByUser.remove(user)
+            var userHadRoomAgain = false
+            if let user = chargedUser.removeValue(forKey: targetID) {
+                userHadRoomAgain = inFlightByUser[user] == userLimit
+                inFlightByUser.remove(user)
+            }
+            return isStopping || userHadRoomAgain || concurrency - inFlight.count == lowWater
         }
     }
 
@@ -103,8 +112,9 @@ package final class Poller: TargetCheckRunner, Service {
     private let logger: Logger
     private let metrics: PollerMetrics
     private let state = AdaptiveMutex(State())
-    /// Wakes the scheduler (a slot freed, a batch written) or, once the
-    /// scheduler has stopped, `shutdown` waiting for checks in flight.
+    /// Wakes the scheduler (enough slots freed, a user back under their
+    /// share, a batch written) or, once the scheduler has stopped,
+    /// `shutdown` waiting for checks in flight.
     private let capacity = WakeSignal()
     private let scheduler = AdaptiveMutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
@@ -272,8 +282,14 @@ package final class Poller: TargetCheckRunner, Service {
 
     // MARK: Scheduler
 
+    /// The fewest free slots the scheduler claims for: fewer would be a
+    /// round trip to the database for a handful of targets.
+    private var lowWater: Int {
+        max(configuration.concurrency / 8, 1)
+    }
+
     private func runScheduler() {
-        let lowWater = max(configuration.concurrency / 8, 1)
+        let lowWater = self.lowWater
         // The walk of the due index starts over at least this often, so a
         // target passed over (locked by another replica, released, lease
         // expired) waits no longer even while the due targets never run out.
@@ -411,8 +427,10 @@ package final class Poller: TargetCheckRunner, Service {
     }
 
     private func finished(_ targetID: UUID) {
-        state.withLock { $0.finish(targetID) }
-        wakeScheduler()
+        let (concurrency, lowWater, userLimit) = (configuration.concurrency, lowWater, configuration.userConcurrency)
+        if state.withLock({ $0.finish(targetID, concurrency: concurrency, lowWater: lowWater, userLimit: userLimit) }) {
+            wakeScheduler()
+        }
     }
 
     private func wakeScheduler() {
