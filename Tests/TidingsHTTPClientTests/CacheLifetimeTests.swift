@@ -77,4 +77,25 @@ import TidingsHTTPClient
         )
         #expect(CacheLifetime.remaining(of: response, now: now) == .seconds(100))
     }
+
+    /// Field names match in ASCII case only: letters fold, every other
+    /// byte (a `-` against a `_`, a Unicode letter) must be the same.
+    @Test func headerNamesMatchInASCIICaseOnly() {
+        let response = HTTPClientResponse(
+            status: 200,
+            headers: [
+                ("CONTENT_TYPE", "wrong"), ("content-type", "text/html"), ("Content-Type", "text/plain"), ("Étag", "wrong"),
+                ("ETAG", "\"v1\""), ("X-A", "1"), ("x-a", "2"),
+            ],
+            body: [], effectiveURL: "https://example.com/", redirectCount: 0, duration: .zero,
+            remoteAddress: nil, bytesReceived: 0
+        )
+        #expect(response.header("Content-Type") == "text/html")
+        #expect(response.header("etag") == "\"v1\"")
+        #expect(response.header("éTAG") == nil)
+        #expect(response.header("Content-Typ") == nil)
+        #expect(response.header("") == nil)
+        #expect(response.headerValues("X-a") == ["1", "2"])
+        #expect(response.headerValues("Age").isEmpty)
+    }
 }

@@ -54,7 +54,7 @@ package enum CacheLifetime {
     /// The lifetime of a response as the poller receives it.
     package static func remaining(of response: HTTPClientResponse, now: Date) -> Duration? {
         remaining(
-            cacheControl: response.headers.filter { $0.name.lowercased() == "cache-control" }.map(\.value),
+            cacheControl: response.headerValues("Cache-Control"),
             expires: response.header("Expires"),
             date: response.header("Date"),
             age: response.header("Age"),

@@ -44,7 +44,25 @@ package struct HTTPClientResponse: Sendable {
 
     /// The first value of a header, matched case-insensitively.
     package func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
+        headers.first { Self.isSameName($0.name, name) }?.value
+    }
+
+    /// Every value of a header, in received order, matched case-insensitively.
+    package func headerValues(_ name: String) -> [String] {
+        headers.compactMap { Self.isSameName($0.name, name) ? $0.value : nil }
+    }
+
+    /// Field names compared in ASCII case (RFC 9110 §5.1) without a
+    /// lowercased copy of each: a check looks up several headers of every
+    /// response.
+    private static func isSameName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count
+            && lhs.utf8.elementsEqual(rhs.utf8) { $0 | Self.asciiCaseBit(of: $0) == $1 | Self.asciiCaseBit(of: $1) }
+    }
+
+    /// 0x20 for an ASCII letter, which folds its case when OR-ed in; 0 for
+    /// any other byte, which is compared as it is.
+    private static func asciiCaseBit(of byte: UInt8) -> UInt8 {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") ? 0x20 : 0
     }
 }
