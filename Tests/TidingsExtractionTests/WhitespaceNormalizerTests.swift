@@ -61,6 +61,24 @@ import TidingsTestSupport
         }
     }
 
+    /// Long seeded prose, the shape pages have: words, mostly single
+    /// spaces, now and then a run, a line break or Unicode whitespace,
+    /// multi-byte letters, and texts that start or end with whitespace.
+    /// Guards any faster path over long runs of plain bytes.
+    @Test func agreesWithTheReferenceOnLongProse() {
+        var generator = SeededRandomNumberGenerator(seed: 0x9_205E)
+        let words = ["a", "to", "word", "longerwords", "é", "中文", "x\u{301}", "😀", "\u{200B}", "~!"]
+        let gaps = [" ", " ", " ", " ", " ", " ", "  ", "\n", " \n ", "\u{A0}", "\t", "\u{2028}", "\u{3000}", "\r\n", ""]
+        for _ in 0..<3_000 {
+            var text = Bool.random(using: &generator) ? gaps.randomElement(using: &generator)! : ""
+            for _ in 0..<Int.random(in: 1...90, using: &generator) {
+                text += words.randomElement(using: &generator)! + gaps.randomElement(using: &generator)!
+            }
+            #expect(WhitespaceNormalizer.normalize(text) == Self.reference(text, keepingLineBreaks: false), "\(text.debugDescription)")
+            #expect(WhitespaceNormalizer.normalizeLines(text) == Self.reference(text, keepingLineBreaks: true), "\(text.debugDescription)")
+        }
+    }
+
     @Test func theAlphabetsWhitespaceIsExactlyUnicodes() {
         for scalar in Self.alphabet {
             #expect(
