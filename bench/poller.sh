@@ -33,13 +33,14 @@
 # targets.request_count), Tidings', PostgreSQL's and the origin's CPU per
 # check, bytes received per check (on the wire, after gzip), RSS, and
 # Tidings' peak RSS (VmHWM) after the baselines and at the end of the run; a run ends with the changes recorded (every one is a
-# false change: no page changes). BENCH_RUNS runs (1), each with a fresh
-# PostgreSQL and Tidings on the same origin, then the median and min-max
-# over all rounds. Then the floor (bench/mix-floor.c, BENCH_FLOOR=0 skips
-# it): the same watches checked on the same origin by a C loop of libcurl,
-# libxml2 and libcrypto alone, for one BENCH_MIX_SECONDS window; its CPU
-# per check and the origin's give the most checks/s any checker built on
-# those libraries can reach on these cores, and Tidings' share of it.
+# false change: no page changes). After each round, the floor
+# (bench/mix-floor.c, BENCH_FLOOR=0 skips it) with Tidings paused: the
+# same watches checked on the same origin by a C loop of libcurl, libxml2
+# and libcrypto alone, for BENCH_FLOOR_SECONDS (10); its CPU per check and
+# the origin's give the most checks/s any checker built on those
+# libraries can reach on these cores, and the round's share of it.
+# BENCH_RUNS runs (1), each with a fresh PostgreSQL and Tidings on the
+# same origin, then the median and min-max over all rounds and windows.
 # Then changedetection.io checks BENCH_CD_WATCHES
 # (1,000) of the same URLs with the same selector on the same origin
 # (bench/changedetection.sh, BENCH_CD_SECONDS) and the ratio to the
@@ -196,6 +197,8 @@ mix_selector=${BENCH_MIX_SELECTOR-#content}
 mix_warmup=${BENCH_MIX_WARMUP:-5}
 mix_rounds=${BENCH_MIX_ROUNDS:-3}
 mix_seconds=${BENCH_MIX_SECONDS:-20}
+floor=${BENCH_FLOOR:-1}
+floor_seconds=${BENCH_FLOOR_SECONDS:-10}
 runs=${BENCH_RUNS:-1}
 
 # Watch i is on page i mod pages (its class by page mod 100, as
@@ -254,6 +257,43 @@ with open(figures, "a") as out:
 PY
 }
 
+# The floor beside the round just measured, with Tidings stopped
+# (SIGSTOP) meanwhile: the design card's libraries alone on the same
+# origin, watches and selector (bench/mix-floor.c): no database, no
+# Swift. Its CPU per check, with the origin's, is the least any checker
+# built on them can spend; the cores divided by it is the most it can
+# reach. Measured beside each round rather than once per run: these
+# machines' speed drifts by tens of percent within minutes
+# (BENCHMARKS.md), and a share of a floor measured minutes later carries
+# the drift. A check Tidings had in flight may time out meanwhile.
+mix_floor_window() { # label
+    local worker
+    worker=$(pgrep -P "$(cat "$work/nginx/nginx.pid")" | head -n 1)
+    kill -STOP "$pid"
+    "$work/mix-floor" "http://127.0.0.1:$origin_port" "$work/pages.txt" "$mix_watches" "$concurrency" \
+        "$mix_warmup" "$floor_seconds" "$worker" "${mix_selector#\#}" >"$work/floor.log" \
+        || { kill -CONT "$pid"; cat "$work/floor.log"; exit 1; }
+    kill -CONT "$pid"
+    python3 - "$1" "$work/figures-mix" "$work/floor.log" <<'PY'
+import os, re, sys
+label, figures = sys.argv[1], sys.argv[2]
+rate = [float(v) for n, v in (l.split() for l in open(figures)) if n == "checks/s"][-1]
+floor = open(sys.argv[3]).read()
+checks = re.search(r"= ([0-9]+) checks/s", floor).group(1)
+client = float(re.search(r"client ([0-9.]+) us/check", floor).group(1))
+origin = float(re.search(r"origin ([0-9.]+) us/check", floor).group(1))
+failures = re.search(r"([0-9]+) false changes, ([0-9]+) failures", floor)
+most = os.cpu_count() * 1e6 / (client + origin)
+print(f"{label:<20} {checks:>6} checks/s | client {client:5.0f} us/check, origin {origin:4.0f}: "
+      f"{os.cpu_count()} cores allow at most {most:5.0f} checks/s; the round is {rate / most:.0%} of it "
+      f"| {failures.group(1)} false changes, {failures.group(2)} failures")
+with open(figures, "a") as out:
+    out.write(f"floor_checks/s_at_most {most:.2f}\nshare_of_floor_% {100 * rate / most:.2f}\n")
+PY
+    # Tidings back at its own pace before the next round.
+    sleep "$mix_warmup"
+}
+
 mix_benchmark() {
     bench_start_mix_origin "$work" "$origin_port" "$mix_pages" "$mix_page_size" "$mix_shares" "$mix_gzip"
     echo "machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -n 1), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -261,6 +301,9 @@ mix_benchmark() {
         "shares ETag/Last-Modified/none/timestamp+nonce $mix_shares %, gzip $mix_gzip"
     echo "tidings: $mix_watches watches at 1 s, CSS selector '$mix_selector'," \
         "TIDINGS_POLL_CONCURRENCY=$concurrency TIDINGS_HOST_CONCURRENCY=$concurrency TIDINGS_USER_POLL_CONCURRENCY=$concurrency"
+    if [ "$floor" != 0 ]; then
+        cc -O2 -Wall -o "$work/mix-floor" bench/mix-floor.c $(pkg-config --cflags --libs libcurl libxml-2.0 libcrypto)
+    fi
     local run baselined
     for run in $(seq 1 "$runs"); do
         start_service "$work/run$run"
@@ -282,7 +325,10 @@ mix_benchmark() {
         echo "tidings_peak_RSS_baselines_MB $baseline_peak" >>"$work/figures-mix"
         sleep "$mix_warmup"
         bench_top_statements psql "$database_url" /dev/null
-        for r in $(seq 1 "$mix_rounds"); do mix_round "run $run round $r"; done
+        for r in $(seq 1 "$mix_rounds"); do
+            mix_round "run $run round $r"
+            [ "$floor" = 0 ] || mix_floor_window "run $run floor $r"
+        done
         print_statements "run $run's rounds"
         # No page changes: every change recorded is a false one.
         sql "SELECT 'run $run: last check results (e ETag, m Last-Modified, n none, d timestamp+nonce): '
@@ -310,27 +356,16 @@ total = sum(statistics.median(figures[name]) for name in ("tidings_cpu_us/check"
 print(f"Tidings, PostgreSQL and the origin: {total:.0f} us of CPU per check (medians); "
       f"{os.cpu_count()} cores allow at most {os.cpu_count() * 1e6 / total:.0f} checks/s at that cost")
 PY
-    if [ "${BENCH_FLOOR:-1}" != 0 ]; then
-        # The design card's libraries alone on the same origin, watches and
-        # selector (bench/mix-floor.c): no database, no Swift. Its CPU per
-        # check, with the origin's, is the least any checker built on them
-        # can spend; the cores divided by it is the most it can reach.
-        cc -O2 -Wall -o "$work/mix-floor" bench/mix-floor.c $(pkg-config --cflags --libs libcurl libxml-2.0 libcrypto)
-        local worker
-        worker=$(pgrep -P "$(cat "$work/nginx/nginx.pid")" | head -n 1)
-        "$work/mix-floor" "http://127.0.0.1:$origin_port" "$work/pages.txt" "$mix_watches" "$concurrency" \
-            "$mix_warmup" "$mix_seconds" "$worker" "${mix_selector#\#}" | tee "$work/floor.log"
-        python3 - "$work/figures-mix" "$work/floor.log" <<'PY'
-import os, re, statistics, sys
-rates = [float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == "checks/s"]
-floor = open(sys.argv[2]).read()
-client = float(re.search(r"client ([0-9.]+) us/check", floor).group(1))
-origin = float(re.search(r"origin ([0-9.]+) us/check", floor).group(1))
-most = os.cpu_count() * 1e6 / (client + origin)
-print(f"floor: libcurl, libxml2 and libcrypto alone {client:.0f} us/check, the origin {origin:.0f}: "
-      f"{os.cpu_count()} cores allow at most {most:.0f} checks/s; Tidings (median) is {statistics.median(rates) / most:.0%} of it")
-with open(sys.argv[1], "a") as out:
-    out.write(f"floor_checks/s_at_most {most:.2f}\n")
+    if [ "$floor" != 0 ]; then
+        python3 - "$work/figures-mix" <<'PY'
+import statistics, sys
+figures = {}
+for line in open(sys.argv[1]):
+    name, value = line.split()
+    figures.setdefault(name, []).append(float(value))
+shares = figures["share_of_floor_%"]
+print(f"floor: at most {statistics.median(figures['floor_checks/s_at_most']):.0f} checks/s (median of {len(shares)} windows); "
+      f"Tidings is {statistics.median(shares):.0f}% of it (median of the rounds' shares, min-max {min(shares):.0f}-{max(shares):.0f}%)")
 PY
     fi
     if [ "${BENCH_CD:-1}" != 0 ]; then
@@ -356,7 +391,7 @@ if cd > 0:
           f"{cores * 1e6 / (150 * cd):.0f} us of CPU per check for all three")
     floor = [float(v) for n, v in (l.split() for l in open(sys.argv[1])) if n == "floor_checks/s_at_most"]
     if floor:
-        print(f"150 x changedetection.io is {150 * cd / floor[0]:.0%} of the most the floor allows")
+        print(f"150 x changedetection.io is {150 * cd / statistics.median(floor):.0%} of the most the floor allows")
 else:
     print("changedetection.io made no requests: no ratio")
 PY
