@@ -48,7 +48,8 @@ package final class PushDispatcher: Service {
     /// `listen` names the server whose notifications wake it.
     package init(
         configuration: PushDispatcherConfiguration, pool: PostgresClient, webPushWorkers: ThreadPool,
-        listen: PostgresConfiguration, secrets: StoredSecrets, logger: Logger, metrics: MetricsRegistry? = nil
+        listen: PostgresConfiguration, secrets: StoredSecrets, process: LeaseProcess = LeaseProcess(), logger: Logger,
+        metrics: MetricsRegistry? = nil
     ) {
         self.configuration = configuration
         self.leaseOwner = "\(Self.hostName())/push-\(UUID().canonicalString.prefix(8))"
@@ -63,7 +64,7 @@ package final class PushDispatcher: Service {
         self.senders = PushSenders(transport: configuration.transport, logger: logger)
         self.webPushWorkers = webPushWorkers
         self.heartbeat = LeaseHeartbeat(
-            owner: leaseOwner, holds: .pushes, inFlightGrace: configuration.inFlightGrace, database: pool, logger: logger
+            owner: leaseOwner, process: process, holds: .pushes, inFlightGrace: configuration.inFlightGrace, database: pool, logger: logger
         )
         self.waker = NotificationWaker(
             channel: PushStore.notificationChannel, what: "pushes", configuration: listen, loop: loop, logger: logger

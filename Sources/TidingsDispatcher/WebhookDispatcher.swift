@@ -75,7 +75,7 @@ package final class WebhookDispatcher: Service {
     /// `listen` names the server whose notifications wake it.
     package init(
         configuration: DispatcherConfiguration, parts: WebhookDispatcherParts, listen: PostgresConfiguration,
-        secrets: StoredSecrets, logger: Logger, metrics: MetricsRegistry? = nil
+        secrets: StoredSecrets, process: LeaseProcess = LeaseProcess(), logger: Logger, metrics: MetricsRegistry? = nil
     ) {
         self.configuration = configuration
         self.secrets = secrets
@@ -99,7 +99,7 @@ package final class WebhookDispatcher: Service {
         self.logger = logger
         self.client = parts.client
         self.heartbeat = LeaseHeartbeat(
-            owner: leaseOwner, holds: .deliveries, inFlightGrace: configuration.inFlightGrace,
+            owner: leaseOwner, process: process, holds: .deliveries, inFlightGrace: configuration.inFlightGrace,
             database: pool, logger: logger
         )
         self.waker = NotificationWaker(

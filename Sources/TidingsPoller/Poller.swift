@@ -120,11 +120,14 @@ package final class Poller: TargetCheckRunner, Service {
     private let heartbeat: LeaseHeartbeat
 
     /// Creates the poller on `parts` (`PollerParts.make` for the ones a
-    /// running Tidings uses), which it stops when it stops.
+    /// running Tidings uses), which it stops when it stops. `process` is
+    /// the lease process it shares with the other engines of its process
+    /// (by default it is alone in one).
     package init(
         configuration: PollerConfiguration,
         parts: PollerParts,
         secrets: StoredSecrets,
+        process: LeaseProcess = LeaseProcess(),
         logger: Logger,
         metrics: MetricsRegistry
     ) {
@@ -167,7 +170,7 @@ package final class Poller: TargetCheckRunner, Service {
             return .written
         }
         self.heartbeat = LeaseHeartbeat(
-            owner: owner, holds: .targets, inFlightGrace: Self.inFlightGrace, database: pool, logger: logger
+            owner: owner, process: process, holds: .targets, inFlightGrace: Self.inFlightGrace, database: pool, logger: logger
         )
     }
 

@@ -62,4 +62,52 @@ import TidingsTestSupport
                 WHERE NOT EXISTS (SELECT 1 FROM lease_owners o WHERE o.owner = t.lease_owner) AND t.lease_owner IS NOT NULL
                 """) == 0, "no target is left held by the killed process")
     }
+
+    /// A paused process (a suspended VM, SIGSTOP) resumes with its holds:
+    /// its engines stalled together, so none of them takes the others for
+    /// dead when it beats first (`LeaseProcess`). Before, the first to beat
+    /// reaped its siblings' rows, which freed every hold of the poller
+    /// and deadlocked the reap against the poller's own writes.
+    @Test(.timeLimit(.minutes(2)))
+    func aPausedProcessKeepsItsHoldsAndItsEnginesDoNotReapEachOther() async throws {
+        let origin = try TestOriginServer { request in .text("page \(request.path)") }
+        defer { origin.stop() }
+        let tidings = try await ProcessHarness()
+        defer { tidings.stop() }
+        let user = try await tidings.createUser()
+        let count = 5
+        for index in 0..<count {
+            try await tidings.api.expect(
+                201, "POST", "/v1/watches", token: user.key, json: ["url": "\(origin.baseURL)/\(index)", "interval_seconds": 60])
+        }
+        let heldByThePoller: PostgresQuery = """
+            SELECT count(*)::int AS n FROM targets t JOIN lease_owners o ON o.owner = t.lease_owner
+            WHERE t.lease_held AND o.holds = 'targets'
+            """
+        #expect(try await eventually(timeout: .seconds(30)) { try tidings.scalar(heldByThePoller) == count })
+        func owners() throws -> [String: String] {
+            Dictionary(
+                uniqueKeysWithValues: try tidings.database.query("SELECT owner, started_at::text AS started FROM lease_owners").map {
+                    (try $0.decode("owner", as: String.self), try $0.decode("started", as: String.self))
+                })
+        }
+        let before = try owners()
+        #expect(before.count == 3, "the poller and the two dispatchers")
+        // Every engine's row is dead a second after its last beat, so the
+        // first to beat after the pause finds the others' rows dead.
+        _ = try tidings.database.query("UPDATE lease_owners SET dead_after = interval '1 second'")
+
+        try await tidings.pause(for: .seconds(3))
+        let resumed = try tidings.scalar("SELECT extract(epoch FROM now())::int AS n")
+
+        // Every engine has beaten since: a reaped one would have
+        // registered again, under a new started_at.
+        #expect(
+            try await eventually(timeout: .seconds(15)) {
+                try tidings.scalar("SELECT count(*)::int AS n FROM lease_owners WHERE extract(epoch FROM heartbeat_at) > \(resumed + 1)")
+                    == 3
+            })
+        #expect(try owners() == before, "no engine's row was reaped and registered again")
+        #expect(try tidings.scalar(heldByThePoller) == count, "the poller kept its holds")
+    }
 }

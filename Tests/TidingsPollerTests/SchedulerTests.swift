@@ -315,11 +315,45 @@ import TidingsTestSupport
                 ('stale-poller', 'targets', now() - interval '10 seconds', interval '5 seconds'),
                 ('a-dispatcher', 'deliveries', now(), interval '1 hour')
             """)
-        #expect(try store.register(owner: "me", holds: .targets, deadAfter: .seconds(5)).count == 2)
+        #expect(try store.register(owner: "me", holds: .targets, deadAfter: .seconds(5), process: LeaseProcess()).count == 2)
         #expect(try store.beat(owner: "me", holds: .targets)?.count == 2)
         #expect(try store.beat(owner: "a-dispatcher", holds: .deliveries)?.count == 1)
         _ = try context.database.query("DELETE FROM lease_owners WHERE owner = 'me'")
         #expect(try store.beat(owner: "me", holds: .targets) == nil)
+    }
+
+    /// A reap spares the owners of the reaper's own process however stale
+    /// (`LeaseProcess`), and frees the dead owners of any other process,
+    /// or of none (rows an older version wrote).
+    @Test func aReapSparesTheReapersOwnProcess() throws {
+        let context = try PollerTestContext()
+        defer { context.close() }
+        let user = try context.user()
+        let mine = try context.watch(user: user, url: "https://example.com/mine")
+        let theirs = try context.watch(user: user, url: "https://example.com/theirs")
+        let checks = CheckStore(database: context.database, failureThreshold: 3)
+        _ = try checks.claim(targetID: mine.targetID, owner: "sibling", lease: .seconds(600))
+        _ = try checks.claim(targetID: theirs.targetID, owner: "elsewhere", lease: .seconds(600))
+        let process = LeaseProcess()
+        let store = LeaseOwnerStore(database: context.database)
+        _ = try store.register(owner: "sibling", holds: .targets, deadAfter: .seconds(5), process: process)
+        _ = try store.register(owner: "elsewhere", holds: .targets, deadAfter: .seconds(5), process: LeaseProcess())
+        _ = try store.register(owner: "older-version", holds: .deliveries, deadAfter: .seconds(5), process: LeaseProcess())
+        _ = try context.database.query(
+            """
+            UPDATE lease_owners SET heartbeat_at = now() - interval '1 minute',
+                process = CASE owner WHEN 'older-version' THEN NULL ELSE process END
+            """)
+
+        let reaped = try store.reapDead(sparing: process)
+        #expect(reaped.owners.sorted() == ["elsewhere", "older-version"])
+        #expect(reaped.targets == 1)
+        let leases = try context.database.query("SELECT id, lease_owner FROM targets").map {
+            (try $0.decode("id", as: UUID.self), try $0.decode("lease_owner", as: String?.self))
+        }
+        #expect(leases.first { $0.0 == mine.targetID }?.1 == "sibling")
+        #expect(leases.first { $0.0 == theirs.targetID }?.1 == nil)
+        #expect(try store.reapDead(sparing: LeaseProcess()).owners == ["sibling"], "another process reaps it")
     }
 
     @Test func shutdownRemovesThePollersLeaseOwnerRow() async throws {

@@ -68,6 +68,9 @@ package final class Application: Sendable {
         do {
             let secrets = try openSecrets(keyring: keyring, database: databaseRuntime.client, logger: logger)
             try VAPIDKeyFile.install(vapidKey, apps: PushAppStore(database: databaseRuntime.client, secrets: secrets), logger: logger)
+            // The engines stall and resume together: none reaps another's
+            // lease owner row after a pause.
+            let process = LeaseProcess()
             let poller = Poller(
                 configuration: configuration.pollerConfiguration,
                 parts: try PollerParts.make(
@@ -77,6 +80,7 @@ package final class Application: Sendable {
                     logger: logger
                 ),
                 secrets: secrets,
+                process: process,
                 logger: logger,
                 metrics: metrics
             )
@@ -90,6 +94,7 @@ package final class Application: Sendable {
                 ),
                 listen: databaseRuntime.client.configuration,
                 secrets: secrets,
+                process: process,
                 logger: logger,
                 metrics: metrics
             )
@@ -100,6 +105,7 @@ package final class Application: Sendable {
                 webPushWorkers: try PushDispatcher.makeWebPushWorkers(configuration: configuration.pushDispatcherConfiguration),
                 listen: databaseRuntime.client.configuration,
                 secrets: secrets,
+                process: process,
                 logger: logger,
                 metrics: metrics
             )

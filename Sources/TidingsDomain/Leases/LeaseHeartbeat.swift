@@ -4,7 +4,8 @@ package import TidingsPostgres
 import TidingsSynchronization
 
 /// Keeps one lease owner's row in `lease_owners` beating, on a thread of
-/// its own, and reaps dead owners' leases on every beat. It borrows a
+/// its own, and reaps dead owners' leases on every beat: those of other
+/// processes (`LeaseProcess`). It borrows a
 /// connection from the owner's pool for each beat (a few milliseconds'
 /// wait for one is nothing against the 3 s a beat is good for; no
 /// connection of its own, so a process needs no more than before). The first beat
@@ -21,6 +22,7 @@ import TidingsSynchronization
 /// and `onOwners` hears when that count changes (`LiveOwners`).
 package final class LeaseHeartbeat: Sendable {
     package let owner: String
+    private let process: LeaseProcess
     private let holds: LeaseOwnerStore.Holds
     private let store: LeaseOwnerStore
     private let logger: Logger
@@ -28,9 +30,14 @@ package final class LeaseHeartbeat: Sendable {
     private let loop: WorkerLoop
 
     /// `inFlightGrace` is the longest work the owner started while alive
-    /// may still run. `database` must stay open until `stop` returns.
-    package init(owner: String, holds: LeaseOwnerStore.Holds, inFlightGrace: Duration, database: PostgresClient, logger: Logger) {
+    /// may still run; `process` is shared by the owners of this process.
+    /// `database` must stay open until `stop` returns.
+    package init(
+        owner: String, process: LeaseProcess, holds: LeaseOwnerStore.Holds, inFlightGrace: Duration, database: PostgresClient,
+        logger: Logger
+    ) {
         self.owner = owner
+        self.process = process
         self.holds = holds
         self.store = LeaseOwnerStore(database: database)
         self.logger = logger
@@ -98,7 +105,7 @@ package final class LeaseHeartbeat: Sendable {
                     }
                     counted = beaten
                 } else {
-                    counted = try store.register(owner: owner, holds: holds, deadAfter: deadAfter)
+                    counted = try store.register(owner: owner, holds: holds, deadAfter: deadAfter, process: process)
                     registered = true
                 }
                 if counted != owners {
@@ -122,7 +129,7 @@ package final class LeaseHeartbeat: Sendable {
                 // connection in a pool that one serves).
                 var reapFailure: (any Error)?
                 do {
-                    let reaped = try store.reapDead()
+                    let reaped = try store.reapDead(sparing: process)
                     if !reaped.owners.isEmpty {
                         logger.notice(
                             "freed the leases of dead processes",

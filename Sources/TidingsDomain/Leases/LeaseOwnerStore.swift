@@ -25,17 +25,19 @@ package struct LeaseOwnerStore: Sendable {
         self.database = database
     }
 
-    /// Adds (or renews) `owner`'s row; its beat is now. Returns the live
-    /// owners holding `holds`, this one included (`LiveOwners`).
-    package func register(owner: String, holds: Holds, deadAfter: Duration) throws -> LiveOwners {
+    /// Adds (or renews) `owner`'s row, in `process`; its beat is now.
+    /// Returns the live owners holding `holds`, this one included
+    /// (`LiveOwners`).
+    package func register(owner: String, holds: Holds, deadAfter: Duration, process: LeaseProcess) throws -> LiveOwners {
         try database.withConnection { connection in
             let row = try connection.query(
                 """
                 WITH registered AS (
-                    INSERT INTO lease_owners (owner, holds, dead_after)
-                    VALUES (\(owner), \(holds.rawValue), \(max(deadAfter, .zero))::interval)
+                    INSERT INTO lease_owners (owner, holds, dead_after, process)
+                    VALUES (\(owner), \(holds.rawValue), \(max(deadAfter, .zero))::interval, \(process.id))
                     ON CONFLICT (owner) DO UPDATE
-                    SET heartbeat_at = now(), holds = EXCLUDED.holds, dead_after = EXCLUDED.dead_after
+                    SET heartbeat_at = now(), holds = EXCLUDED.holds, dead_after = EXCLUDED.dead_after,
+                        process = EXCLUDED.process
                     RETURNING owner
                 )
                 SELECT (SELECT count(*) FROM lease_owners
@@ -72,10 +74,12 @@ package struct LeaseOwnerStore: Sendable {
 
     /// Deletes the rows of owners whose last beat is older than their
     /// `dead_after` and frees their leases, in one transaction; dispatchers
-    /// are woken when deliveries were freed. Concurrent reapers take turns
-    /// on the rows: each dead owner is reaped once. With nobody dead (the
-    /// usual case) it is one DELETE that finds nothing in a tiny table.
-    package func reapDead() throws -> Reaped {
+    /// are woken when deliveries were freed. The owners of `process` (the
+    /// reaper's own, `LeaseProcess`) are spared. Concurrent
+    /// reapers take turns on the rows: each dead owner is reaped once.
+    /// With nobody dead (the usual case) it is one DELETE that finds
+    /// nothing in a tiny table.
+    package func reapDead(sparing process: LeaseProcess) throws -> Reaped {
         try database.withTransaction { connection in
             var reaped = Reaped()
             var deliveryOwners: [String] = []
@@ -83,7 +87,9 @@ package struct LeaseOwnerStore: Sendable {
             var pushOwners: [String] = []
             for row in try connection.query(
                 """
-                DELETE FROM lease_owners WHERE heartbeat_at < now() - dead_after RETURNING owner, holds
+                DELETE FROM lease_owners
+                WHERE heartbeat_at < now() - dead_after AND process IS DISTINCT FROM \(process.id)
+                RETURNING owner, holds
                 """)
             {
                 let owner: String = try row.decode("owner")

@@ -55,6 +55,14 @@ final class ProcessHarness: EndToEndHarness {
         process.waitUntilExit()
     }
 
+    /// SIGSTOP, then SIGCONT `duration` later: the whole process stalls,
+    /// as under a suspended VM.
+    func pause(for duration: Duration) async throws {
+        Foundation.kill(process.processIdentifier, SIGSTOP)
+        defer { Foundation.kill(process.processIdentifier, SIGCONT) }
+        try await Task.sleep(for: duration)
+    }
+
     /// A new process after `kill()`, with the same environment; it is not
     /// waited for, so that a test times the recovery from its start.
     func restart() throws {
