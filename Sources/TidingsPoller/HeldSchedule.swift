@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TidingsDomain
 import TidingsSynchronization
 
 /// When each target this poller holds between checks is next due (decision
@@ -13,13 +14,18 @@ import TidingsSynchronization
 /// Once stale entries are most of the heap it is rebuilt without them, so
 /// memory follows the targets held. Each entry keeps the users its check
 /// would be charged to, so targets of users at their share stay in place
-/// instead of being read and put back.
+/// instead of being read and put back, and, after a quiet write, the
+/// target as written: checked from that copy without reading the row
+/// (decision 0062); the write then holds only if nothing else wrote the
+/// target or its watches meanwhile (`TargetCheckRecord.underHold`).
 struct HeldSchedule: Sendable {
-    /// A held target, when it is due and who its check would be charged to.
+    /// A held target, when it is due, who its check would be charged to,
+    /// and the target as its holder last wrote it, when that is known.
     struct Entry: Sendable, Comparable {
         let due: Date
         let id: UUID
         let users: [UUID]
+        let copy: ClaimedTarget?
 
         static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.due < rhs.due }
         static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.due == rhs.due && lhs.id == rhs.id }
@@ -32,10 +38,11 @@ struct HeldSchedule: Sendable {
     var count: Int { latest.count }
 
     /// The target is held, next due at `due`, its check charged to one of
-    /// `users`; replaces what was known of it.
-    mutating func hold(_ id: UUID, due: Date, users: [UUID]) {
+    /// `users`, checked from `copy` when given; replaces what was known of
+    /// it.
+    mutating func hold(_ id: UUID, due: Date, users: [UUID], copy: ClaimedTarget? = nil) {
         latest[id] = due
-        heap.push(Entry(due: due, id: id, users: users))
+        heap.push(Entry(due: due, id: id, users: users, copy: copy))
         if heap.count >= 64 && latest.count * 2 < heap.count {
             heap.removeAll { latest[$0.id] != $0.due }
         }
@@ -64,7 +71,7 @@ struct HeldSchedule: Sendable {
 
     /// Puts taken targets back as they were (not checked after all).
     mutating func putBack(_ entries: some Sequence<Entry>) {
-        for entry in entries { hold(entry.id, due: entry.due, users: entry.users) }
+        for entry in entries { hold(entry.id, due: entry.due, users: entry.users, copy: entry.copy) }
     }
 
     /// Forgets every held target (shutdown gives the holds back).

@@ -45,19 +45,22 @@ final class OutcomeWriter: Sendable {
     /// check (an abandoned check's at once), written or not: the scheduler's
     /// read of it then finds whether this poller still holds it, so neither
     /// a failed write nor a given-back hold can leave a target held with
-    /// nobody to look at it.
+    /// nobody to look at it. A quiet result written with its hold kept goes
+    /// back with the target as written, which spares that read.
     @discardableResult
     func write(_ outcomes: [CheckOutcome]) -> [UUID: WatchCheckResult] {
         // Without a scheduler (concurrency 0: checks asked for through the
         // API only) nothing would come back to a held target.
         let schedules = configuration.concurrency > 0
+        var copies: [UUID: ClaimedTarget] = [:]
         defer {
             contentBacklog.remove(outcomes)
-            if schedules { holdAgain(outcomes) }
+            if schedules { holdAgain(outcomes, copies: copies) }
         }
         var results: [UUID: WatchCheckResult] = [:]
         var quietTargets: [TargetCheckRecord] = []
-        var quietWatches: [(watchID: UUID, result: CheckResult, checkedAt: Date)] = []
+        var quietWatches: [QuietWatchResult] = []
+        var quiet: [CheckOutcome] = []
         var eventful: [CheckOutcome] = []
         var live = outcomes.filter { !$0.abandoned }
         holds.withLock { holds in
@@ -69,11 +72,15 @@ final class OutcomeWriter: Sendable {
                 eventful.append(outcome)
                 continue
             }
+            quiet.append(outcome)
             quietTargets.append(outcome.record)
             for watch in outcome.watches {
                 let result = Self.quietResult(watch)
                 if !watch.watch.alreadyRecords(result) {
-                    quietWatches.append((watch.watch.id, result, outcome.record.checkedAt))
+                    quietWatches.append(
+                        QuietWatchResult(
+                            watchID: watch.watch.id, result: result, checkedAt: outcome.record.checkedAt,
+                            underHold: outcome.record.underHold))
                 }
                 results[watch.watch.id] = WatchCheckResult(watchID: watch.watch.id, result: result, changeID: nil, state: .ok, error: nil)
             }
@@ -83,7 +90,12 @@ final class OutcomeWriter: Sendable {
             if result.changeID != nil { metrics.changes.increment() }
         }
         do {
-            try store.writeQuiet(owner: owner, targets: quietTargets, watches: quietWatches)
+            let written = try store.writeQuiet(owner: owner, targets: quietTargets, watches: quietWatches)
+            if written.count < quietTargets.count { metrics.writesRefused.increment(by: Double(quietTargets.count - written.count)) }
+            for outcome in quiet where outcome.record.keepsHold && written.contains(outcome.target.id) {
+                let watchResults = outcome.watches.reduce(into: [:]) { $0[$1.watch.id] = Self.quietResult($1) }
+                copies[outcome.target.id] = outcome.target.afterQuietWrite(outcome.record, results: watchResults)
+            }
         } catch {
             metrics.writeFailures.increment(by: Double(quietTargets.count))
             logger.error("could not write check results", metadata: ["targets": "\(quietTargets.count)", "error": "\(error)"])
@@ -91,11 +103,14 @@ final class OutcomeWriter: Sendable {
         return results
     }
 
-    private func holdAgain(_ outcomes: [CheckOutcome]) {
+    /// `copies`: the targets of quiet results written with their hold
+    /// kept, as written.
+    private func holdAgain(_ outcomes: [CheckOutcome], copies: [UUID: ClaimedTarget]) {
         heldSchedule.withLock { schedule in
             for outcome in outcomes {
                 let due = outcome.abandoned ? outcome.record.checkedAt : outcome.record.nextCheckAt
-                schedule.hold(outcome.target.id, due: due, users: outcome.target.watches.map(\.userID))
+                schedule.hold(
+                    outcome.target.id, due: due, users: outcome.target.watches.map(\.userID), copy: copies[outcome.target.id])
             }
         }
     }

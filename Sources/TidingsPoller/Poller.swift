@@ -7,8 +7,9 @@ import TidingsSynchronization
 
 /// The change-detection engine: a scheduler thread takes due targets in
 /// batches: the ones this poller holds from its last check of them as
-/// they come up on its `HeldSchedule`, read by id (`CheckStore.readHeld`),
-/// and due ones nobody holds from the database's walk, leased (`claimDue`,
+/// they come up on its `HeldSchedule` (checked from the copy its last quiet
+/// write kept, or else read by id, `CheckStore.readHeld`), and due ones
+/// nobody holds from the database's walk, leased (`claimDue`,
 /// FOR UPDATE SKIP LOCKED). Each is checked as a task (HTTP on the
 /// client's libcurl driver thread, extraction and hashing on the task),
 /// and results go to a `WriteBehindQueue` whose threads write them in
@@ -18,8 +19,8 @@ import TidingsSynchronization
 /// target until the write), so checking never waits for a commit. A
 /// written target stays held by this poller (decision 0057, `TargetHolds`)
 /// and scheduled from its memory (decision 0058) until it gives the hold
-/// back, the API reschedules the target sooner, or shutdown gives every
-/// hold back. The writer's backlog is bounded by `writeBacklogLimit`
+/// back, anything else writes the target or its watches, or shutdown
+/// gives every hold back. The writer's backlog is bounded by `writeBacklogLimit`
 /// results and `writeBacklogBytes` of content (`ContentBacklog`).
 ///
 /// A `LeaseHeartbeat` keeps this poller's row in `lease_owners` beating;
@@ -352,7 +353,9 @@ package final class Poller: TargetCheckRunner, Service {
                 let now = Date()
                 let recheck = now.addingTimeInterval(Self.inFlightRecheck.inSeconds)
                 writer.heldSchedule.withLock { schedule in
-                    for target in heldOverShare { schedule.hold(target.id, due: now, users: target.watches.map(\.userID)) }
+                    for target in heldOverShare {
+                        schedule.hold(target.id, due: now, users: target.watches.map(\.userID), copy: target)
+                    }
                     for target in heldInFlight { schedule.hold(target.id, due: recheck, users: target.watches.map(\.userID)) }
                 }
             }
@@ -374,10 +377,11 @@ package final class Poller: TargetCheckRunner, Service {
     /// due time as one queue: held ones due fill the batch first; the walk
     /// claims targets nobody holds that are due no later than the last of
     /// them (every due one when the batch has room), which take the places
-    /// of the latest held ones. Held targets are read, not written, and the
-    /// read drops any no longer held here; those whose next check was put
-    /// off go back on the schedule at its new time. Throws only when
-    /// nothing was leased.
+    /// of the latest held ones. Held targets are checked from the copy
+    /// their last quiet write kept, or read, not written: the read drops
+    /// any no longer held here, and those whose next check was put off go
+    /// back on the schedule at its new time. Throws only when nothing was
+    /// leased.
     private func takeDue(limit: Int, saturated: [UUID], cursor: inout ClaimCursor) throws -> [ClaimedTarget] {
         var held = writer.heldSchedule.withLock { $0.takeDue(now: Date(), limit: limit, saturated: Set(saturated)) }
         let leased: [ClaimedTarget]
@@ -396,20 +400,24 @@ package final class Poller: TargetCheckRunner, Service {
             writer.heldSchedule.withLock { $0.putBack(late) }
             held.removeSubrange(kept...)
         }
-        guard !held.isEmpty else { return leased }
+        let copies = held.compactMap(\.copy)
+        let unread = held.filter { $0.copy == nil }
+        if !copies.isEmpty { metrics.heldChecks.increment(by: Double(copies.count), labels: ["source": "copy"]) }
+        guard !unread.isEmpty else { return leased + copies }
         do {
-            let read = try store.readHeld(owner: owner, ids: held.map(\.id))
+            let read = try store.readHeld(owner: owner, ids: unread.map(\.id))
+            if !read.due.isEmpty { metrics.heldChecks.increment(by: Double(read.due.count), labels: ["source": "read"]) }
             if !read.later.isEmpty {
                 writer.heldSchedule.withLock { schedule in
                     for target in read.later { schedule.hold(target.id, due: target.nextCheckAt, users: []) }
                 }
             }
-            return leased + read.due
+            return leased + copies + read.due
         } catch {
             // Still held here: taken again on the scheduler's next turn.
-            writer.heldSchedule.withLock { $0.putBack(held) }
+            writer.heldSchedule.withLock { $0.putBack(unread) }
             logger.error("could not read held targets", metadata: ["error": "\(error)"])
-            return leased
+            return leased + copies
         }
     }
 

@@ -13,6 +13,8 @@ struct PollerMetrics: Sendable {
     let writeFailures: Counter
     let extractionsAbandoned: Counter
     let unchangedBodies: Counter
+    let heldChecks: Counter
+    let writesRefused: Counter
     /// Read from the extraction pool, which `Poller` registers.
     let abandonedExtractionThreads: Gauge
     /// Read from the host limiter, which `Poller` registers.
@@ -39,6 +41,12 @@ struct PollerMetrics: Sendable {
         unchangedBodies = registry.counter(
             "tidings_poller_unchanged_bodies_total",
             help: "Full responses whose body hashed as the last one's: no parsing, extraction or diff.")
+        heldChecks = registry.counter(
+            "tidings_poller_held_checks_total",
+            help: "Checks of targets held between checks, by source: the copy kept from the last quiet write, or a read of the row.")
+        writesRefused = registry.counter(
+            "tidings_poller_writes_refused_total",
+            help: "Quiet check results not written: the target's lease or hold ended meanwhile (changed through the API, taken over).")
         abandonedExtractionThreads = registry.gauge(
             "tidings_poller_abandoned_extraction_threads", help: "Abandoned extractions still running, each on a thread of its own.")
         hostConcurrency = registry.gauge(

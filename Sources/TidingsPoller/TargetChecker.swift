@@ -33,6 +33,7 @@ struct TargetChecker: Sendable {
     func check(_ target: ClaimedTarget) async -> CheckOutcome {
         let now = Date()
         var record = TargetCheckRecord(targetID: target.id, checkedAt: now, nextCheckAt: now)
+        record.underHold = target.isHeld
         let pageHeaders: OriginHeaders
         let versionHeaders: OriginHeaders
         do {

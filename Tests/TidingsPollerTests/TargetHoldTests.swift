@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TidingsDomain
+import TidingsObservability
 import TidingsPostgres
 import TidingsSynchronization
 import TidingsTestSupport
@@ -25,11 +26,15 @@ import TidingsTestSupport
             watch = try context.watch(user: try context.user(), url: "https://93.184.215.14/held")
         }
 
-        /// Writes a quiet result as `owner`, due again `dueIn` from now.
-        func writeQuiet(owner: String, keepsHold: Bool = true, dueIn: TimeInterval = -1) throws {
+        /// Writes a quiet result as `owner`, due again `dueIn` from now, for
+        /// a check started under a hold (`underHold`) or a lease; by
+        /// default as the row stands now, as its next result would be.
+        @discardableResult
+        func writeQuiet(owner: String, keepsHold: Bool = true, dueIn: TimeInterval = -1, underHold: Bool? = nil) throws -> Bool {
             var record = TargetCheckRecord(targetID: watch.targetID, checkedAt: Date(), nextCheckAt: Date().addingTimeInterval(dueIn))
             record.keepsHold = keepsHold
-            try store.writeQuiet(owner: owner, targets: [record], watches: [])
+            record.underHold = try underHold ?? row().held
+            return try store.writeQuiet(owner: owner, targets: [record], watches: []) == [watch.targetID]
         }
 
         func readHeld(owner: String) throws -> (due: [ClaimedTarget], later: [(id: UUID, nextCheckAt: Date)]) {
@@ -107,35 +112,131 @@ import TidingsTestSupport
         #expect(try fixture.primaryKeyEntries() == held + 1, "giving it back does: the walk finds it again")
     }
 
-    @Test func aHoldEndsWhenItsNextCheckIsMovedEarlierAndNotWhenPutOff() throws {
+    @Test func aHoldEndsWhenAnythingButItsHolderWritesTheTarget() throws {
         let fixture = try Fixture()
         defer { fixture.context.close() }
-        _ = try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60))
-        try fixture.writeQuiet(owner: "a", dueIn: 600)
-
-        // Put off by something other than its holder: still held, and the
-        // holder's read says when it is due now.
-        try fixture.context.database.withConnection {
-            try $0.execute("UPDATE targets SET next_check_at = next_check_at + interval '1 hour' WHERE id = \(fixture.watch.targetID)")
+        func holdAgain() throws {
+            #expect(try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).map(\.id) == [fixture.watch.targetID])
+            #expect(try fixture.writeQuiet(owner: "a", dueIn: 600))
+            #expect(try fixture.row().held)
         }
-        #expect(try fixture.row().held)
-        let putOff = try fixture.readHeld(owner: "a")
-        #expect(putOff.due.isEmpty)
-        #expect(putOff.later.map(\.id) == [fixture.watch.targetID])
-        #expect(putOff.later.first.map { $0.nextCheckAt.timeIntervalSinceNow > 3_600 } == true)
-
-        // Due now (a watch joined, a rule changed): the hold ends, the walk
-        // finds it, and the old holder can neither read nor write it.
-        try fixture.context.database.withConnection {
-            try $0.execute("UPDATE targets SET next_check_at = now() WHERE id = \(fixture.watch.targetID)")
+        func update(_ set: String) throws {
+            try fixture.context.database.withConnection {
+                try $0.execute(unsafeSQL: "UPDATE targets SET \(set) WHERE id = '\(fixture.watch.targetID.canonicalString)'")
+            }
         }
-        let ended = try fixture.row()
-        #expect(ended.owner == nil && !ended.held && !ended.claimAtInfinity)
-        #expect(try fixture.readHeld(owner: "a").due.isEmpty)
-        #expect(try fixture.store.claimDue(owner: "b", limit: 10, lease: .seconds(60)).map(\.id) == [fixture.watch.targetID])
-        let before = try fixture.row().version
-        try fixture.writeQuiet(owner: "a")
-        #expect(try fixture.row().version == before, "the old holder's result is not written")
+        // Each would leave the holder's copy or schedule wrong: the check
+        // put off or moved earlier, validators dropped for a new watch's
+        // baseline, headers sealed again. The target goes back to the walk
+        // at its next check.
+        let writes = [
+            "next_check_at = next_check_at + interval '1 hour'", "next_check_at = now()",
+            "etag = NULL, last_modified = NULL, last_version = NULL", "headers = headers",
+        ]
+        for write in writes {
+            try update("next_check_at = now() - interval '1 second'")
+            try holdAgain()
+            let before = try fixture.row().version
+            try update(write)
+            let ended = try fixture.row()
+            #expect(ended.owner == nil && !ended.held && !ended.claimAtInfinity, "\(write)")
+            #expect(try fixture.readHeld(owner: "a").due.isEmpty)
+            #expect(try !fixture.writeQuiet(owner: "a", underHold: true), "a check of the old copy is not written")
+            #expect(try fixture.row().version != before)
+        }
+
+        // Nor is it once the old holder claimed it again meanwhile: that
+        // check needs the lease, not the hold it had.
+        try update("next_check_at = now() - interval '1 second'")
+        try holdAgain()
+        try update("etag = NULL, next_check_at = now() - interval '1 second'")
+        #expect(try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).map(\.id) == [fixture.watch.targetID])
+        let leased = try fixture.row().version
+        #expect(try !fixture.writeQuiet(owner: "a", underHold: true))
+        #expect(try fixture.row().version == leased)
+        #expect(try fixture.writeQuiet(owner: "a", underHold: false))
+    }
+
+    @Test func aChangeToAnyWatchOfAHeldTargetEndsTheHold() throws {
+        let fixture = try Fixture()
+        defer { fixture.context.close() }
+        let other = try fixture.context.watch(user: try fixture.context.user(), url: "https://93.184.215.14/held", interval: 120)
+        #expect(other.targetID == fixture.watch.targetID)
+        func holdAgain() throws {
+            try fixture.context.database.withConnection {
+                try $0.execute("UPDATE targets SET next_check_at = now() - interval '1 second' WHERE id = \(fixture.watch.targetID)")
+            }
+            #expect(try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).map(\.id) == [fixture.watch.targetID])
+            #expect(try fixture.writeQuiet(owner: "a", dueIn: 600))
+            #expect(try fixture.row().held)
+        }
+        // Pausing and resuming the watch with the longer interval leave the
+        // target's interval as it was; each still changes what a check of
+        // it writes, so the holder must read the watches again.
+        for paused in [true, false] {
+            try holdAgain()
+            _ = try fixture.context.watches.setPaused(paused, userID: other.userID, id: other.id)
+            #expect(try fixture.row().owner == nil, "paused \(paused)")
+            #expect(try fixture.readHeld(owner: "a").due.isEmpty)
+        }
+        try holdAgain()
+        #expect(try fixture.context.watches.delete(userID: other.userID, id: other.id))
+        #expect(try fixture.row().owner == nil, "deleted")
+    }
+
+    @Test func aKeptCopyReadsAsTheRowItsQuietWriteLeft() throws {
+        let fixture = try Fixture()
+        defer { fixture.context.close() }
+        var copy = try #require(try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).first)
+        /// What a check uses of a target, dates to the millisecond (the row
+        /// keeps microseconds).
+        func fields(_ target: ClaimedTarget) -> String {
+            let watches = target.watches.map {
+                "\($0.id) \(String(describing: $0.lastCheckResult)) \($0.consecutiveFailures) \($0.wasChecked)"
+            }
+            return [
+                "\(String(describing: target.etag)) \(String(describing: target.lastModified)) \(String(describing: target.lastVersion))",
+                "\(String(describing: target.bodySHA256)) \(target.checksSinceFull) \(target.consecutiveFailures)",
+                "\(String(describing: target.lastBodySize)) \((target.contentChangedAt.timeIntervalSince1970 * 1000).rounded())",
+                "\(target.isHeld) \(watches)",
+            ].joined(separator: " | ")
+        }
+        func write(_ edit: (inout TargetCheckRecord) -> Void, watchResult: CheckResult?) throws {
+            var record = TargetCheckRecord(targetID: copy.id, checkedAt: Date(), nextCheckAt: Date().addingTimeInterval(-1))
+            record.underHold = copy.isHeld
+            edit(&record)
+            let watches = watchResult.map {
+                [QuietWatchResult(watchID: fixture.watch.id, result: $0, checkedAt: record.checkedAt, underHold: record.underHold)]
+            }
+            #expect(try fixture.store.writeQuiet(owner: "a", targets: [record], watches: watches ?? []) == [copy.id])
+            copy = copy.afterQuietWrite(record, results: watchResult.map { [fixture.watch.id: $0] } ?? [:])
+            let read = try #require(try fixture.readHeld(owner: "a").due.first)
+            #expect(fields(copy) == fields(read))
+        }
+        // The baseline's pending watch is not written by a quiet result.
+        try write({ _ in }, watchResult: .notModified)
+        try fixture.context.database.withConnection { try $0.execute("UPDATE watches SET state = 'ok' WHERE id = \(fixture.watch.id)") }
+        try fixture.context.database.withConnection {
+            try $0.execute("UPDATE targets SET next_check_at = now() - interval '1 second' WHERE id = \(copy.id)")
+        }
+        copy = try #require(try fixture.store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).first)
+        try write(
+            {
+                $0.httpStatus = 200
+                $0.validators = .replace((etag: "\"v2\"", lastModified: "Tue, 01 Dec 2026 10:00:00 GMT"))
+                $0.version = .replace("7")
+                $0.bodySHA256 = .replace(String(repeating: "ab", count: 32))
+                $0.wasUnconditional = true
+                $0.contentChanged = true
+                $0.fullBodySize = 1_234
+            }, watchResult: .unchanged)
+        try write({ $0.httpStatus = 304 }, watchResult: .notModified)
+        try write({ $0.error = "timed out" }, watchResult: nil)
+        try write(
+            {
+                $0.validators = .replace((etag: nil, lastModified: nil)); $0.version = .replace(nil)
+            }, watchResult: .unchanged)
+        #expect(copy.checksSinceFull == 3 && copy.isHeld)
     }
 
     @Test func pausingOrResumingEndsAHoldAndAPausedTargetIsNotChecked() throws {
@@ -238,6 +339,39 @@ import TidingsTestSupport
         #expect(second.targetID == first.targetID)
         #expect(try await eventually(timeout: .seconds(10)) { try context.reload(second).contentHash != nil })
         #expect(origin.receivedRequests == 2)
+    }
+
+    @Test func aHeldTargetIsCheckedFromItsCopyWithTheValidatorsItsLastWriteStored() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        script["etag"] = "\"e1\""
+        let origin = try script.origin { request in
+            let etag = script["etag"]!
+            guard request.header("If-None-Match") != etag else { return TestResponse(status: 304, headers: [("ETag", etag)]) }
+            return TestResponse(status: 200, headers: [("Content-Type", "text/plain"), ("ETag", etag)], body: Array("page".utf8))
+        }
+        let metrics = MetricsRegistry()
+        let poller = try context.poller(concurrency: 4, metrics: metrics)
+        defer { poller.stop(); origin.stop(); context.close() }
+        let held = metrics.counter("tidings_poller_held_checks_total", help: "")
+        let refused = metrics.counter("tidings_poller_writes_refused_total", help: "")
+        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/tagged", interval: 1)
+        func conditional() -> [String?] { script.requests.map { request in request.headers.first { $0.name == "If-None-Match" }?.value } }
+
+        // The baseline is an eventful write: the next check reads the row;
+        // every quiet one after it keeps a copy, and the checks after those
+        // use it.
+        #expect(try await eventually(timeout: .seconds(15)) { held.value(labels: ["source": "copy"]) >= 2 })
+        #expect(held.value(labels: ["source": "read"]) >= 1)
+        #expect(conditional().dropFirst().allSatisfy { $0 == "\"e1\"" })
+
+        // Same content under a new ETag: a quiet result that replaces the
+        // validators. The copy carries them into the next request.
+        script["etag"] = "\"e2\""
+        #expect(try await eventually(timeout: .seconds(15)) { conditional().suffix(2) == ["\"e2\"", "\"e2\""] })
+        #expect(try context.changeCount(of: watch) == 0)
+        #expect(try context.reload(watch).lastCheckResult == .notModified)
+        #expect(refused.value() == 0)
     }
 
     @Test func aPollerThatStartsLateGetsAShareOfTheHeldTargets() async throws {

@@ -2,7 +2,8 @@
 -- the cascade when a user is deleted: a target without watches is deleted,
 -- otherwise its interval becomes the shortest among its unpaused watches
 -- and its max_interval_seconds the shortest maximum among them, never below
--- the interval (NULL with it when every watch is paused). The target row is
+-- the interval (NULL with it when every watch is paused), and a poller's
+-- hold on it between checks ends. The target row is
 -- locked first so that the statements after it (each with a fresh snapshot
 -- under READ COMMITTED) see every watch committed by a transaction that was
 -- attaching itself to the same target.
@@ -17,6 +18,11 @@ BEGIN
         DELETE FROM targets WHERE id = target;
         RETURN;
     END IF;
+    -- Its holder checks a held target from a copy that includes the
+    -- watches (decision 0062): any change of them ends the hold, so the
+    -- next check reads them.
+    UPDATE targets SET lease_owner = NULL, lease_until = NULL, lease_held = false
+    WHERE id = target AND lease_held;
     SELECT min(interval_seconds), greatest(min(interval_seconds), min(max_interval_seconds))
     INTO shortest, longest
     FROM watches WHERE target_id = target AND NOT paused;

@@ -173,44 +173,52 @@ package struct CheckStore: Sendable {
 
     // MARK: Writing results
 
-    /// Writes many quiet checks in two statements: each target's schedule,
-    /// counters and lease, and the watches whose last result changed. Only
-    /// targets this owner still holds are written.
-    package func writeQuiet(owner: String, targets: [TargetCheckRecord], watches: [(watchID: UUID, result: CheckResult, checkedAt: Date)])
-        throws
-    {
-        guard !targets.isEmpty || !watches.isEmpty else { return }
-        try database.withRetryingTransaction { connection in
+    /// Writes many quiet checks in two statements: the watches whose last
+    /// result changed, then each target's schedule, counters and lease.
+    /// Only targets this owner still leases or holds as it did when their
+    /// check started are written, and only their watches. Returns the ids
+    /// of the targets written.
+    @discardableResult
+    package func writeQuiet(owner: String, targets: [TargetCheckRecord], watches: [QuietWatchResult]) throws -> Set<UUID> {
+        guard !targets.isEmpty || !watches.isEmpty else { return [] }
+        return try database.withRetryingTransaction { connection in
             if !watches.isEmpty {
+                // Watches before targets: the order of the eventful write.
                 _ = try connection.execute(
                     """
                     UPDATE watches w
                     SET last_checked_at = r.checked_at, last_check_result = r.result,
                         consecutive_failures = 0, last_error = NULL
                     FROM unnest(\(PostgresArray(watches.map(\.watchID)))::uuid[], \(PostgresArray(watches.map(\.result.rawValue)))::text[],
-                                \(PostgresArray(watches.map(\.checkedAt)))::timestamptz[]) AS r(id, result, checked_at)
+                                \(PostgresArray(watches.map(\.checkedAt)))::timestamptz[], \(PostgresArray(watches.map(\.underHold)))::boolean[])
+                         AS r(id, result, checked_at, under_hold)
                     WHERE w.id = r.id AND w.state = 'ok'
                       AND (w.last_check_result IS DISTINCT FROM r.result OR w.consecutive_failures <> 0
                            OR w.last_checked_at IS NULL)
+                      AND EXISTS (SELECT 1 FROM targets t
+                                  WHERE t.id = w.target_id AND t.lease_owner = \(owner) AND t.lease_held = r.under_hold)
                     """)
             }
-            try Self.writeTargets(targets, owner: owner, holdGrace: holdGrace, on: connection)
+            return try Self.writeTargets(targets, owner: owner, holdGrace: holdGrace, on: connection)
         }
     }
 
-    /// Writes the targets this owner still leases or holds; each one stays
-    /// held by it (`TargetCheckRecord.keepsHold`), or is given back. A held
+    /// Writes the targets this owner still leases, or holds, as when their
+    /// check started (`TargetCheckRecord.underHold`); each one stays held
+    /// by it (`TargetCheckRecord.keepsHold`), or is given back. A held
     /// target's write changes no indexed column (its `claim_at` stays
-    /// 'infinity'): a HOT update.
+    /// 'infinity'): a HOT update. Returns the ids written. What it sets,
+    /// `ClaimedTarget.afterQuietWrite` mirrors.
+    @discardableResult
     static func writeTargets(
         _ records: [TargetCheckRecord], owner: String, holdGrace: Duration, on connection: PostgresConnection
-    ) throws {
-        guard !records.isEmpty else { return }
+    ) throws -> Set<UUID> {
+        guard !records.isEmpty else { return [] }
         let rows = records.map(TargetRow.init)
         func column<Value: PostgresEncodable>(_ value: (TargetRow) -> Value?) -> PostgresArray {
             PostgresArray(rows.map(value))
         }
-        try connection.execute(
+        let written = try connection.query(
             """
             UPDATE targets t
             SET next_check_at = r.next_check_at,
@@ -240,12 +248,15 @@ package struct CheckStore: Sendable {
                 \(column(\.replaceBodySHA256))::boolean[], \(column(\.bodySHA256))::text[],
                 \(column(\.unconditional))::boolean[], \(column(\.contentChanged))::boolean[], \(column(\.bodySize))::bigint[],
                 \(column(\.requests))::bigint[], \(column(\.notModified))::bigint[],
-                \(column(\.bytesReceived))::bigint[], \(column(\.bytesSaved))::bigint[], \(column(\.hold))::boolean[]
+                \(column(\.bytesReceived))::bigint[], \(column(\.bytesSaved))::bigint[], \(column(\.hold))::boolean[],
+                \(column(\.underHold))::boolean[]
             ) AS r(id, checked_at, next_check_at, status, error, replace_validators, etag, last_modified,
                    replace_version, version, replace_body_sha256, body_sha256, unconditional, content_changed,
-                   body_size, requests, not_modified, bytes_received, bytes_saved, hold)
-            WHERE t.id = r.id AND t.lease_owner = \(owner)
+                   body_size, requests, not_modified, bytes_received, bytes_saved, hold, under_hold)
+            WHERE t.id = r.id AND t.lease_owner = \(owner) AND t.lease_held = r.under_hold
+            RETURNING t.id
             """)
+        return Set(try written.map { try $0.decode("id", as: UUID.self) })
     }
 
     // MARK: Rows
@@ -343,6 +354,7 @@ package struct CheckStore: Sendable {
         let bytesReceived: Int
         let bytesSaved: Int
         let hold: Bool
+        let underHold: Bool
 
         init(_ record: TargetCheckRecord) {
             id = record.targetID
@@ -367,6 +379,7 @@ package struct CheckStore: Sendable {
             bodySize = record.fullBodySize
             requests = record.requests
             hold = record.keepsHold
+            underHold = record.underHold
             notModified = record.notModified
             bytesReceived = record.bytesReceived
             bytesSaved = record.bytesSaved

@@ -13,25 +13,25 @@ package struct ClaimedTarget: Sendable {
     let storedVersionHeaders: String
     /// Whether both header columns hold sealed values.
     package let headersSealed: Bool
-    package let etag: String?
-    package let lastModified: String?
+    package internal(set) var etag: String?
+    package internal(set) var lastModified: String?
     package let versionURL: String?
     package let versionPointer: String?
-    package let lastVersion: String?
+    package internal(set) var lastVersion: String?
     /// Checks since the last unconditional full fetch.
-    package let checksSinceFull: Int
+    package internal(set) var checksSinceFull: Int
     package let intervalSeconds: Int
     /// The longest delay the watches allow while the content stays the
     /// same (migration 0024); at least `intervalSeconds`.
     package let maxIntervalSeconds: Int
     /// When a check last saw the content change (or the target was created).
-    package let contentChangedAt: Date
-    package let consecutiveFailures: Int
+    package internal(set) var contentChangedAt: Date
+    package internal(set) var consecutiveFailures: Int
     /// Wire size of the last full response, for the bytes-saved estimate.
-    package let lastBodySize: Int?
+    package internal(set) var lastBodySize: Int?
     /// SHA-256 (hex) of the last full body every watch extracted from
     /// (decision 0027), nil when there is none.
-    package let bodySHA256: String?
+    package internal(set) var bodySHA256: String?
     package internal(set) var watches: [TargetWatch]
     /// Read from this poller's hold (`CheckStore.readHeld`, decisions 0057
     /// and 0058), not leased by a claim: no row was written.

@@ -36,6 +36,11 @@ package struct TargetCheckRecord: Sendable {
     /// 0057), which then reads it as it falls due instead of claiming it;
     /// false gives it back to every poller.
     package var keepsHold: Bool
+    /// The check ran under this poller's hold between checks, not under a
+    /// lease it claimed: written only if that hold still stands, so a
+    /// check of a kept copy (decision 0062) is dropped once anything else
+    /// wrote the target or its watches.
+    package var underHold: Bool
 
     package init(targetID: UUID, checkedAt: Date, nextCheckAt: Date) {
         self.targetID = targetID
@@ -51,5 +56,6 @@ package struct TargetCheckRecord: Sendable {
         self.wasUnconditional = false
         self.contentChanged = false
         self.keepsHold = true
+        self.underHold = false
     }
 }

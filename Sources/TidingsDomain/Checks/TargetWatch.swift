@@ -14,9 +14,9 @@ package struct TargetWatch: Sendable {
     package let paused: Bool
     /// The watch row's last result and failure count when claimed, so a
     /// quiet check that would write the same is not written at all.
-    package let lastCheckResult: CheckResult?
-    package let consecutiveFailures: Int
-    package let wasChecked: Bool
+    package internal(set) var lastCheckResult: CheckResult?
+    package internal(set) var consecutiveFailures: Int
+    package internal(set) var wasChecked: Bool
     /// The next content recorded is a quiet new baseline (migration 0023).
     package let quietRebaseline: Bool
 
