@@ -58,7 +58,6 @@ final class OutcomeWriter: Sendable {
             if schedules { holdAgain(outcomes, copies: copies) }
         }
         var results: [UUID: WatchCheckResult] = [:]
-        var quietTargets: [TargetCheckRecord] = []
         var quietWatches: [QuietWatchResult] = []
         var quiet: [CheckOutcome] = []
         var eventful: [CheckOutcome] = []
@@ -73,7 +72,6 @@ final class OutcomeWriter: Sendable {
                 continue
             }
             quiet.append(outcome)
-            quietTargets.append(outcome.record)
             for watch in outcome.watches {
                 let result = Self.quietResult(watch)
                 if !watch.watch.alreadyRecords(result) {
@@ -90,15 +88,15 @@ final class OutcomeWriter: Sendable {
             if result.changeID != nil { metrics.changes.increment() }
         }
         do {
-            let written = try store.writeQuiet(owner: owner, targets: quietTargets, watches: quietWatches)
-            if written.count < quietTargets.count { metrics.writesRefused.increment(by: Double(quietTargets.count - written.count)) }
+            let written = try store.writeQuiet(owner: owner, targets: quiet.map(\.record), watches: quietWatches)
+            if written.count < quiet.count { metrics.writesRefused.increment(by: Double(quiet.count - written.count)) }
             for outcome in quiet where outcome.record.keepsHold && written.contains(outcome.target.id) {
                 let watchResults = outcome.watches.reduce(into: [:]) { $0[$1.watch.id] = Self.quietResult($1) }
                 copies[outcome.target.id] = outcome.target.afterQuietWrite(outcome.record, results: watchResults)
             }
         } catch {
-            metrics.writeFailures.increment(by: Double(quietTargets.count))
-            logger.error("could not write check results", metadata: ["targets": "\(quietTargets.count)", "error": "\(error)"])
+            metrics.writeFailures.increment(by: Double(quiet.count))
+            logger.error("could not write check results", metadata: ["targets": "\(quiet.count)", "error": "\(error)"])
         }
         return results
     }
