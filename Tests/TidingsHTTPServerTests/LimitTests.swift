@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import TidingsHTTPServer
 import TidingsObservability
@@ -12,16 +13,64 @@ import TidingsTestSupport
         return router
     }
 
-    @Test func oversizedContentLengthIs413WithoutReadingTheBody() throws {
+    /// A client that waits for "100 Continue" is answered from the head and
+    /// never sends the body.
+    @Test func anOversizedBodyAwaitingContinueIs413BeforeItIsSent() throws {
         let server = try TestServer(router: Self.makeRouter())
         let connection = try server.connect()
-        // Announce 2 MiB but send only 1 KiB: the answer must come anyway.
-        try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(2 << 20)\r\n\r\n")
-        try connection.send([UInt8](repeating: 0x61, count: 1024))
+        try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(2 << 20)\r\nExpect: 100-Continue\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(response.problem?.detail == "The request body exceeds \(1 << 20) bytes.")
+        #expect(connection.waitForClose())
+    }
+
+    /// A body announced past the drain allowance (the limit again) is
+    /// answered before it is read: the answer comes though only 1 KiB of
+    /// it was sent.
+    @Test func aBodyAnnouncedFarPastTheLimitIs413WithoutReadingIt() throws {
+        let server = try TestServer(router: Self.makeRouter())
+        let connection = try server.connect()
+        try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \((2 << 20) + 1)\r\n\r\n")
+        try connection.send([UInt8](repeating: 0x61, count: 1024))
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
         #expect(response.problem?.status == 413)
+    }
+
+    /// A client that sends the whole of a body somewhat over the limit
+    /// without waiting gets the 413, not a reset: the body is read and
+    /// thrown away first, and the connection serves the next request.
+    @Test func aBodyAnnouncedWithinTheDrainAllowanceIsReadThen413() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodySize = 1000
+        let server = try TestServer(configuration: configuration, router: Self.makeRouter())
+        let connection = try server.connect()
+        try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n")
+        // Sent in pieces, each after the server had time to read the last.
+        for _ in 0..<4 {
+            try connection.send([UInt8](repeating: 0x61, count: 500))
+            usleep(20_000)
+        }
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.problem?.detail == "The request body exceeds 1000 bytes.")
+        #expect(try connection.request("GET", "/ping").text == "pong")
+    }
+
+    /// The same for a client that sends a larger body in full, as a
+    /// client that does not read until it has sent does.
+    @Test func aClientThatSendsTheWholeOversizedBodyGetsThe413() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodySize = 1 << 20
+        let server = try TestServer(configuration: configuration, router: Self.makeRouter())
+        let connection = try server.connect()
+        let body = [UInt8](repeating: 0x61, count: (2 << 20) - 1)
+        try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
+        try connection.send(body)
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
     }
 
     @Test func bodyWithinTheLimitIsAccepted() throws {
@@ -70,6 +119,25 @@ import TidingsTestSupport
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.problem?.status == 413)
+    }
+
+    /// Chunks past the limit that arrive one by one are read up to the
+    /// drain allowance, and the answer is still 413.
+    @Test func chunkedUploadPastTheLimitInPiecesIs413() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodySize = 1000
+        let server = try TestServer(configuration: configuration, router: Self.makeRouter())
+        let connection = try server.connect()
+        let chunk = String(repeating: "c", count: 300)
+        try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for _ in 0..<6 {
+            try connection.send("12c\r\n\(chunk)\r\n")
+            usleep(20_000)
+        }
+        try connection.send("0\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(try connection.request("GET", "/ping").text == "pong")
     }
 
     @Test func chunkedUploadFarPastTheLimitIsCutOff() throws {

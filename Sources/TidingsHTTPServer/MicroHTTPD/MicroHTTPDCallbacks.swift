@@ -76,17 +76,22 @@ enum MicroHTTPDCallbacks {
                 transferEncodings: connection.headerValues("Transfer-Encoding"),
                 hasMalformedFieldName: headerStatistics.hasMalformedName
             )
-            if let problem = pipeline.admissionProblem(
-                for: state,
-                headerCount: headerStatistics.count,
-                headerBytes: headerStatistics.bytes,
-                framing: framing
-            ) {
+            let expectsContinue = connection.headerValue("Expect").map { HTTPHeaders.namesMatch($0, "100-continue") } ?? false
+            let announcedBody = pipeline.announcedBody(framing: framing, expectsContinue: expectsContinue, path: state.path)
+            let problem =
+                pipeline.admissionProblem(
+                    for: state,
+                    headerCount: headerStatistics.count,
+                    headerBytes: headerStatistics.bytes,
+                    framing: framing
+                ) ?? (announcedBody == .refusedUnread ? pipeline.payloadTooLarge(path: state.path) : nil)
+            if let problem {
                 // Answering before the body makes MHD close the connection
                 // instead of reading the rest of the upload.
                 guard state.client.deadline.withLock({ $0.requestReceived() }) else { return .NO }
                 return queue(pipeline.reject(problem, state: state), state: state, on: connection, pipeline: pipeline)
             }
+            state.bodyLimitExceeded = announcedBody == .drainedThenRefused
             // Answering on this first call would make MHD 0.9.75 drop
             // keep-alive, so wait for the call that follows the body.
             state.phase = .receivingBody
@@ -96,7 +101,8 @@ enum MicroHTTPDCallbacks {
             let chunk = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
             uploadDataSize.pointee = 0
             let limit = pipeline.configuration.maxBodySize(forPath: state.path)
-            return state.receiveBody(chunk, limit: limit, drainAllowance: limit) ? .YES : .NO
+            let drainAllowance = pipeline.bodyDrainAllowance(forPath: state.path)
+            return state.receiveBody(chunk, limit: limit, drainAllowance: drainAllowance) ? .YES : .NO
 
         case .receivingBody:
             // Past the deadline the watchdog has answered 408 already.

@@ -32,9 +32,11 @@ final class InFlightRequest: @unchecked Sendable {
     var requestID = ""
     var remoteAddress: String?
     var body: [UInt8] = []
-    /// Set once the body outgrew the limit; later bytes are counted, not kept.
+    /// Set once the body is known to be over the limit; from then on its
+    /// bytes are counted, not kept.
     var bodyLimitExceeded = false
-    var discardedBodyBytes = 0
+    /// Bytes of the body received so far, kept or not.
+    var receivedBodyBytes = 0
     var route: String?
     var status: HTTPStatus?
     var bytesOut = 0
@@ -53,20 +55,16 @@ final class InFlightRequest: @unchecked Sendable {
     /// sending far beyond the limit and the connection should be dropped.
     ///
     /// libmicrohttpd 0.9.75 cannot queue a response while a body is still
-    /// arriving, so a chunked body that crosses the limit is discarded
-    /// (not buffered) up to `drainAllowance` more bytes to still answer 413
-    /// at its end; past that the connection is closed without an answer.
+    /// arriving, so a body over the limit is discarded (not buffered) up to
+    /// `drainAllowance` bytes past the limit to still answer 413 at its
+    /// end; past that the connection is closed without an answer.
     func receiveBody(_ chunk: UnsafeRawBufferPointer, limit: Int, drainAllowance: Int) -> Bool {
-        if bodyLimitExceeded {
-            discardedBodyBytes += chunk.count
-            return discardedBodyBytes <= drainAllowance
-        }
-        guard body.count + chunk.count <= limit else {
+        receivedBodyBytes += chunk.count
+        if !bodyLimitExceeded && receivedBodyBytes > limit {
             bodyLimitExceeded = true
-            discardedBodyBytes = body.count + chunk.count
             body = []
-            return true
         }
+        guard !bodyLimitExceeded else { return receivedBodyBytes - limit <= drainAllowance }
         body.append(contentsOf: chunk)
         return true
     }

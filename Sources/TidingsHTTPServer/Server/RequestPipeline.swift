@@ -104,8 +104,8 @@ final class RequestPipeline: Sendable {
     // MARK: Requests
 
     /// Checks the limits that can be judged from the head of the request, so
-    /// an oversized upload or an ambiguous body is refused before any of
-    /// its body is read.
+    /// an ambiguous body is refused before any of it is read (an oversized
+    /// one: `announcedBody`).
     func admissionProblem(for request: InFlightRequest, headerCount: Int, headerBytes: Int, framing: RequestFraming) -> HTTPError? {
         if request.targetLength > configuration.maxURLLength {
             return HTTPError(.uriTooLong, detail: "The request target exceeds \(configuration.maxURLLength) bytes.")
@@ -122,15 +122,31 @@ final class RequestPipeline: Sendable {
                 detail: "The request header fields exceed \(configuration.maxHeaderBytes) bytes."
             )
         }
-        if let problem = framing.problem {
-            return problem
+        return framing.problem
+    }
+
+    /// What becomes of a body whose announced length is over the path's
+    /// limit. Closing on a client that is still sending makes the kernel
+    /// reset the connection, and most clients then report the reset, not
+    /// the 413 (curl: "Send failure: Connection reset by peer"). So the
+    /// body is read and thrown away before the answer, unless the client
+    /// waits for "100 Continue" before sending it, or it is past the drain
+    /// allowance; then the answer goes at once and the connection closes.
+    func announcedBody(framing: RequestFraming, expectsContinue: Bool, path: String) -> AnnouncedBody {
+        guard let announced = framing.contentLengths.first else { return .withinLimit }
+        let limit = UInt64(configuration.maxBodySize(forPath: path))
+        let length = UInt64(announced) ?? .max
+        guard length > limit else { return .withinLimit }
+        if expectsContinue || length - limit > UInt64(bodyDrainAllowance(forPath: path)) {
+            return .refusedUnread
         }
-        if let contentLength = framing.contentLengths.first,
-            UInt64(contentLength) ?? .max > UInt64(configuration.maxBodySize(forPath: request.path))
-        {
-            return payloadTooLarge(path: request.path)
-        }
-        return nil
+        return .drainedThenRefused
+    }
+
+    /// How far past its limit a body is still read to answer 413 at its
+    /// end: as much again.
+    func bodyDrainAllowance(forPath path: String) -> Int {
+        configuration.maxBodySize(forPath: path)
     }
 
     func payloadTooLarge(path: String) -> HTTPError {

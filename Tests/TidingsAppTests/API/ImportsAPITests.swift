@@ -282,7 +282,8 @@ import TidingsTestSupport
 
     /// An import file has its own body limit (`TIDINGS_MAX_IMPORT_SIZE`,
     /// 8 MiB): a file past the 1 MiB of API calls is read, every other
-    /// route keeps 1 MiB, and a file past 8 MiB is refused unread.
+    /// route keeps 1 MiB, and a file past 8 MiB is refused (read and thrown
+    /// away, so the client that sends it whole sees the 413).
     @Test func anImportFileMayExceedTheAPIBodyLimitUpToItsOwn() async throws {
         let server = try APITestServer()
         defer { server.stop() }
