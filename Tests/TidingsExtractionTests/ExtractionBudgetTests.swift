@@ -65,7 +65,7 @@ struct ExtractionBudgetTests {
         // the other.
         let results = AdaptiveMutex<[String: (error: ExtractionError?, elapsed: Duration)]>([:])
         let longThread = JoinableThread.start(name: "test.long-xpath") {
-            let result = hostileExtraction(timeLimit: .seconds(3))
+            let result = hostileExtraction(timeLimit: .seconds(8))
             results.withLock { $0["long"] = result }
         }
         // Armed while the watchdog waits for the first one's deadline: the
@@ -80,12 +80,12 @@ struct ExtractionBudgetTests {
         let (short, long) = try results.withLock { (try #require($0["short"]), try #require($0["long"])) }
         #expect(short.error?.code == .timeLimitExceeded, "\(String(describing: short.error))")
         // Far from the long deadline: the short one did not wait for it.
-        #expect(short.elapsed < .milliseconds(1_500), "\(short.elapsed): \(String(describing: short.error))")
+        #expect(short.elapsed < .seconds(5), "\(short.elapsed): \(String(describing: short.error))")
         // The long one finished (a fast machine) or was stopped at its
         // own deadline, not at the short one's.
         if let error = long.error {
             #expect(error.code == .timeLimitExceeded, "\(error)")
-            #expect(long.elapsed >= .seconds(3), "\(long.elapsed)")
+            #expect(long.elapsed >= .seconds(8), "\(long.elapsed)")
         }
     }
 
@@ -119,10 +119,9 @@ struct ExtractionBudgetTests {
     /// libxml2 compares each attribute of a start tag with every earlier
     /// one: one tag of 50,000 attributes (340 KB) parsed for 30 s in one
     /// call, 20,000 for about 5 s. The parser reads the page a kilobyte at a
-    /// time and stops at the deadline. (Small, so the suites running
-    /// alongside keep their CPU.)
+    /// time and stops at the deadline, far from the 30 s.
     @Test func aStartTagOfTensOfThousandsOfAttributesStopsAtTheDeadline() throws {
-        let page = "<html><body><p" + (0..<20_000).map { " a\($0)" }.joined() + ">x</p></body></html>"
+        let page = "<html><body><p" + (0..<50_000).map { " a\($0)" }.joined() + ">x</p></body></html>"
         var limits = ExtractionLimits()
         limits.timeLimit = .milliseconds(200)
         let started = ContinuousClock.now
@@ -133,7 +132,7 @@ struct ExtractionBudgetTests {
         let elapsed = ContinuousClock.now - started
         #expect(error.code == .timeLimitExceeded, "\(error)")
         #expect(error.message.contains("parsing HTML"), "\(error)")
-        #expect(elapsed < .seconds(2), "parsing went on for \(elapsed)")
+        #expect(elapsed < .seconds(10), "parsing went on for \(elapsed)")
     }
 
     /// Attribute nodes are what `//@*` selects, and sets of them merge as

@@ -45,7 +45,7 @@ import TidingsTestSupport
             #expect(try listener.wait(timeout: .milliseconds(300)).isEmpty)
             let waited = ContinuousClock.now - started
             #expect(waited >= .milliseconds(250))
-            #expect(waited < .seconds(3))
+            #expect(waited < .seconds(30))
         }
     }
 

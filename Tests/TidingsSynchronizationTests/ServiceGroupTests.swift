@@ -102,7 +102,7 @@ import TidingsSynchronization
         // The stuck one cost the deadline and the overrun, no more; the one
         // started before it was still stopped.
         #expect(took >= .milliseconds(400))
-        #expect(took < .seconds(3))
+        #expect(took < .seconds(30), "the stuck service held the stop past its deadline")
         #expect(journal.all.suffix(3) == ["stop last", "stop stuck", "stop first"])
     }
 

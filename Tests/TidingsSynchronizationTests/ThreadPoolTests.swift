@@ -92,7 +92,9 @@ import TidingsTestSupport
         }
         let waited = started.duration(to: .now)
         #expect(outcome == .abandoned(ThreadPoolAbandonment(abandonedThreads: 1, isReplaced: true)))
-        #expect(waited >= .milliseconds(200) && waited < .seconds(2), "waited \(waited)")
+        // Far from the 60 s the job holds its thread: a busy machine may
+        // take seconds to schedule the answer.
+        #expect(waited >= .milliseconds(200) && waited < .seconds(30), "waited \(waited)")
         #expect(pool.abandonedThreadCount == 1)
 
         // Two jobs that each wait for the other: they end only if two
@@ -163,6 +165,6 @@ import TidingsTestSupport
         #expect(outcome == .abandoned(ThreadPoolAbandonment(abandonedThreads: 1, isReplaced: true)))
         let started = ContinuousClock.now
         pool.stop()
-        #expect(started.duration(to: .now) < .seconds(2))
+        #expect(started.duration(to: .now) < .seconds(30), "stop waited for the 60 s job")
     }
 }
