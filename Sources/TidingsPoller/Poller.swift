@@ -8,7 +8,8 @@ import TidingsSynchronization
 /// The change-detection engine: a scheduler thread takes due targets in
 /// batches: the ones this poller holds from its last check of them as
 /// they come up on its `HeldSchedule` (checked from the copy its last quiet
-/// write kept, or else read by id, `CheckStore.readHeld`), and due ones
+/// write kept while no end of its hold was heard, `HoldEndListener`, or
+/// else read by id, `CheckStore.readHeld`), and due ones
 /// nobody holds from the database's walk, leased (`claimDue`,
 /// FOR UPDATE SKIP LOCKED). Each is checked as a task (HTTP on the
 /// client's libcurl driver thread, extraction and hashing on the task),
@@ -119,6 +120,7 @@ package final class Poller: TargetCheckRunner, Service {
     private let capacity = WakeSignal()
     private let scheduler = AdaptiveMutex<JoinableThread?>(nil)
     private let heartbeat: LeaseHeartbeat
+    private let holdEnds: HoldEndListener
 
     /// Creates the poller on `parts` (`PollerParts.make` for the ones a
     /// running Tidings uses), which it stops when it stops. `process` is
@@ -173,6 +175,7 @@ package final class Poller: TargetCheckRunner, Service {
         self.heartbeat = LeaseHeartbeat(
             owner: owner, process: process, holds: .targets, inFlightGrace: Self.inFlightGrace, database: pool, logger: logger
         )
+        self.holdEnds = HoldEndListener(schedule: writer.heldSchedule, configuration: pool.configuration, logger: logger)
     }
 
     /// Requests in flight this process allows per host: its share of
@@ -189,6 +192,7 @@ package final class Poller: TargetCheckRunner, Service {
         })
         results.start { [weak self] _ in self?.wakeScheduler() }
         guard configuration.concurrency > 0 else { return }
+        holdEnds.start()
         let thread = JoinableThread.start(name: "tidings.scheduler") { [self] in runScheduler() }
         scheduler.withLock { $0 = thread }
         logger.notice(
@@ -254,6 +258,7 @@ package final class Poller: TargetCheckRunner, Service {
         guard !alreadyStopping else { return }
         wakeScheduler()
         scheduler.withLock { $0 }?.join()
+        holdEnds.stop(deadline: deadline)
 
         while !state.withLock({ $0.inFlight.isEmpty }), ContinuousClock.now < deadline {
             capacity.wait(timeout: ContinuousClock.now.duration(to: deadline))

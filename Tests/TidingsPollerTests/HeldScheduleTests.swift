@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TidingsDomain
 @testable import TidingsPoller
 
 /// The schedule a poller keeps of the targets it holds (decision 0058).
@@ -91,5 +92,57 @@ import Testing
         #expect(Set(taken) == Set(expected.keys))
         let dues = taken.map { expected[$0]! }
         #expect(zip(dues, dues.dropFirst()).allSatisfy { $0 <= $1 }, "soonest first")
+    }
+
+    private func copy(of id: UUID) -> ClaimedTarget {
+        ClaimedTarget(
+            id: id, url: "https://example.com/", storedHeaders: "{}", storedVersionHeaders: "{}", headersSealed: false, etag: "\"e\"",
+            lastModified: nil, versionURL: nil, versionPointer: nil, lastVersion: nil, checksSinceFull: 0, intervalSeconds: 60,
+            maxIntervalSeconds: 60, contentChangedAt: start, consecutiveFailures: 0, lastBodySize: nil, bodySHA256: nil, watches: [])
+    }
+
+    /// Copies are kept only while ended holds are heard of (decision 0064).
+    @Test func copiesAreKeptOnlyWhileTold() {
+        var schedule = HeldSchedule()
+        schedule.hold(ids[0], due: start, users: [], copy: copy(of: ids[0]))
+        #expect(schedule.takeDue(now: start, limit: 10).map { $0.copy?.id } == [nil], "not yet listening")
+
+        schedule.keepCopies(true)
+        for id in ids.prefix(3) { schedule.hold(id, due: start, users: [], copy: copy(of: id)) }
+        schedule.keepCopies(false)
+        schedule.hold(ids[3], due: start, users: [], copy: copy(of: ids[3]))
+        #expect(schedule.takeDue(now: start, limit: 10).map { $0.copy?.id } == [nil, nil, nil, nil], "a lost session drops them all")
+    }
+
+    /// An ended hold drops the copy but keeps the target's time: a hold
+    /// taken again may have set it. A copy given again is kept.
+    @Test func anEndedHoldDropsOnlyItsCopy() {
+        var schedule = HeldSchedule()
+        schedule.keepCopies(true)
+        for (offset, id) in ids.prefix(3).enumerated() { schedule.hold(id, due: start + Double(offset), users: [], copy: copy(of: id)) }
+        schedule.holdsEnded([ids[1], UUID()])
+        let taken = schedule.takeDue(now: start + 10, limit: 10)
+        #expect(taken.map(\.id) == Array(ids.prefix(3)))
+        #expect(taken.map { $0.copy?.id } == [ids[0], nil, ids[2]])
+
+        schedule.putBack(taken)
+        #expect(schedule.takeDue(now: start + 10, limit: 10).map { $0.copy?.id } == [ids[0], nil, ids[2]], "put back with them")
+        schedule.hold(ids[1], due: start, users: [], copy: copy(of: ids[1]))
+        schedule.holdsEnded([ids[1]])
+        schedule.hold(ids[1], due: start + 1, users: [], copy: copy(of: ids[1]))
+        #expect(schedule.takeDue(now: start + 10, limit: 10).map { $0.copy?.id } == [ids[1]], "held again after the end")
+    }
+
+    /// A copy belongs to its target's latest time: holding it again
+    /// without one leaves none, and dropping them all keeps the times.
+    @Test func aCopyFollowsItsTargetsLatestHold() {
+        var schedule = HeldSchedule()
+        schedule.keepCopies(true)
+        schedule.hold(ids[0], due: start, users: [], copy: copy(of: ids[0]))
+        schedule.hold(ids[0], due: start + 1, users: [])
+        schedule.hold(ids[1], due: start + 2, users: [], copy: copy(of: ids[1]))
+        schedule.dropCopies()
+        #expect(schedule.count == 2)
+        #expect(schedule.takeDue(now: start + 10, limit: 10).map { $0.copy?.id } == [nil, nil])
     }
 }

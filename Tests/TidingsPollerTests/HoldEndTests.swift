@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TidingsDomain
+import TidingsObservability
+import TidingsPostgres
+import TidingsSynchronization
+import TidingsTestSupport
+
+@testable import TidingsPoller
+
+/// Every hold that ends is announced on `tidings_holds_ended`, and its
+/// holder drops the copy it would have checked (decision 0064).
+@Suite struct HoldEndTests {
+    /// Each way a hold ends announces the target once; the holder's own
+    /// result write, which keeps the hold, announces nothing.
+    @Test func everyWayAHoldEndsIsAnnouncedAndOnlyThose() throws {
+        let context = try PollerTestContext()
+        defer { context.close() }
+        let store = CheckStore(database: context.database, failureThreshold: 3)
+        let user = try context.user()
+        let watch = try context.watch(user: user, url: "https://93.184.215.14/held", interval: 120)
+        let listener = try PostgresListener(configuration: context.database.configuration, channels: [HoldEndListener.channel])
+        let target = watch.targetID.canonicalString
+
+        func execute(_ sql: String) throws {
+            try context.database.withConnection { try $0.execute(unsafeSQL: sql) }
+        }
+        /// Claims the target as "a" (from whoever leased it) and writes a
+        /// quiet result that keeps it held.
+        func hold() throws {
+            try execute(
+                """
+                UPDATE targets SET next_check_at = now() - interval '1 second', lease_owner = NULL, lease_until = NULL,
+                    lease_held = false
+                WHERE id = '\(target)'
+                """)
+            #expect(try store.claimDue(owner: "a", limit: 10, lease: .seconds(60)).map(\.id) == [watch.targetID])
+            var record = TargetCheckRecord(targetID: watch.targetID, checkedAt: Date(), nextCheckAt: Date().addingTimeInterval(600))
+            record.keepsHold = true
+            record.underHold = false
+            #expect(try store.writeQuiet(owner: "a", targets: [record], watches: []) == [watch.targetID])
+            // And again under the hold: the holder's own writes.
+            record.underHold = true
+            record.nextCheckAt = Date().addingTimeInterval(700)
+            #expect(try store.writeQuiet(owner: "a", targets: [record], watches: []) == [watch.targetID])
+        }
+        func announced() throws -> [String] {
+            var received: [PostgresNotification] = []
+            // Notifications are sent on commit; one slice more finds any
+            // that should not have come.
+            for _ in 0..<3 { received += try listener.wait(timeout: .milliseconds(100)) }
+            return received.map(\.payload)
+        }
+
+        try hold()
+        #expect(try announced() == [], "claiming and holding announce nothing")
+
+        let ends: [(String, () throws -> Void)] = [
+            ("an outside write", { try execute("UPDATE targets SET next_check_at = now() WHERE id = '\(target)'") }),
+            ("a watch paused", { _ = try context.watches.setPaused(true, userID: user, id: watch.id) }),
+            ("a check asked for", { _ = try store.claim(targetID: watch.targetID, owner: "b", lease: .seconds(60)) }),
+            ("a release", { try store.release(owner: "a", targetIDs: [watch.targetID]) }),
+            ("a release of all", { _ = try store.releaseAll(owner: "a") }),
+        ]
+        for (name, end) in ends {
+            try hold()
+            _ = try announced()
+            try end()
+            #expect(try announced() == [target], "\(name)")
+            if name == "a watch paused" { _ = try context.watches.setPaused(false, userID: user, id: watch.id) }
+        }
+
+        try hold()
+        _ = try announced()
+        #expect(try context.watches.delete(userID: user, id: watch.id))
+        #expect(try announced() == [target], "the target deleted with its last watch")
+    }
+
+    /// A target taken over by another replica while this poller held it
+    /// is not fetched again here from the copy of it this poller kept.
+    @Test func aHolderThatHearsItsHoldEndFetchesNothingFromItsCopy() async throws {
+        let context = try PollerTestContext()
+        let script = OriginScript()
+        let origin = try script.origin { _ in .text("page") }
+        let metrics = MetricsRegistry()
+        let poller = try context.poller(concurrency: 4, metrics: metrics)
+        defer { poller.stop(); origin.stop(); context.close() }
+        let refused = metrics.counter("tidings_poller_writes_refused_total", help: "")
+        let watch = try context.watch(user: try context.user(), url: "\(origin.baseURL)/page", interval: 3)
+
+        // The baseline, then an unchanged check read from the row: its
+        // quiet write keeps a copy for the next check, 3 s later.
+        #expect(try await eventually(timeout: .seconds(20)) { try context.reload(watch).lastCheckResult == .unchanged })
+        #expect(script.requests.count == 2)
+        let dueAt: Date = try context.database.query("SELECT next_check_at FROM targets WHERE id = \(watch.targetID)")[0]
+            .decode("next_check_at")
+        // Another replica takes the target over (a check asked for through
+        // its API) and holds its lease for long.
+        let other = CheckStore(database: context.database, failureThreshold: 3)
+        #expect(try other.claim(targetID: watch.targetID, owner: "other-replica", lease: .seconds(600)) != nil)
+
+        // Past the copy's time: nothing was fetched for it.
+        let waitUntil = dueAt.addingTimeInterval(3)
+        while Date() < waitUntil { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(script.requests.count == 2, "the stale copy was checked")
+        #expect(refused.value() == 0)
+    }
+}
