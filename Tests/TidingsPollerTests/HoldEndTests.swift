@@ -105,4 +105,31 @@ import TidingsTestSupport
         #expect(script.requests.count == 2, "the stale copy was checked")
         #expect(refused.value() == 0)
     }
+
+    /// What it cannot read as a target drops every copy rather than
+    /// guess, and so does losing its session: the checks after either
+    /// read their targets, then take copies again.
+    @Test func anUnreadableAnnouncementOrALostSessionDropsEveryCopy() async throws {
+        let context = try PollerTestContext()
+        let origin = try TestOriginServer { _ in .text("page") }
+        let metrics = MetricsRegistry()
+        let poller = try context.poller(concurrency: 4, metrics: metrics)
+        defer { poller.stop(); origin.stop(); context.close() }
+        let held = metrics.counter("tidings_poller_held_checks_total", help: "")
+        for index in 0..<3 { _ = try context.watch(user: try context.user(), url: "\(origin.baseURL)/\(index)", interval: 1) }
+        // Unchanged pages: after each target's first read, only copies.
+        #expect(try await eventually(timeout: .seconds(20)) { held.value(labels: ["source": "copy"]) >= 6 })
+
+        let disruptions = [
+            "SELECT pg_notify('\(HoldEndListener.channel)', 'not a target')",
+            "SELECT pg_notify('\(HoldEndListener.channel)', repeat('x', 7999))",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+        ]
+        for disruption in disruptions {
+            let (reads, copies) = (held.value(labels: ["source": "read"]), held.value(labels: ["source": "copy"]))
+            try context.database.withConnection { try $0.execute(unsafeSQL: disruption) }
+            #expect(try await eventually(timeout: .seconds(20)) { held.value(labels: ["source": "read"]) >= reads + 3 }, "\(disruption)")
+            #expect(try await eventually(timeout: .seconds(20)) { held.value(labels: ["source": "copy"]) > copies + 3 }, "\(disruption)")
+        }
+    }
 }
