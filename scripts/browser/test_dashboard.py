@@ -203,6 +203,15 @@ def test_a_user_watches_sees_a_change_retries_a_delivery_and_signs_out(page, tid
     result = page.locator("#import-result")
     expect(result).to_contain_text("Format: opml. Would create")
     page.screenshot(path=shots / "08-import.png", full_page=True)
+    # A file past TIDINGS_MAX_IMPORT_SIZE (8 MiB): the browser sends it
+    # whole without waiting, and the page shows the server's reason, not
+    # a connection reset ("Tidings cannot be reached").
+    page.get_by_label("File to import").set_input_files(files=[{
+        "name": "huge.opml", "mimeType": "text/x-opml", "buffer": b" " * ((8 << 20) + 1),
+    }])
+    page.get_by_role("button", name="Preview").click()
+    expect(result).to_contain_text(f"The import was refused: The request body exceeds {8 << 20} bytes.")
+    page.screenshot(path=shots / "08-import-too-large.png", full_page=True)
 
     # At a phone's width the watches table becomes labelled cards.
     page.set_viewport_size({"width": 390, "height": 844})
