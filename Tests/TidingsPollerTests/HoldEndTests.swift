@@ -108,7 +108,8 @@ import TidingsTestSupport
 
     /// What it cannot read as a target drops every copy rather than
     /// guess, and so does losing its session: the checks after either
-    /// read their targets, then take copies again.
+    /// read their targets (copies otherwise never run out here: the pages
+    /// do not change), then take copies again.
     @Test func anUnreadableAnnouncementOrALostSessionDropsEveryCopy() async throws {
         let context = try PollerTestContext()
         let origin = try TestOriginServer { _ in .text("page") }
@@ -128,7 +129,9 @@ import TidingsTestSupport
         for disruption in disruptions {
             let (reads, copies) = (held.value(labels: ["source": "read"]), held.value(labels: ["source": "copy"]))
             try context.database.withConnection { try $0.execute(unsafeSQL: disruption) }
-            #expect(try await eventually(timeout: .seconds(20)) { held.value(labels: ["source": "read"]) >= reads + 3 }, "\(disruption)")
+            // A target in flight at the drop keeps the fresh copy its
+            // write leaves; the others are read. Without a drop, none is.
+            #expect(try await eventually(timeout: .seconds(20)) { held.value(labels: ["source": "read"]) > reads }, "\(disruption)")
             #expect(try await eventually(timeout: .seconds(20)) { held.value(labels: ["source": "copy"]) > copies + 3 }, "\(disruption)")
         }
     }
